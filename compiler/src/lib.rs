@@ -1,0 +1,8 @@
+//! phicc: a C compiler whose middle end follows the seed design — an alloca-based IR,
+//! mem2reg (SSA construction), SSA passes and phi elimination — built to be tested
+//! stage by stage by the phihunt harness. This crate knows nothing of the harness.
+
+pub mod ir;
+pub mod mem2reg;
+pub mod mutants;
+pub mod pipeline;

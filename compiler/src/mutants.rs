@@ -1,0 +1,139 @@
+//! Seeded bugs ("mutants") for measuring the harness.
+//!
+//! Why: a harness is only as good as the bugs it finds; switching on one known bug and
+//! timing how long the hunters take to find it measures them. Each mutant is a named,
+//! deliberately wrong variant of one decision in one pass.
+//!
+//! Invariants: off by default; the switch is per thread (so parallel tests and parallel
+//! hunt jobs do not see each other's mutants) and costs one thread-local load when off;
+//! a pass consults [`enabled`] at the exact decision the mutant breaks.
+
+use std::cell::Cell;
+use std::fmt;
+
+/// Every seeded bug, with its stable name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mutant {
+    /// Phi elimination never uses temporaries: the lost-copy / swap problem.
+    PhiElimNoTemporaries,
+    /// Phi elimination puts copies at the end of a multi-successor predecessor.
+    PhiElimNoTrampoline,
+    /// A predecessor reaching a block through several edges gets its copies on one only.
+    PhiElimRepeatedTargetOnce,
+    /// mem2reg promotes allocas whose address is used as a gep base.
+    M2rPromoteGepBase,
+    /// mem2reg's renamer forgets to pop definition stacks when leaving a block.
+    M2rNoStackPop,
+    /// mem2reg's phi placement skips frontier blocks that are loop headers.
+    M2rFrontierSkipsLoopHeader,
+    /// mem2reg keeps wide literals unnarrowed when storing into narrow slots.
+    M2rNoNarrowing,
+}
+
+impl Mutant {
+    pub const ALL: [Mutant; 7] = [
+        Mutant::PhiElimNoTemporaries,
+        Mutant::PhiElimNoTrampoline,
+        Mutant::PhiElimRepeatedTargetOnce,
+        Mutant::M2rPromoteGepBase,
+        Mutant::M2rNoStackPop,
+        Mutant::M2rFrontierSkipsLoopHeader,
+        Mutant::M2rNoNarrowing,
+    ];
+
+    /// The stable name used by `--mutant` and `PHIHUNT_MUTANT`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mutant::PhiElimNoTemporaries => "phi_elim_no_temporaries",
+            Mutant::PhiElimNoTrampoline => "phi_elim_no_trampoline",
+            Mutant::PhiElimRepeatedTargetOnce => "phi_elim_repeated_target_once",
+            Mutant::M2rPromoteGepBase => "m2r_promote_gep_base",
+            Mutant::M2rNoStackPop => "m2r_no_stack_pop",
+            Mutant::M2rFrontierSkipsLoopHeader => "m2r_frontier_skips_loop_header",
+            Mutant::M2rNoNarrowing => "m2r_no_narrowing",
+        }
+    }
+
+    /// The mutant called `name`.
+    pub fn from_name(name: &str) -> Option<Mutant> {
+        Mutant::ALL.iter().copied().find(|m| m.name() == name)
+    }
+
+    fn bit(self) -> u64 {
+        1 << (self as u32)
+    }
+}
+
+impl fmt::Display for Mutant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+thread_local! {
+    static ACTIVE: Cell<u64> = const { Cell::new(0) };
+}
+
+/// True when `m` is switched on for this thread.
+#[inline]
+pub fn enabled(m: Mutant) -> bool {
+    ACTIVE.with(|a| a.get() & m.bit() != 0)
+}
+
+/// Switches on exactly the mutants in `set` for this thread (empty: the correct compiler).
+pub fn set_active(set: &[Mutant]) {
+    let bits = set.iter().fold(0, |acc, m| acc | m.bit());
+    ACTIVE.with(|a| a.set(bits));
+}
+
+/// The mutants switched on for this thread.
+pub fn active() -> Vec<Mutant> {
+    Mutant::ALL
+        .iter()
+        .copied()
+        .filter(|m| enabled(*m))
+        .collect()
+}
+
+/// Reads `PHIHUNT_MUTANT` (comma-separated names). Unknown names are an error.
+pub fn from_env() -> Result<Vec<Mutant>, String> {
+    match std::env::var("PHIHUNT_MUTANT") {
+        Ok(s) => parse_list(&s),
+        Err(_) => Ok(Vec::new()),
+    }
+}
+
+/// Parses a comma-separated list of mutant names.
+pub fn parse_list(s: &str) -> Result<Vec<Mutant>, String> {
+    s.split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map(|n| {
+            Mutant::from_name(n).ok_or_else(|| {
+                let known: Vec<_> = Mutant::ALL.iter().map(|m| m.name()).collect();
+                format!("unknown mutant `{n}` (known: {})", known.join(", "))
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_switch_is_per_thread() {
+        for m in Mutant::ALL {
+            assert_eq!(Mutant::from_name(m.name()), Some(m));
+        }
+        set_active(&[Mutant::M2rNoStackPop]);
+        assert!(enabled(Mutant::M2rNoStackPop));
+        assert!(!enabled(Mutant::M2rNoNarrowing));
+        std::thread::spawn(|| assert!(active().is_empty()))
+            .join()
+            .unwrap();
+        set_active(&[]);
+        assert!(active().is_empty());
+        assert!(parse_list("m2r_no_narrowing, nope").is_err());
+    }
+}

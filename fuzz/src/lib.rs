@@ -1,0 +1,4 @@
+//! phihunt: what hunts. Generators, the stage differential, reducers, campaigns, reports
+//! and the `phihunt` CLI. Depends on the oracle and the compiler, never the other way.
+
+pub mod check;

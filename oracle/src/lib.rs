@@ -1,0 +1,9 @@
+//! The oracle: what is right. An interpreter for every stage of the IR (alloca form, SSA
+//! with phis, post-phi-elimination copies) with the meaning `../shared/IR.md` gives, and
+//! the outcomes runs end in. The oracle knows nothing of generators.
+
+pub mod interp;
+pub mod outcome;
+
+pub use interp::{run, InterpError, Program, RunConfig};
+pub use outcome::{Location, Outcome, RunResult, Trap, Ub};

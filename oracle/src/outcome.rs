@@ -1,0 +1,143 @@
+//! How a run ended, and when two runs agree.
+//!
+//! Why: the harness compares runs of the same program at different stages (and, later,
+//! native runs); an outcome must say exactly what happened — returned, exited, trapped,
+//! undefined behaviour (which, where), out of fuel — with the bytes written to stdout.
+//!
+//! Invariants: a returned value is canonical for the function's return type (so `-1:i8`
+//! and `255:u8` are different values of different functions, never confused); two
+//! outcomes *agree* when they are the same kind with the same value and the same stdout.
+//! Where undefined behaviour happened is reported but not compared (instruction indexes
+//! move between stages); a reference that is `Undefined` or `OutOfFuel` makes the input
+//! invalid, never a finding.
+
+use compiler::ir::BlockId;
+use std::fmt;
+
+/// Which trap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Trap {
+    /// Division or remainder by zero.
+    DivByZero,
+    /// `sdiv`/`srem` of MIN by -1.
+    DivOverflow,
+    /// `abort()`.
+    Abort,
+    /// Control reached `unreachable`.
+    Unreachable,
+}
+
+/// Which kind of undefined behaviour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ub {
+    /// Load/store/memcpy outside the allocation's bounds.
+    OutOfBounds,
+    /// Access through a pointer into a frame that has returned.
+    DeadFrame,
+    /// Reading memory bytes never written.
+    UninitRead,
+    /// Shift by an amount >= the width.
+    ShiftTooLarge,
+    /// Access through a null or non-pointer value.
+    InvalidPointer,
+    /// Writing to a `const` global.
+    WriteToConst,
+    /// Reading a virtual register no instruction has assigned (possible only in broken
+    /// post-phi-elimination code or malformed input).
+    UndefinedValue,
+    /// A call whose argument count or types do not match the callee.
+    BadCall,
+    /// A libc call with invalid arguments (bad format string, overlapping memcpy, ...).
+    BadLibcCall,
+    /// Call depth beyond the configured limit (a stack overflow on a real machine).
+    StackOverflow,
+    /// A phi with no entry for the edge taken.
+    PhiMissingEdge,
+}
+
+/// Where undefined behaviour happened.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Location {
+    pub function: String,
+    pub block: BlockId,
+    /// Instruction index in the block; `None` for the terminator.
+    pub inst: Option<usize>,
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The entry function returned this value (`None` for void), canonical for its type.
+    Returned(Option<i64>),
+    /// `exit(code)` was called.
+    Exited(i32),
+    Trapped(Trap),
+    Undefined(Ub, Location),
+    /// The fuel limit ran out first.
+    OutOfFuel,
+}
+
+impl Outcome {
+    /// True when this outcome cannot serve as a reference: the input is invalid.
+    pub fn is_invalid_reference(&self) -> bool {
+        matches!(self, Outcome::Undefined(..) | Outcome::OutOfFuel)
+    }
+
+    /// A short reason for discarding an invalid reference, for counting.
+    pub fn discard_reason(&self) -> Option<String> {
+        match self {
+            Outcome::Undefined(ub, _) => Some(format!("ub:{ub:?}")),
+            Outcome::OutOfFuel => Some("out_of_fuel".into()),
+            _ => None,
+        }
+    }
+}
+
+/// One finished run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunResult {
+    pub outcome: Outcome,
+    pub stdout: Vec<u8>,
+    /// Instructions and terminators executed.
+    pub steps: u64,
+}
+
+impl RunResult {
+    /// Same outcome kind and value (UB compared by kind only) and the same stdout.
+    pub fn agrees_with(&self, other: &RunResult) -> bool {
+        let same = match (&self.outcome, &other.outcome) {
+            (Outcome::Undefined(a, _), Outcome::Undefined(b, _)) => a == b,
+            (a, b) => a == b,
+        };
+        same && self.stdout == other.stdout
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Returned(Some(v)) => write!(f, "ret {v}"),
+            Outcome::Returned(None) => write!(f, "ret void"),
+            Outcome::Exited(c) => write!(f, "exit {c}"),
+            Outcome::Trapped(t) => write!(f, "trap {t:?}"),
+            Outcome::Undefined(u, loc) => {
+                write!(f, "UB {u:?} at @{} {}", loc.function, loc.block)?;
+                match loc.inst {
+                    Some(i) => write!(f, " inst {i}"),
+                    None => write!(f, " terminator"),
+                }
+            }
+            Outcome::OutOfFuel => write!(f, "out of fuel"),
+        }
+    }
+}
+
+impl fmt::Display for RunResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.outcome)?;
+        if !self.stdout.is_empty() {
+            write!(f, ", stdout {:?}", String::from_utf8_lossy(&self.stdout))?;
+        }
+        Ok(())
+    }
+}
