@@ -2,3 +2,5 @@
 //! and the `phihunt` CLI. Depends on the oracle and the compiler, never the other way.
 
 pub mod check;
+pub mod cli;
+pub mod stages;
