@@ -13,7 +13,11 @@ use oracle::RunConfig;
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
-#[command(name = "phihunt", version, about = "Differential fuzzing and verification harness for the phicc middle end")]
+#[command(
+    name = "phihunt",
+    version,
+    about = "Differential fuzzing and verification harness for the phicc middle end"
+)]
 struct Cli {
     /// Switch on seeded bugs in the compiler (comma-separated; also PHIHUNT_MUTANT).
     #[arg(long, global = true, value_name = "NAME[,NAME]")]
@@ -76,7 +80,11 @@ pub fn cli_main(args: Vec<String>) -> i32 {
         eprintln!("note: seeded bugs switched on: {}", names.join(", "));
     }
     match cli.command {
-        Command::Check { files, fuel, ptr_bytes } => {
+        Command::Check {
+            files,
+            fuel,
+            ptr_bytes,
+        } => {
             let cfg = RunConfig {
                 fuel,
                 ptr_bytes,
@@ -84,6 +92,8 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             };
             check_paths(&files, &PipelineOptions::default(), &cfg).exit_code()
         }
-        Command::Replay { dir } => check_paths(&[dir], &PipelineOptions::default(), &RunConfig::default()).exit_code(),
+        Command::Replay { dir } => {
+            check_paths(&[dir], &PipelineOptions::default(), &RunConfig::default()).exit_code()
+        }
     }
 }
