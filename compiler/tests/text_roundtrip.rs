@@ -4,7 +4,9 @@
 
 mod text_support;
 
-use compiler::ir::text::{parse_module, print_function, print_inst, print_module, print_terminator};
+use compiler::ir::text::{
+    parse_module, print_function, print_inst, print_module, print_terminator,
+};
 use compiler::ir::{
     konst, BasicBlock, BinOp, BlockId, Callee, FuncAttrs, GlobalInit, GlobalItem, Inst, IrConst,
     IrFunction, IrModule, IrType, Operand, Terminator, Value,
@@ -61,7 +63,10 @@ fn sample_has_the_expected_shape() {
     );
     assert_eq!(m.global("z").unwrap().init, GlobalInit::Zero);
     let printf = m.decl("printf").unwrap();
-    assert_eq!((printf.params.clone(), printf.variadic), (vec![IrType::Ptr], true));
+    assert_eq!(
+        (printf.params.clone(), printf.variadic),
+        (vec![IrType::Ptr], true)
+    );
     let v = m.decl("v").unwrap();
     assert_eq!((v.params.len(), v.variadic, v.ret), (0, true, IrType::I32));
     let g5 = m.function("g5").unwrap();
@@ -471,7 +476,10 @@ store i16 65535:u16, %0",
         (IrType::Ptr, -1),
         (IrType::U16, 65535),
     ];
-    let want: Vec<IrConst> = want.iter().map(|&(ty, bits)| IrConst { ty, bits }).collect();
+    let want: Vec<IrConst> = want
+        .iter()
+        .map(|&(ty, bits)| IrConst { ty, bits })
+        .collect();
     assert_eq!(got, want);
 
     // Context types of the other positions.
@@ -529,14 +537,18 @@ fn random_modules_round_trip() {
         instructions += m.inst_count();
         round_trip(&m);
     }
-    assert!(instructions > 10_000, "the generator makes too little: {instructions}");
+    assert!(
+        instructions > 10_000,
+        "the generator makes too little: {instructions}"
+    );
 }
 
 /// Parsing is linear: a 100k-block function parses well under a second in release.
 #[test]
 fn large_function_round_trips_quickly() {
     let blocks = 100_000u32;
-    let mut text = String::from("func @big(i32) -> i32 {\n.LBB0:\n    %0 = paramref 0, i32\n    br .LBB1\n");
+    let mut text =
+        String::from("func @big(i32) -> i32 {\n.LBB0:\n    %0 = paramref 0, i32\n    br .LBB1\n");
     for b in 1..blocks {
         let v = b * 2;
         text.push_str(&format!(

@@ -5,8 +5,8 @@
 #![allow(dead_code)]
 
 use compiler::ir::{
-    BasicBlock, BinOp, BlockId, Callee, CmpPred, FuncAttrs, GlobalInit, GlobalItem, Inst,
-    IrConst, IrDecl, IrFunction, IrGlobal, IrModule, IrType, Operand, Terminator, UnOp, Value,
+    BasicBlock, BinOp, BlockId, Callee, CmpPred, FuncAttrs, GlobalInit, GlobalItem, Inst, IrConst,
+    IrDecl, IrFunction, IrGlobal, IrModule, IrType, Operand, Terminator, UnOp, Value,
 };
 
 /// xorshift64*: small, deterministic, good enough to pick shapes.
@@ -42,7 +42,16 @@ impl Rng {
         match self.below(6) {
             0 => self.below(10) as i64,
             1 => -(self.below(10) as i64),
-            2 => self.pick(&[i64::MIN, i64::MAX, -1, 0x7f, 0x80, 0xff, 0x7fff_ffff, 1 << 32]),
+            2 => self.pick(&[
+                i64::MIN,
+                i64::MAX,
+                -1,
+                0x7f,
+                0x80,
+                0xff,
+                0x7fff_ffff,
+                1 << 32,
+            ]),
             3 => self.below(1000) as i64 - 500,
             _ => self.next() as i64,
         }
@@ -85,9 +94,7 @@ fn operand(rng: &mut Rng, context: IrType, values: u32) -> Operand {
     if rng.chance(2) {
         return Operand::Value(Value(rng.below(values as usize + 1) as u32));
     }
-    let ty = if context != IrType::Void && rng.chance(3) {
-        context
-    } else if context != IrType::Void && !rng.chance(3) {
+    let ty = if context != IrType::Void && rng.below(3) < 2 {
         context
     } else {
         scalar(rng)
@@ -101,7 +108,7 @@ fn label(rng: &mut Rng, blocks: u32) -> BlockId {
 
 fn random_inst(rng: &mut Rng, dest: Value, values: u32, blocks: u32) -> Inst {
     let ty = scalar(rng);
-    let mut op = |rng: &mut Rng, ctx: IrType| operand(rng, ctx, values);
+    let op = |rng: &mut Rng, ctx: IrType| operand(rng, ctx, values);
     match rng.below(15) {
         0 => Inst::Alloca {
             dest,

@@ -245,8 +245,14 @@ impl<'a> Lexer<'a> {
         Ok(TokKind::Int(if negative { -value } else { value }))
     }
 
-    /// Decimal digits after a sigil (`%N`, `.LBBN`), as a u32.
-    fn sigil_number(&mut self, line: u32, col: u32, what: &str) -> Result<u32, ParseError> {
+    /// Decimal digits after a sigil (`%N`, `.LBBN`), as a u32; `noun` names the token.
+    fn sigil_number(
+        &mut self,
+        line: u32,
+        col: u32,
+        sigil: &str,
+        noun: &str,
+    ) -> Result<u32, ParseError> {
         let start = self.pos;
         let mut n: u64 = 0;
         let mut digits = 0usize;
@@ -256,19 +262,24 @@ impl<'a> Lexer<'a> {
             self.advance();
         }
         if digits == 0 {
-            return Err(self.error(line, col, format!("expected a number after `{what}`")));
+            return Err(self.error(line, col, format!("expected a number after `{sigil}`")));
         }
-        self.check_literal_end(what)?;
+        self.check_literal_end(noun)?;
         u32::try_from(n).map_err(|_| {
-            let text = quote(&format!("{what}{}", self.text(start, self.pos)));
-            self.error(line, col, format!("{text} is too large"))
+            let text = quote(&format!("{sigil}{}", self.text(start, self.pos)));
+            self.error(line, col, format!("{noun} {text} is too large"))
         })
     }
 
     /// `%N`
     fn value(&mut self, line: u32, col: u32) -> Result<TokKind, ParseError> {
         self.advance();
-        Ok(TokKind::Value(self.sigil_number(line, col, "%")?))
+        Ok(TokKind::Value(self.sigil_number(
+            line,
+            col,
+            "%",
+            "value number",
+        )?))
     }
 
     /// `.LBBN` or `...`
@@ -285,7 +296,12 @@ impl<'a> Lexer<'a> {
         for _ in 0..4 {
             self.advance();
         }
-        Ok(TokKind::Label(self.sigil_number(line, col, ".LBB")?))
+        Ok(TokKind::Label(self.sigil_number(
+            line,
+            col,
+            ".LBB",
+            "block label",
+        )?))
     }
 
     /// `@name`
@@ -416,7 +432,10 @@ mod tests {
     #[test]
     fn errors_have_positions() {
         let e = kinds("\n  \"abc").unwrap_err();
-        assert_eq!((e.line, e.col, e.message.as_str()), (2, 3, "unterminated string"));
+        assert_eq!(
+            (e.line, e.col, e.message.as_str()),
+            (2, 3, "unterminated string")
+        );
         let e = kinds("x \"a\\0\"").unwrap_err();
         assert_eq!((e.line, e.col), (1, 5));
         let e = kinds("%99999999999999").unwrap_err();

@@ -116,7 +116,7 @@ impl<'a> Parser<'a> {
     }
 
     /// "expected X, found Y" at the current token.
-    pub(super) fn expected(&self, what: &str) -> ParseError {
+    pub(super) fn expected(&self, what: impl fmt::Display) -> ParseError {
         let found = self.lex.describe(&self.tok);
         self.error_at(&self.tok, format!("expected {what}, found {found}"))
     }
@@ -141,19 +141,27 @@ impl<'a> Parser<'a> {
     }
 
     /// Consumes the bare word `word` or fails with "expected `word` CONTEXT".
-    pub(super) fn expect_word(&mut self, word: &str, context: &str) -> Result<(), ParseError> {
+    pub(super) fn expect_word(
+        &mut self,
+        word: &str,
+        context: impl fmt::Display,
+    ) -> Result<(), ParseError> {
         if self.eat_word(word)? {
             return Ok(());
         }
-        Err(self.expected(&format!("`{word}` {context}")))
+        Err(self.expected(format_args!("`{word}` {context}")))
     }
 
     /// Consumes a punctuation token or fails with "expected `,` CONTEXT, found ...".
-    pub(super) fn expect(&mut self, kind: TokKind, context: &str) -> Result<(), ParseError> {
+    pub(super) fn expect(
+        &mut self,
+        kind: TokKind,
+        context: impl fmt::Display,
+    ) -> Result<(), ParseError> {
         if self.tok.kind == kind {
             return self.bump();
         }
-        Err(self.expected(&format!("`{}` {context}", punct_text(&kind))))
+        Err(self.expected(format_args!("`{}` {context}", punct_text(&kind))))
     }
 
     /// Consumes `kind` if it is next.
@@ -171,7 +179,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The line must end here: "unexpected X after CONTEXT".
-    pub(super) fn expect_eol(&mut self, context: &str) -> Result<(), ParseError> {
+    pub(super) fn expect_eol(&mut self, context: impl fmt::Display) -> Result<(), ParseError> {
         match self.tok.kind {
             TokKind::Newline => self.bump(),
             TokKind::Eof => Ok(()),
@@ -186,7 +194,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A type name.
-    pub(super) fn ty(&mut self, what: &str) -> Result<IrType, ParseError> {
+    pub(super) fn ty(&mut self, what: impl fmt::Display) -> Result<IrType, ParseError> {
         if self.tok.kind != TokKind::Ident {
             return Err(self.expected(what));
         }
@@ -201,7 +209,7 @@ impl<'a> Parser<'a> {
     }
 
     /// An integer literal, as written.
-    pub(super) fn int(&mut self, what: &str) -> Result<(i128, Token), ParseError> {
+    pub(super) fn int(&mut self, what: impl fmt::Display) -> Result<(i128, Token), ParseError> {
         match self.tok.kind {
             TokKind::Int(v) => Ok((v, self.take()?)),
             _ => Err(self.expected(what)),
@@ -209,8 +217,8 @@ impl<'a> Parser<'a> {
     }
 
     /// A non-negative integer literal that fits a u32 (sizes, alignments, indices).
-    pub(super) fn u32_literal(&mut self, what: &str) -> Result<u32, ParseError> {
-        let (v, tok) = self.int(what)?;
+    pub(super) fn u32_literal(&mut self, what: impl fmt::Display) -> Result<u32, ParseError> {
+        let (v, tok) = self.int(&what)?;
         u32::try_from(v).map_err(|_| {
             self.error_at(
                 &tok,
@@ -221,12 +229,17 @@ impl<'a> Parser<'a> {
 
     /// A literal of type `ty`: it must fit `ty` read as signed or unsigned; the result is
     /// canonical for `ty`.
-    pub(super) fn typed_literal(&self, ty: IrType, v: i128, tok: &Token) -> Result<i64, ParseError> {
+    pub(super) fn typed_literal(
+        &self,
+        ty: IrType,
+        v: i128,
+        tok: &Token,
+    ) -> Result<i64, ParseError> {
         literal_in_type(ty, v).ok_or_else(|| literal_error(ty, v, tok.line, tok.col))
     }
 
     /// `@name`, without the `@`.
-    pub(super) fn symbol(&mut self, what: &str) -> Result<String, ParseError> {
+    pub(super) fn symbol(&mut self, what: impl fmt::Display) -> Result<String, ParseError> {
         if self.tok.kind != TokKind::Global {
             return Err(self.expected(what));
         }
@@ -236,7 +249,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `.LBBN`
-    pub(super) fn label(&mut self, what: &str) -> Result<BlockId, ParseError> {
+    pub(super) fn label(&mut self, what: impl fmt::Display) -> Result<BlockId, ParseError> {
         match self.tok.kind {
             TokKind::Label(n) => {
                 self.bump()?;
@@ -303,7 +316,9 @@ impl<'a> Parser<'a> {
     /// item := TYPE INT | `ptr` @sym [(`+`|`-`) OFF] | `zero` N | `str` STRING
     fn global_item(&mut self) -> Result<GlobalItem, ParseError> {
         if self.eat_word("zero")? {
-            return Ok(GlobalItem::Zero(self.u32_literal("a byte count after `zero`")?));
+            return Ok(GlobalItem::Zero(
+                self.u32_literal("a byte count after `zero`")?,
+            ));
         }
         if self.eat_word("str")? {
             return match &mut self.tok.kind {
@@ -315,12 +330,13 @@ impl<'a> Parser<'a> {
                 _ => Err(self.expected("a string after `str`")),
             };
         }
-        let ty = self.ty("an initializer item (`TYPE INT`, `ptr @sym`, `zero N`, `str \"...\"`)")?;
+        let ty =
+            self.ty("an initializer item (`TYPE INT`, `ptr @sym`, `zero N`, `str \"...\"`)")?;
         if ty == IrType::Ptr && self.tok.kind == TokKind::Global {
             let name = self.symbol("a symbol")?;
             return Ok(GlobalItem::Ptr(name, self.symbol_offset()?));
         }
-        let (v, tok) = self.int(&format!("an integer after `{ty}`"))?;
+        let (v, tok) = self.int(format_args!("an integer after `{ty}`"))?;
         Ok(GlobalItem::Int(ty, self.typed_literal(ty, v, &tok)?))
     }
 
@@ -347,7 +363,7 @@ impl<'a> Parser<'a> {
 
     /// params := `(` [ TYPE { `,` TYPE } [ `,` `...` ] | `...` ] `)`; returns (types, variadic).
     fn param_list(&mut self, owner: &str) -> Result<(Vec<IrType>, bool), ParseError> {
-        self.expect(TokKind::LParen, &format!("after {owner}"))?;
+        self.expect(TokKind::LParen, format_args!("after `@{owner}`"))?;
         let mut params = Vec::new();
         if self.eat(TokKind::RParen)? {
             return Ok((params, false));
@@ -369,7 +385,7 @@ impl<'a> Parser<'a> {
     fn declare(&mut self) -> Result<IrDecl, ParseError> {
         self.bump()?;
         let name = self.symbol("a function name `@name` after `declare`")?;
-        let (params, variadic) = self.param_list(&format!("`@{name}`"))?;
+        let (params, variadic) = self.param_list(&name)?;
         self.expect(TokKind::Arrow, "after the parameter list")?;
         let ret = self.ty("a return type after `->`")?;
         self.expect_eol("the declaration")?;
@@ -405,7 +421,7 @@ impl<'a> Parser<'a> {
             self.bump()?;
         }
         let name = self.symbol("a function name `@name` after `func`")?;
-        let (params, variadic) = self.param_list(&format!("`@{name}`"))?;
+        let (params, variadic) = self.param_list(&name)?;
         self.expect(TokKind::Arrow, "after the parameter list")?;
         let ret = self.ty("a return type after `->`")?;
         self.expect(TokKind::LBrace, "to open the function body")?;
@@ -463,14 +479,17 @@ impl<'a> Parser<'a> {
                         return Err(self.error_at(&self.tok, msg));
                     }
                     self.bump()?;
-                    self.expect(TokKind::Colon, &format!("after block label {label}"))?;
+                    self.expect(TokKind::Colon, format_args!("after block label {label}"))?;
                     self.expect_eol("the block label")?;
                     open = Some(OpenBlock {
                         label,
                         insts: Vec::new(),
                     });
                 }
-                _ if ["func", "global", "declare"].iter().any(|w| self.at_word(w)) => {
+                _ if ["func", "global", "declare"]
+                    .iter()
+                    .any(|w| self.at_word(w)) =>
+                {
                     let msg = format!(
                         "expected `}}` to close function `@{name}` before `{}`",
                         self.tok_text()

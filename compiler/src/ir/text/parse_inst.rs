@@ -14,9 +14,7 @@
 
 use super::lex::{TokKind, Token};
 use super::parse::{literal_error, literal_in_type, ParseError, Parser};
-use crate::ir::{
-    BinOp, Callee, CmpPred, Inst, IrConst, IrType, Operand, Terminator, UnOp, Value,
-};
+use crate::ir::{BinOp, Callee, CmpPred, Inst, IrConst, IrType, Operand, Terminator, UnOp, Value};
 
 /// An operand as written, before its context type is applied.
 pub(super) enum RawOperand {
@@ -73,15 +71,18 @@ impl Parser<'_> {
         self.pending.clear();
         let (line, opcode) = if let TokKind::Value(n) = self.tok.kind {
             self.bump()?;
-            self.expect(TokKind::Equals, &format!("after %{n}"))?;
+            self.expect(TokKind::Equals, format_args!("after %{n}"))?;
             let (opcode, tok) = self.opcode()?;
-            (BodyLine::Inst(self.defining(Value(n), opcode, &tok)?), opcode)
+            (
+                BodyLine::Inst(self.defining(Value(n), opcode, &tok)?),
+                opcode,
+            )
         } else {
             let (opcode, tok) = self.opcode()?;
             (self.non_defining(opcode, &tok)?, opcode)
         };
         let line = self.apply_context_types(line)?;
-        self.expect_eol(&format!("the `{opcode}` instruction"))?;
+        self.expect_eol(format_args!("the `{opcode}` instruction"))?;
         Ok(line)
     }
 
@@ -108,9 +109,12 @@ impl Parser<'_> {
     /// The instruction after `%dest =`.
     fn defining(&mut self, dest: Value, opcode: &str, tok: &Token) -> Result<Inst, ParseError> {
         if let Some(op) = BinOp::from_name(opcode) {
-            let ty = self.ty(&format!("a type after `{opcode}`"))?;
+            let ty = self.ty(format_args!("a type after `{opcode}`"))?;
             let lhs = self.operand("the first operand")?;
-            self.expect(TokKind::Comma, &format!("after the first operand of `{opcode}`"))?;
+            self.expect(
+                TokKind::Comma,
+                format_args!("after the first operand of `{opcode}`"),
+            )?;
             let rhs = self.operand("the second operand")?;
             return Ok(Inst::Bin {
                 dest,
@@ -121,7 +125,7 @@ impl Parser<'_> {
             });
         }
         if let Some(op) = UnOp::from_name(opcode) {
-            let ty = self.ty(&format!("a type after `{opcode}`"))?;
+            let ty = self.ty(format_args!("a type after `{opcode}`"))?;
             let src = self.operand("the operand")?;
             return Ok(Inst::Un { dest, op, ty, src });
         }
@@ -254,10 +258,9 @@ impl Parser<'_> {
                 if self.at_eol() {
                     Terminator::Ret(None)
                 } else if self.at_word("void") {
-                    return Err(self.error_at(
-                        &self.tok,
-                        "a void `ret` takes no type: write `ret` alone",
-                    ));
+                    return Err(
+                        self.error_at(&self.tok, "a void `ret` takes no type: write `ret` alone")
+                    );
                 } else {
                     let ty = self.ty("a type or the end of the line after `ret`")?;
                     let val = self.operand("the returned value")?;
@@ -284,10 +287,7 @@ impl Parser<'_> {
                 self.bump()?;
                 Ok(p)
             }
-            None => Err(self.error_at(
-                &self.tok,
-                format!("unknown comparison predicate `{text}`"),
-            )),
+            None => Err(self.error_at(&self.tok, format!("unknown comparison predicate `{text}`"))),
         }
     }
 
@@ -297,7 +297,10 @@ impl Parser<'_> {
         let mut incoming = Vec::new();
         if !self.at_eol() {
             loop {
-                self.expect(TokKind::LBracket, "to start a phi incoming `[VALUE, .LBBN]`")?;
+                self.expect(
+                    TokKind::LBracket,
+                    "to start a phi incoming `[VALUE, .LBBN]`",
+                )?;
                 let val = self.operand("the incoming value")?;
                 self.expect(TokKind::Comma, "after the phi's incoming value")?;
                 let block = self.label("the incoming block `.LBBN`")?;
@@ -394,7 +397,7 @@ impl Parser<'_> {
                 });
                 Ok(PLACEHOLDER)
             }
-            _ => Err(self.expected(&format!("{what} (`%N` or a literal)"))),
+            _ => Err(self.expected(format_args!("{what} (`%N` or a literal)"))),
         }
     }
 

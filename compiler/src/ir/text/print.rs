@@ -106,7 +106,14 @@ fn write_global(out: &mut impl Write, g: &IrGlobal) -> fmt::Result {
 
 fn write_global_item(out: &mut impl Write, item: &GlobalItem) -> fmt::Result {
     match item {
-        GlobalItem::Int(ty, bits) => write!(out, "{ty} {}", IrConst { ty: *ty, bits: *bits }),
+        GlobalItem::Int(ty, bits) => write!(
+            out,
+            "{ty} {}",
+            IrConst {
+                ty: *ty,
+                bits: *bits
+            }
+        ),
         GlobalItem::Ptr(name, 0) => write!(out, "ptr @{name}"),
         GlobalItem::Ptr(name, off) if *off > 0 => write!(out, "ptr @{name}+{off}"),
         GlobalItem::Ptr(name, off) => write!(out, "ptr @{name}{off}"),
