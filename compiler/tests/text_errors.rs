@@ -131,7 +131,13 @@ fn literal_errors() {
         &func(".LBB0:\n    %99999999999999 = copy i32 1\n    ret"),
         3,
         5,
-        "value number `%99999999999999` is too large",
+        "value number `%99999999999999` is too large (at most 16777215)",
+    );
+    check(
+        &func(".LBB0:\n    %16777216 = copy i32 1\n    ret"),
+        3,
+        5,
+        "value number `%16777216` is too large (at most 16777215)",
     );
     check(
         &func(".LBB0:\n    %1 = copy u64 18446744073709551616\n    ret"),

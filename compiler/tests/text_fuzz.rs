@@ -195,8 +195,12 @@ fn adversarial_inputs_never_panic() {
     for src in &inputs {
         check(src);
     }
-    // The largest block id and value number are accepted and round-trip.
+    // The largest block id and value number (MAX_ENTITY_NUMBER) are accepted and
+    // round-trip; one more is an error.
     assert!(check(
-        "func @f() -> i32 {\n.LBB4294967295:\n    %4294967295 = copy i32 -1\n    ret i32 %4294967295\n}"
+        "func @f() -> i32 {\n.LBB16777215:\n    %16777215 = copy i32 -1\n    ret i32 %16777215\n}"
+    ));
+    assert!(!check(
+        "func @f() -> i32 {\n.LBB0:\n    %16777216 = copy i32 -1\n    ret i32 %16777216\n}"
     ));
 }

@@ -265,10 +265,20 @@ impl<'a> Lexer<'a> {
             return Err(self.error(line, col, format!("expected a number after `{sigil}`")));
         }
         self.check_literal_end(noun)?;
-        u32::try_from(n).map_err(|_| {
-            let text = quote(&format!("{sigil}{}", self.text(start, self.pos)));
-            self.error(line, col, format!("{noun} {text} is too large"))
-        })
+        match u32::try_from(n) {
+            Ok(n) if n <= crate::ir::entities::MAX_ENTITY_NUMBER => Ok(n),
+            _ => {
+                let text = quote(&format!("{sigil}{}", self.text(start, self.pos)));
+                Err(self.error(
+                    line,
+                    col,
+                    format!(
+                        "{noun} {text} is too large (at most {})",
+                        crate::ir::entities::MAX_ENTITY_NUMBER
+                    ),
+                ))
+            }
+        }
     }
 
     /// `%N`
