@@ -6,5 +6,6 @@ pub mod check;
 pub mod cli;
 pub mod diff;
 pub mod findings;
+pub mod fuzzers;
 pub mod reduce;
 pub mod stages;
