@@ -964,6 +964,69 @@ fn hundred_thousand_blocks_verify_without_overflow() {
     let m = module(vec![ladder(100_000)]);
     let start = std::time::Instant::now();
     assert_ok(&m, VerifyMode::Ssa);
+    eprintln!("verified 100k blocks in {:?}", start.elapsed());
     // Generous even for a debug build on a loaded machine; release is far below a second.
     assert!(start.elapsed().as_secs() < 30, "took {:?}", start.elapsed());
+}
+
+#[test]
+fn malformed_modules_give_errors_not_panics() {
+    let mut m = module(vec![
+        func(
+            "f",
+            vec![Void],
+            Void,
+            vec![
+                block(
+                    5,
+                    vec![
+                        phi(4_000_000_000, Void, &[(v(u32::MAX - 1), 77)]),
+                        Inst::Gep {
+                            dest: Value(1),
+                            base: v(9),
+                            offset: c32(1),
+                        },
+                        Inst::Cast {
+                            dest: Value(2),
+                            from: Void,
+                            src: v(1),
+                            to: Void,
+                        },
+                        call(Some(3), Void, "f", vec![(Void, v(2))]),
+                        Inst::Select {
+                            dest: Value(4),
+                            ty: I32,
+                            cond: v(1),
+                            on_true: v(3),
+                            on_false: v(3),
+                        },
+                    ],
+                    Terminator::Switch {
+                        ty: Void,
+                        val: v(4),
+                        default: b(5),
+                        cases: vec![(0, b(6)), (0, b(5))],
+                    },
+                ),
+                block(
+                    5,
+                    vec![phi(6, I32, &[(v(1), 5), (v(1), 5)])],
+                    Terminator::Unreachable,
+                ),
+                block(6, vec![], Terminator::Ret(Some((Void, v(6))))),
+            ],
+        ),
+        func("f", vec![], I32, vec![]),
+    ]);
+    m.globals.push(global(
+        "f",
+        0,
+        0,
+        vec![GlobalItem::Int(Void, 1), GlobalItem::Ptr("zz".into(), -1)],
+    ));
+    for mode in [VerifyMode::Ssa, VerifyMode::PostPhiElim] {
+        let errors = verify_module(&m, mode).expect_err("malformed");
+        assert!(errors.len() > 10, "{errors:?}");
+        assert!(errors.len() <= MAX_ERRORS);
+    }
 }

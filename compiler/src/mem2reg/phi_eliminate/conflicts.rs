@@ -48,21 +48,22 @@ pub(super) fn find_conflicting_phis(dests: &[Value], edges: &[EdgeSources]) -> V
     }
 
     // Safety net: if phi i is conflicting and on some edge its source is phi j's
-    // destination, j is conflicting too; repeated until nothing changes.
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for edge in edges {
-            for &(i, ref src) in &edge.sources {
-                if !conflicting[i] {
-                    continue;
-                }
-                if let Some(j) = other_phi_read(i, src) {
-                    if !conflicting[j] {
-                        conflicting[j] = true;
-                        changed = true;
-                    }
-                }
+    // destination, j is conflicting too; propagated to a fixed point with a worklist over
+    // the "i reads j's destination" pairs, so a long chain costs one visit per pair.
+    let mut reads: Vec<Vec<usize>> = vec![Vec::new(); dests.len()];
+    for edge in edges {
+        for &(i, ref src) in &edge.sources {
+            if let Some(j) = other_phi_read(i, src) {
+                reads[i].push(j);
+            }
+        }
+    }
+    let mut worklist: Vec<usize> = (0..dests.len()).filter(|&i| conflicting[i]).collect();
+    while let Some(i) = worklist.pop() {
+        for &j in &reads[i] {
+            if !conflicting[j] {
+                conflicting[j] = true;
+                worklist.push(j);
             }
         }
     }
@@ -131,5 +132,19 @@ mod tests {
         ];
         let c = find_conflicting_phis(&dests, &edges);
         assert_eq!(c, vec![true, true, true]);
+    }
+
+    #[test]
+    fn safety_net_follows_long_chains_across_edges() {
+        // Edge 0: phi 0 reads phi 1's dest (both on the edge): phi 0 conflicts.
+        // Edge k (k >= 1): phi k reads phi k+1's dest, which has no entry there, so only
+        // the safety net, following the chain, marks phis 1 .. N-1.
+        const N: usize = 50;
+        let dests: Vec<Value> = (0..N as u32).map(|i| Value(100 + i)).collect();
+        let mut edges = vec![edge(vec![(0, v(101)), (1, v(7))])];
+        for k in 1..N - 1 {
+            edges.push(edge(vec![(k, v(100 + k as u32 + 1))]));
+        }
+        assert_eq!(find_conflicting_phis(&dests, &edges), vec![true; N]);
     }
 }

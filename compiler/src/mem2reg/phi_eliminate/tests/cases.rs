@@ -427,3 +427,31 @@ fn large_function_is_eliminated_and_checked() {
     // two trampolines each.
     assert_eq!(after.blocks.len(), 20_000 + 2 * (20_000 - 3));
 }
+
+#[test]
+fn malformed_input_does_not_panic() {
+    // A phi in the entry block, a branch to a missing label, entries for missing labels,
+    // a phi after a non-phi, a block with no predecessors and phis.
+    let before = func(
+        "f",
+        vec![
+            block(
+                0,
+                vec![phi32(4, &[(v(5), 3)]), copy32(9, c32(1))],
+                condbr(v(0), 1, 99),
+            ),
+            block(
+                1,
+                vec![
+                    phi32(5, &[(v(4), 0), (v(4), 42)]),
+                    copy32(8, c32(2)),
+                    phi32(6, &[]),
+                ],
+                br(1),
+            ),
+            block(3, vec![phi32(7, &[(v(7), 3)])], br(0)),
+        ],
+    );
+    let mut m = module(vec![before]);
+    assert_eq!(eliminate_phis(&mut m), 3, "the leading phis of each block");
+}
