@@ -1,5 +1,6 @@
 //! Builders for test IR and the run-and-check helpers every test uses.
 
+use crate::ir::text::print_function;
 use crate::ir::verify::{verify_module, VerifyMode};
 use crate::ir::{
     konst, BasicBlock, BinOp, BlockId, CmpPred, FuncAttrs, Inst, IrFunction, IrModule, IrType,
@@ -149,7 +150,10 @@ pub fn eliminate_checked(before: &IrFunction) -> IrFunction {
     assert_verifies(&module(vec![before.clone()]), VerifyMode::Ssa);
     let (after, _) = eliminate(before);
     if let Err(e) = check_phi_elimination(before, &after) {
-        panic!("replay checker rejected the output: {e}\n{after:#?}");
+        panic!(
+            "replay checker rejected the output: {e}\n{}",
+            print_function(&after)
+        );
     }
     after
 }

@@ -4,5 +4,6 @@
 
 mod build;
 mod cases;
+mod corpus;
 mod mutants;
 mod random;

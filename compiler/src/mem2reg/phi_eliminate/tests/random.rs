@@ -17,6 +17,7 @@
 //! phis (or restores) have run, every original value must be equal.
 
 use super::build::*;
+use crate::ir::text::print_function;
 use crate::ir::{konst, BasicBlock, BlockId, Inst, IrFunction, IrType, Operand, Terminator, Value};
 use crate::mem2reg::phi_eliminate::replay::check_phi_elimination;
 use crate::mutants::Mutant;
@@ -296,11 +297,19 @@ fn random_parallel_copies_are_replayed_and_walked() {
         let before = random_function(&mut rng);
         let (after, _) = eliminate(&before);
         if let Err(e) = check_phi_elimination(&before, &after) {
-            panic!("seed {seed}: replay: {e}\nbefore: {before:#?}\nafter: {after:#?}");
+            panic!(
+                "seed {seed}: replay: {e}\nbefore:\n{}\nafter:\n{}",
+                print_function(&before),
+                print_function(&after)
+            );
         }
         for _ in 0..4 {
             if let Err(e) = walk(&before, &after, &mut rng, 40) {
-                panic!("seed {seed}: walk: {e}\nbefore: {before:#?}\nafter: {after:#?}");
+                panic!(
+                    "seed {seed}: walk: {e}\nbefore:\n{}\nafter:\n{}",
+                    print_function(&before),
+                    print_function(&after)
+                );
             }
         }
         trampolines += after.blocks.len() - before.blocks.len();
