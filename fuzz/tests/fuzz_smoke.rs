@@ -31,15 +31,16 @@ fn smoke(name: &str, budget: Duration, min_runs: usize, check: fn(&[u8])) -> usi
 fn ir_parse_mutated(data: &[u8]) {
     const BASE: &str = include_str!("../../corpus/ir/fib.ir");
     let mut text = BASE.as_bytes().to_vec();
-    for chunk in data.chunks(3).take(8) {
+    for chunk in data.chunks(3).take(1 + data.first().map_or(0, |n| usize::from(n % 4))) {
         if let [a, b, c] = *chunk {
             let at = (usize::from(a) << 8 | usize::from(b)) % text.len().max(1);
+            let ch = b" ;%.@:,[]0123456789-"[usize::from(c) % 20];
             match c % 3 {
-                0 => text[at] = c,
+                0 => text[at] = ch,
                 1 => {
                     text.remove(at);
                 }
-                _ => text.insert(at, b" ;%.@:,[]0123456789-"[usize::from(c) % 20]),
+                _ => text.insert(at, ch),
             }
         }
     }
