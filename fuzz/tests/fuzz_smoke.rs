@@ -31,7 +31,10 @@ fn smoke(name: &str, budget: Duration, min_runs: usize, check: fn(&[u8])) -> usi
 fn ir_parse_mutated(data: &[u8]) {
     const BASE: &str = include_str!("../../corpus/ir/fib.ir");
     let mut text = BASE.as_bytes().to_vec();
-    for chunk in data.chunks(3).take(1 + data.first().map_or(0, |n| usize::from(n % 4))) {
+    for chunk in data
+        .chunks(3)
+        .take(1 + data.first().map_or(0, |n| usize::from(n % 4)))
+    {
         if let [a, b, c] = *chunk {
             let at = (usize::from(a) << 8 | usize::from(b)) % text.len().max(1);
             let ch = b" ;%.@:,[]0123456789-"[usize::from(c) % 20];
@@ -49,11 +52,26 @@ fn ir_parse_mutated(data: &[u8]) {
 
 #[test]
 fn ir_parse_smoke() {
-    let runs = smoke("ir_parse", Duration::from_secs(2), 200, phihunt::fuzzers::ir_parse::check);
-    let mutated = smoke("ir_parse_mutated", Duration::from_secs(2), 200, ir_parse_mutated);
+    let runs = smoke(
+        "ir_parse",
+        Duration::from_secs(2),
+        200,
+        phihunt::fuzzers::ir_parse::check,
+    );
+    let mutated = smoke(
+        "ir_parse_mutated",
+        Duration::from_secs(2),
+        200,
+        ir_parse_mutated,
+    );
     eprintln!("{}", phihunt::fuzzers::ir_parse::STATS.line());
     assert!(runs + mutated >= 400);
     // The mutated inputs must reach the parser's success path sometimes, or the loop
     // tests nothing but error paths.
-    assert!(phihunt::fuzzers::ir_parse::STATS.valid.load(std::sync::atomic::Ordering::Relaxed) > 0);
+    assert!(
+        phihunt::fuzzers::ir_parse::STATS
+            .valid
+            .load(std::sync::atomic::Ordering::Relaxed)
+            > 0
+    );
 }

@@ -74,7 +74,11 @@ impl FuzzStats {
             execs as f64 / secs.max(1e-9),
             100.0 * valid as f64 / execs.max(1) as f64,
             self.findings.load(Ordering::Relaxed),
-            if reasons.is_empty() { "none".to_string() } else { reasons.join(" ") }
+            if reasons.is_empty() {
+                "none".to_string()
+            } else {
+                reasons.join(" ")
+            }
         )
     }
 

@@ -10,6 +10,7 @@
 //! undefined behaviour, no fuel exhaustion) and its input verifies. The reducer never
 //! returns something bigger than it was given, and it is deterministic.
 
+pub mod cli;
 pub mod edits;
 
 use crate::diff::{differential, DiffConfig, Signature, Verdict};
