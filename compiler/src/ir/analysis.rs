@@ -251,8 +251,7 @@ pub fn compute_dominance_frontiers(
 /// Inverts `idom` into dominator-tree children lists (the entry is nobody's child).
 pub fn build_dom_tree_children(num_blocks: usize, idom: &[usize]) -> Vec<Vec<usize>> {
     let mut children = vec![Vec::new(); num_blocks];
-    for b in 1..num_blocks {
-        let d = idom[b];
+    for (b, &d) in idom.iter().enumerate().take(num_blocks).skip(1) {
         if d != UNREACHABLE && d != b {
             children[d].push(b);
         }

@@ -1,4 +1,148 @@
-//! `phihunt check` (stub).
-pub fn cli_main(_args: Vec<String>) -> i32 {
-    2
+//! `phihunt check FILE...`: run every `; run:` line of every input at every stage.
+//!
+//! Exit status: 0 when every stage meets every line, 1 on any mismatch, 2 when an input
+//! is invalid (the worst one wins). The last line printed is `N passed, M failed`, counting
+//! (stage, run line) cells.
+
+pub mod directives;
+pub mod evaluate;
+pub mod table;
+
+use compiler::pipeline::PipelineOptions;
+use evaluate::{check_ir_source, FileVerdict};
+use oracle::RunConfig;
+use std::path::{Path, PathBuf};
+
+/// Expands directories into the `.ir` files below them, sorted; files are kept as given.
+pub fn expand_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut stack = vec![p.clone()];
+            let mut found = Vec::new();
+            while let Some(dir) = stack.pop() {
+                let entries =
+                    std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+                for e in entries {
+                    let path = e.map_err(|e| format!("{}: {e}", dir.display()))?.path();
+                    if path.is_dir() {
+                        stack.push(path);
+                    } else if path.extension().is_some_and(|x| x == "ir") {
+                        found.push(path);
+                    }
+                }
+            }
+            found.sort();
+            out.extend(found);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// The outcome of checking many files.
+#[derive(Debug, Default)]
+pub struct CheckSummary {
+    pub passed: usize,
+    pub failed: usize,
+    pub invalid: usize,
+    /// Files with at least one failing cell.
+    pub failing_files: Vec<PathBuf>,
+}
+
+impl CheckSummary {
+    /// 0 all agree, 1 a mismatch, 2 an invalid input.
+    pub fn exit_code(&self) -> i32 {
+        if self.invalid > 0 {
+            2
+        } else if self.failed > 0 {
+            1
+        } else {
+            0
+        }
+    }
+}
+
+/// Checks one file and prints its table (or its error) to `out`.
+pub fn check_file(
+    path: &Path,
+    opts: &PipelineOptions,
+    cfg: &RunConfig,
+    out: &mut String,
+    summary: &mut CheckSummary,
+) {
+    let name = path.display().to_string();
+    let src = match std::fs::read(path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(s) => s,
+            Err(e) => {
+                out.push_str(&format!("{name}:1:1: error: not UTF-8 text ({e})\n"));
+                summary.invalid += 1;
+                return;
+            }
+        },
+        Err(e) => {
+            out.push_str(&format!("{name}: error: {e}\n"));
+            summary.invalid += 1;
+            return;
+        }
+    };
+    match check_ir_source(&name, &src, opts, cfg) {
+        FileVerdict::Invalid(msg) => {
+            out.push_str(&format!("== {name}\nerror: {msg}\n\n"));
+            summary.invalid += 1;
+        }
+        v @ FileVerdict::Judged { .. } => {
+            let (ok, bad) = v.counts();
+            if let FileVerdict::Judged {
+                stages,
+                directives,
+                cells,
+                notes,
+            } = &v
+            {
+                out.push_str(&format!("== {name}\n"));
+                out.push_str(&table::render(stages, directives, cells));
+                for n in notes {
+                    out.push_str(&format!("note: {n}\n"));
+                }
+                out.push('\n');
+            }
+            summary.passed += ok;
+            summary.failed += bad;
+            if bad > 0 {
+                summary.failing_files.push(path.to_path_buf());
+            }
+        }
+    }
+}
+
+/// Checks every input, printing as it goes; returns the summary.
+pub fn check_paths(paths: &[PathBuf], opts: &PipelineOptions, cfg: &RunConfig) -> CheckSummary {
+    let mut summary = CheckSummary::default();
+    let files = match expand_inputs(paths) {
+        Ok(f) => f,
+        Err(e) => {
+            println!("error: {e}");
+            summary.invalid += 1;
+            return summary;
+        }
+    };
+    for f in &files {
+        let mut out = String::new();
+        check_file(f, opts, cfg, &mut out, &mut summary);
+        print!("{out}");
+    }
+    if !summary.failing_files.is_empty() {
+        println!("failing files:");
+        for f in &summary.failing_files {
+            println!("  {}", f.display());
+        }
+    }
+    if summary.invalid > 0 {
+        println!("{} invalid input(s)", summary.invalid);
+    }
+    println!("{} passed, {} failed", summary.passed, summary.failed);
+    summary
 }

@@ -1,0 +1,141 @@
+//! The `phihunt` command line.
+//!
+//! Why: one entry point for compiler engineers: `check` a file, and (as they land) `hunt`,
+//! `reduce`, `gen`, `replay`, `bench`. Every subcommand returns an exit code instead of
+//! exiting, so tests can drive it.
+
+use crate::check::check_paths;
+use clap::builder::TypedValueParser;
+use clap::{Parser, Subcommand};
+use compiler::mutants;
+use compiler::pipeline::PipelineOptions;
+use oracle::RunConfig;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Reads `30s`, `10m`, `2h`, `500ms` or a plain number of seconds.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let (num, unit) = match s.find(|c: char| !c.is_ascii_digit() && c != '.') {
+        Some(i) => (&s[..i], &s[i..]),
+        None => (s, "s"),
+    };
+    let n: f64 = num
+        .parse()
+        .map_err(|_| format!("`{s}` is not a duration (try 30s, 10m, 1h)"))?;
+    let secs = match unit {
+        "ms" => n / 1000.0,
+        "s" => n,
+        "m" => n * 60.0,
+        "h" => n * 3600.0,
+        _ => {
+            return Err(format!(
+                "unknown unit `{unit}` in `{s}` (use ms, s, m or h)"
+            ))
+        }
+    };
+    if !secs.is_finite() || secs < 0.0 {
+        return Err(format!("`{s}` is not a duration"));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "phihunt",
+    version,
+    about = "Differential fuzzing and verification harness for the phicc middle end"
+)]
+struct Cli {
+    /// Switch on seeded bugs in the compiler (comma-separated; also PHIHUNT_MUTANT).
+    #[arg(long, global = true, value_name = "NAME[,NAME]")]
+    mutant: Option<String>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run every `; run:` line of each input at every pipeline stage; prints a table per
+    /// file and `N passed, M failed`. Exit 0 all agree, 1 a mismatch, 2 invalid input.
+    Check {
+        /// `.ir` files, or directories searched for them.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Instructions per run before the oracle gives up.
+        #[arg(long, default_value_t = 10_000_000)]
+        fuel: u64,
+        /// Pointer width of the interpreted target, in bytes (8 or 4).
+        #[arg(long, default_value_t = 8, value_parser = clap::builder::PossibleValuesParser::new(["4", "8"]).map(|s| if s == "4" { 4u32 } else { 8u32 }))]
+        ptr_bytes: u32,
+    },
+    /// Shrink a failing `.ir` file while its bug signature (kind, stage) holds. The entry
+    /// and argument vectors come from its `; run:` lines (the first line's function).
+    Reduce {
+        file: PathBuf,
+        /// Where to write the reduced file (default: FILE with `.reduced.ir`).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Time budget, e.g. 30s, 5m.
+        #[arg(long, default_value = "60s", value_parser = parse_duration)]
+        time: Duration,
+    },
+    /// Replay a corpus directory (same as `check DIR`).
+    Replay {
+        #[arg(default_value = "corpus")]
+        dir: PathBuf,
+    },
+}
+
+/// Runs the CLI on `args` (without the program name); returns the exit code.
+pub fn cli_main(args: Vec<String>) -> i32 {
+    let cli = match Cli::try_parse_from(std::iter::once("phihunt".to_string()).chain(args)) {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let mut active = match mutants::from_env() {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: PHIHUNT_MUTANT: {e}");
+            return 2;
+        }
+    };
+    if let Some(list) = &cli.mutant {
+        match mutants::parse_list(list) {
+            Ok(m) => active.extend(m),
+            Err(e) => {
+                eprintln!("error: --mutant: {e}");
+                return 2;
+            }
+        }
+    }
+    mutants::set_active(&active);
+    if !active.is_empty() {
+        let names: Vec<_> = active.iter().map(|m| m.name()).collect();
+        eprintln!("note: seeded bugs switched on: {}", names.join(", "));
+    }
+    match cli.command {
+        Command::Check {
+            files,
+            fuel,
+            ptr_bytes,
+        } => {
+            let cfg = RunConfig {
+                fuel,
+                ptr_bytes,
+                ..RunConfig::default()
+            };
+            check_paths(&files, &PipelineOptions::default(), &cfg).exit_code()
+        }
+        Command::Reduce { file, output, time } => {
+            crate::reduce::cli::reduce_file(&file, output.as_deref(), time)
+        }
+        Command::Replay { dir } => {
+            check_paths(&[dir], &PipelineOptions::default(), &RunConfig::default()).exit_code()
+        }
+    }
+}

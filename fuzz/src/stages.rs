@@ -1,0 +1,101 @@
+//! Runs the compiler's pipeline and keeps a snapshot of the module after every stage.
+//!
+//! Why: both `phihunt check` and the stage differential need "the program as it stands
+//! after each stage", plus, when a stage breaks the verifier or panics, which stage did
+//! it. The compiler reports stages through an observer; this module turns that into data.
+//!
+//! Invariants: snapshots are in pipeline order and start with `lowered`; when the pipeline
+//! fails, `failure` names the stage that failed and there is no snapshot of it or of any
+//! later stage. A panic inside a stage is caught and attributed to the stage after the
+//! last one observed — it never escapes to the caller.
+
+use compiler::ir::IrModule;
+use compiler::pipeline::{run_pipeline, stage_names, PipelineOptions, StageError};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// The module as it stood after one stage.
+#[derive(Clone, Debug)]
+pub struct StageSnapshot {
+    pub stage: String,
+    pub module: IrModule,
+}
+
+/// How a pipeline run broke.
+#[derive(Clone, Debug)]
+pub enum StageFailure {
+    /// The verifier rejected a stage's output (for `lowered`: the input itself).
+    Verify(StageError),
+    /// The stage panicked.
+    Panic { stage: String, message: String },
+}
+
+impl StageFailure {
+    /// The stage that failed.
+    pub fn stage(&self) -> &str {
+        match self {
+            StageFailure::Verify(e) => &e.stage,
+            StageFailure::Panic { stage, .. } => stage,
+        }
+    }
+
+    /// `verify` or `panic`: the kind part of a finding's signature.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            StageFailure::Verify(_) => "verify",
+            StageFailure::Panic { .. } => "panic",
+        }
+    }
+
+    /// A human-readable account.
+    pub fn message(&self) -> String {
+        match self {
+            StageFailure::Verify(e) => e.to_string(),
+            StageFailure::Panic { stage, message } => {
+                format!("stage `{stage}` panicked: {message}")
+            }
+        }
+    }
+}
+
+/// Every snapshot the pipeline produced, and how it broke if it did.
+#[derive(Clone, Debug)]
+pub struct StagedPipeline {
+    pub snapshots: Vec<StageSnapshot>,
+    pub failure: Option<StageFailure>,
+}
+
+/// Runs the pipeline on a copy of `module`, keeping every stage's snapshot.
+pub fn snapshot_stages(module: &IrModule, opts: &PipelineOptions) -> StagedPipeline {
+    let names = stage_names(opts);
+    let mut snapshots: Vec<StageSnapshot> = Vec::new();
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        run_pipeline(module.clone(), opts, &mut |stage, m| {
+            snapshots.push(StageSnapshot {
+                stage: stage.to_string(),
+                module: m.clone(),
+            })
+        })
+    }));
+    let failure = match result {
+        Ok(Ok(_)) => None,
+        Ok(Err(e)) => Some(StageFailure::Verify(e)),
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "non-string panic payload".into());
+            let stage = match snapshots.last() {
+                None => names.first().cloned().unwrap_or_default(),
+                Some(last) => names
+                    .iter()
+                    .position(|n| *n == last.stage)
+                    .and_then(|i| names.get(i + 1))
+                    .cloned()
+                    .unwrap_or_else(|| format!("after {}", last.stage)),
+            };
+            Some(StageFailure::Panic { stage, message })
+        }
+    };
+    StagedPipeline { snapshots, failure }
+}

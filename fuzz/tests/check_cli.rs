@@ -1,0 +1,123 @@
+//! `phihunt check` as a user runs it: the corpus replays clean, and the exit codes and
+//! closing line mean what the README says (0 agree, 1 mismatch, 2 invalid input).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn phihunt(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_phihunt"))
+        .args(args)
+        .current_dir(workspace_root())
+        .env_remove("PHIHUNT_MUTANT")
+        .output()
+        .expect("run phihunt");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+fn temp_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("phihunt-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn last_line(s: &str) -> &str {
+    s.trim_end().lines().last().unwrap_or("")
+}
+
+/// Parses `N passed, M failed`.
+fn counts(line: &str) -> (usize, usize) {
+    let nums: Vec<usize> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap())
+        .collect();
+    assert!(
+        line.ends_with("failed") && nums.len() == 2,
+        "not a closing line: {line}"
+    );
+    (nums[0], nums[1])
+}
+
+#[test]
+fn corpus_replays_with_every_stage_agreeing() {
+    let (code, out, err) = phihunt(&["check", "corpus/ir"]);
+    assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
+    let (passed, failed) = counts(last_line(&out));
+    assert_eq!(failed, 0);
+    // Every corpus file has run lines, each checked at lowered, mem2reg and phi_elim.
+    assert!(passed >= 3 * 40, "too few cells checked: {passed}\n{out}");
+    for stage in ["lowered", "mem2reg", "phi_elim"] {
+        assert!(
+            out.contains(&format!("\n{stage} ")),
+            "stage {stage} missing from:\n{out}"
+        );
+    }
+}
+
+const GOOD: &str = "; run: @f(2) == 3\nfunc @f(i32) -> i32 {\n.LBB0:\n    %0 = paramref 0, i32\n    %1 = add i32 %0, 1\n    ret i32 %1\n}\n";
+
+#[test]
+fn a_wrong_expectation_is_a_mismatch_exit_1() {
+    let p = temp_file("wrong.ir", &GOOD.replace("== 3", "== 4"));
+    let (code, out, _) = phihunt(&["check", p.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(counts(last_line(&out)), (0, 3), "{out}");
+    assert!(out.contains("✗ ret 3"), "{out}");
+}
+
+#[test]
+fn a_right_expectation_passes_exit_0() {
+    let p = temp_file("good.ir", GOOD);
+    let (code, out, _) = phihunt(&["check", p.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(counts(last_line(&out)), (3, 0));
+}
+
+#[test]
+fn invalid_inputs_exit_2_with_a_location() {
+    let cases = [
+        ("parse.ir", GOOD.replace("add i32", "ad i32"), ":5:"),
+        ("directive.ir", GOOD.replace("== 3", "=! 3"), ":1:"),
+        ("missing_fn.ir", GOOD.replace("@f(2)", "@g(2)"), ":1:"),
+        ("arity.ir", GOOD.replace("@f(2)", "@f(2, 3)"), ":1:"),
+        (
+            "no_runs.ir",
+            GOOD.replace("; run: @f(2) == 3\n", ""),
+            ":1:1:",
+        ),
+        (
+            "unverified.ir",
+            GOOD.replace("ret i32 %1", "ret i32 %9"),
+            ":1:1:",
+        ),
+    ];
+    for (name, text, loc) in cases {
+        let p = temp_file(name, &text);
+        let (code, out, _) = phihunt(&["check", p.to_str().unwrap()]);
+        assert_eq!(code, 2, "{name}: {out}");
+        assert!(
+            out.contains(&format!("{name}{loc}")),
+            "{name}: no location `{loc}` in:\n{out}"
+        );
+    }
+}
+
+#[test]
+fn unknown_mutant_is_rejected() {
+    let (code, _, err) = phihunt(&["--mutant", "nope", "check", "corpus/ir"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown mutant"), "{err}");
+}
