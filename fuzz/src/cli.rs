@@ -4,7 +4,7 @@
 //! `reduce`, `gen`, `replay`, `bench`. Every subcommand returns an exit code instead of
 //! exiting, so tests can drive it.
 
-use crate::check::check_paths;
+use crate::check::{check_paths, CheckSettings};
 use clap::builder::TypedValueParser;
 use clap::{Parser, Subcommand};
 use compiler::mutants;
@@ -50,6 +50,10 @@ struct Cli {
     /// Switch on seeded bugs in the compiler (comma-separated; also PHIHUNT_MUTANT).
     #[arg(long, global = true, value_name = "NAME[,NAME]")]
     mutant: Option<String>,
+    /// Switch optimization passes off (comma-separated pass names or `all`; also
+    /// PHIHUNT_DISABLE_PASSES).
+    #[arg(long, global = true, value_name = "PASS[,PASS]")]
+    disable_passes: Option<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -65,6 +69,9 @@ enum Command {
         /// Instructions per run before the oracle gives up.
         #[arg(long, default_value_t = 10_000_000)]
         fuel: u64,
+        /// Print each stage's change count and time under its table.
+        #[arg(long)]
+        time_passes: bool,
         /// Pointer width of the interpreted target, in bytes (8 or 4).
         #[arg(long, default_value_t = 8, value_parser = clap::builder::PossibleValuesParser::new(["4", "8"]).map(|s| if s == "4" { 4u32 } else { 8u32 }))]
         ptr_bytes: u32,
@@ -118,24 +125,50 @@ pub fn cli_main(args: Vec<String>) -> i32 {
         let names: Vec<_> = active.iter().map(|m| m.name()).collect();
         eprintln!("note: seeded bugs switched on: {}", names.join(", "));
     }
+    let pipeline = match PipelineOptions::from_env() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: PHIHUNT_DISABLE_PASSES: {e}");
+            return 2;
+        }
+    };
+    let pipeline = match &cli.disable_passes {
+        Some(list) => match pipeline.with_disabled(list) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("error: --disable-passes: {e}");
+                return 2;
+            }
+        },
+        None => pipeline,
+    };
     match cli.command {
         Command::Check {
             files,
             fuel,
             ptr_bytes,
+            time_passes,
         } => {
-            let cfg = RunConfig {
-                fuel,
-                ptr_bytes,
-                ..RunConfig::default()
+            let settings = CheckSettings {
+                pipeline,
+                run: RunConfig {
+                    fuel,
+                    ptr_bytes,
+                    ..RunConfig::default()
+                },
+                time_passes,
             };
-            check_paths(&files, &PipelineOptions::default(), &cfg).exit_code()
+            check_paths(&files, &settings).exit_code()
         }
         Command::Reduce { file, output, time } => {
             crate::reduce::cli::reduce_file(&file, output.as_deref(), time)
         }
         Command::Replay { dir } => {
-            check_paths(&[dir], &PipelineOptions::default(), &RunConfig::default()).exit_code()
+            let settings = CheckSettings {
+                pipeline,
+                ..CheckSettings::default()
+            };
+            check_paths(&[dir], &settings).exit_code()
         }
     }
 }
