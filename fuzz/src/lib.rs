@@ -3,4 +3,5 @@
 
 pub mod check;
 pub mod cli;
+pub mod gen;
 pub mod stages;
