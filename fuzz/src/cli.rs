@@ -11,9 +11,41 @@ use compiler::mutants;
 use compiler::pipeline::PipelineOptions;
 use oracle::RunConfig;
 use std::path::PathBuf;
+use std::time::Duration;
+
+/// Reads `30s`, `10m`, `2h`, `500ms` or a plain number of seconds.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let (num, unit) = match s.find(|c: char| !c.is_ascii_digit() && c != '.') {
+        Some(i) => (&s[..i], &s[i..]),
+        None => (s, "s"),
+    };
+    let n: f64 = num
+        .parse()
+        .map_err(|_| format!("`{s}` is not a duration (try 30s, 10m, 1h)"))?;
+    let secs = match unit {
+        "ms" => n / 1000.0,
+        "s" => n,
+        "m" => n * 60.0,
+        "h" => n * 3600.0,
+        _ => {
+            return Err(format!(
+                "unknown unit `{unit}` in `{s}` (use ms, s, m or h)"
+            ))
+        }
+    };
+    if !secs.is_finite() || secs < 0.0 {
+        return Err(format!("`{s}` is not a duration"));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
 
 #[derive(Parser, Debug)]
-#[command(name = "phihunt", version, about = "Differential fuzzing and verification harness for the phicc middle end")]
+#[command(
+    name = "phihunt",
+    version,
+    about = "Differential fuzzing and verification harness for the phicc middle end"
+)]
 struct Cli {
     /// Switch on seeded bugs in the compiler (comma-separated; also PHIHUNT_MUTANT).
     #[arg(long, global = true, value_name = "NAME[,NAME]")]
@@ -36,6 +68,17 @@ enum Command {
         /// Pointer width of the interpreted target, in bytes (8 or 4).
         #[arg(long, default_value_t = 8, value_parser = clap::builder::PossibleValuesParser::new(["4", "8"]).map(|s| if s == "4" { 4u32 } else { 8u32 }))]
         ptr_bytes: u32,
+    },
+    /// Shrink a failing `.ir` file while its bug signature (kind, stage) holds. The entry
+    /// and argument vectors come from its `; run:` lines (the first line's function).
+    Reduce {
+        file: PathBuf,
+        /// Where to write the reduced file (default: FILE with `.reduced.ir`).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Time budget, e.g. 30s, 5m.
+        #[arg(long, default_value = "60s", value_parser = parse_duration)]
+        time: Duration,
     },
     /// Replay a corpus directory (same as `check DIR`).
     Replay {
@@ -76,7 +119,11 @@ pub fn cli_main(args: Vec<String>) -> i32 {
         eprintln!("note: seeded bugs switched on: {}", names.join(", "));
     }
     match cli.command {
-        Command::Check { files, fuel, ptr_bytes } => {
+        Command::Check {
+            files,
+            fuel,
+            ptr_bytes,
+        } => {
             let cfg = RunConfig {
                 fuel,
                 ptr_bytes,
@@ -84,6 +131,11 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             };
             check_paths(&files, &PipelineOptions::default(), &cfg).exit_code()
         }
-        Command::Replay { dir } => check_paths(&[dir], &PipelineOptions::default(), &RunConfig::default()).exit_code(),
+        Command::Reduce { file, output, time } => {
+            crate::reduce::cli::reduce_file(&file, output.as_deref(), time)
+        }
+        Command::Replay { dir } => {
+            check_paths(&[dir], &PipelineOptions::default(), &RunConfig::default()).exit_code()
+        }
     }
 }

@@ -50,7 +50,9 @@ impl StageFailure {
     pub fn message(&self) -> String {
         match self {
             StageFailure::Verify(e) => e.to_string(),
-            StageFailure::Panic { stage, message } => format!("stage `{stage}` panicked: {message}"),
+            StageFailure::Panic { stage, message } => {
+                format!("stage `{stage}` panicked: {message}")
+            }
         }
     }
 }

@@ -19,7 +19,10 @@ fn phihunt(args: &[&str]) -> (i32, String, String) {
 }
 
 fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 fn temp_file(name: &str, text: &str) -> PathBuf {
@@ -41,7 +44,10 @@ fn counts(line: &str) -> (usize, usize) {
         .filter(|s| !s.is_empty())
         .map(|s| s.parse().unwrap())
         .collect();
-    assert!(line.ends_with("failed") && nums.len() == 2, "not a closing line: {line}");
+    assert!(
+        line.ends_with("failed") && nums.len() == 2,
+        "not a closing line: {line}"
+    );
     (nums[0], nums[1])
 }
 
@@ -54,7 +60,10 @@ fn corpus_replays_with_every_stage_agreeing() {
     // Every corpus file has run lines, each checked at lowered, mem2reg and phi_elim.
     assert!(passed >= 3 * 40, "too few cells checked: {passed}\n{out}");
     for stage in ["lowered", "mem2reg", "phi_elim"] {
-        assert!(out.contains(&format!("\n{stage} ")), "stage {stage} missing from:\n{out}");
+        assert!(
+            out.contains(&format!("\n{stage} ")),
+            "stage {stage} missing from:\n{out}"
+        );
     }
 }
 
@@ -84,14 +93,25 @@ fn invalid_inputs_exit_2_with_a_location() {
         ("directive.ir", GOOD.replace("== 3", "=! 3"), ":1:"),
         ("missing_fn.ir", GOOD.replace("@f(2)", "@g(2)"), ":1:"),
         ("arity.ir", GOOD.replace("@f(2)", "@f(2, 3)"), ":1:"),
-        ("no_runs.ir", GOOD.replace("; run: @f(2) == 3\n", ""), ":1:1:"),
-        ("unverified.ir", GOOD.replace("ret i32 %1", "ret i32 %9"), ":1:1:"),
+        (
+            "no_runs.ir",
+            GOOD.replace("; run: @f(2) == 3\n", ""),
+            ":1:1:",
+        ),
+        (
+            "unverified.ir",
+            GOOD.replace("ret i32 %1", "ret i32 %9"),
+            ":1:1:",
+        ),
     ];
     for (name, text, loc) in cases {
         let p = temp_file(name, &text);
         let (code, out, _) = phihunt(&["check", p.to_str().unwrap()]);
         assert_eq!(code, 2, "{name}: {out}");
-        assert!(out.contains(&format!("{name}{loc}")), "{name}: no location `{loc}` in:\n{out}");
+        assert!(
+            out.contains(&format!("{name}{loc}")),
+            "{name}: no location `{loc}` in:\n{out}"
+        );
     }
 }
 

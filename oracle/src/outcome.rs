@@ -53,6 +53,11 @@ pub enum Ub {
     StackOverflow,
     /// A phi with no entry for the edge taken.
     PhiMissingEdge,
+    /// Access to a heap block after `free`.
+    UseAfterFree,
+    /// The program wrote more than `RunConfig::max_stdout` bytes; the run is too big to
+    /// judge (stdout keeps the bytes that fit).
+    OutputLimit,
 }
 
 /// Where undefined behaviour happened.

@@ -12,6 +12,8 @@
 //! - `idom[0] == 0`; an unreachable block has `idom == UNREACHABLE` and appears in no
 //!   dominator-tree child list, no frontier and no reverse postorder. Predecessors that are
 //!   unreachable are ignored by the dominator and frontier computations.
+//! - The entry has an implicit predecessor (the caller): a back edge into it makes it a
+//!   join point, so it is in the frontier of every block on that cycle, itself included.
 //! - Nothing here recurses: 100k-block functions must not overflow the stack.
 
 use super::{BlockId, IrFunction};
@@ -196,8 +198,12 @@ pub fn compute_dominators(num_blocks: usize, preds: &FlatAdj, succs: &FlatAdj) -
 
 /// Dominance frontiers: for each join point (two or more reachable predecessors), a runner
 /// walks up the dominator tree from each predecessor until the join's immediate dominator,
-/// adding the join to the frontier of every block it passes. `df[b]` is deduplicated and
-/// ordered by join-point index.
+/// adding the join to the frontier of every block it passes. The entry is a join point as
+/// soon as it has one reachable predecessor (it also has the implicit edge from the
+/// caller), and nothing strictly dominates it, so its runners climb to the entry itself and
+/// add it there too: a back edge `p -> entry` puts the entry in the frontier of every block
+/// from `p` up to the entry inclusive. `df[b]` is deduplicated and ordered by join-point
+/// index.
 pub fn compute_dominance_frontiers(
     num_blocks: usize,
     preds: &FlatAdj,
@@ -213,7 +219,8 @@ pub fn compute_dominance_frontiers(
             .iter()
             .filter(|&&p| idom[p as usize] != UNREACHABLE)
             .count();
-        if reachable_preds < 2 {
+        let is_entry = b == 0;
+        if reachable_preds < 2 && !(is_entry && reachable_preds == 1) {
             continue;
         }
         for &p in preds.row(b) {
@@ -221,13 +228,18 @@ pub fn compute_dominance_frontiers(
             if idom[runner] == UNREACHABLE {
                 continue;
             }
-            while runner != idom[b] {
+            // The runner stops at the join's immediate dominator; the entry has none, so
+            // for the entry it stops after the entry itself.
+            loop {
+                if !is_entry && runner == idom[b] {
+                    break;
+                }
                 // Each join is handled in one go, so a repeat is always the last entry.
                 if df[runner].last() != Some(&b) {
                     df[runner].push(b);
                 }
                 if runner == 0 {
-                    break; // the entry's idom is itself; a loop to the entry stops here
+                    break; // the entry's idom is itself: nothing above it
                 }
                 runner = idom[runner];
             }
@@ -239,8 +251,7 @@ pub fn compute_dominance_frontiers(
 /// Inverts `idom` into dominator-tree children lists (the entry is nobody's child).
 pub fn build_dom_tree_children(num_blocks: usize, idom: &[usize]) -> Vec<Vec<usize>> {
     let mut children = vec![Vec::new(); num_blocks];
-    for b in 1..num_blocks {
-        let d = idom[b];
+    for (b, &d) in idom.iter().enumerate().take(num_blocks).skip(1) {
         if d != UNREACHABLE && d != b {
             children[d].push(b);
         }
@@ -327,3 +338,7 @@ impl CfgAnalysis {
         compute_dominance_frontiers(self.num_blocks, &self.preds, &self.idom)
     }
 }
+
+#[cfg(test)]
+#[path = "analysis_tests.rs"]
+mod tests;

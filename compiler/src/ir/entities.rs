@@ -7,6 +7,11 @@
 
 use std::fmt;
 
+/// The largest value or block number the text form accepts. Passes and the interpreter
+/// size flat tables by the largest number in a function, so an absurd `%4000000000`
+/// must be an input error, not a 32 GB allocation.
+pub const MAX_ENTITY_NUMBER: u32 = (1 << 24) - 1;
+
 /// A virtual register, `%N`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Value(pub u32);

@@ -75,7 +75,11 @@ const TRAPS: [(&str, Trap); 4] = [
 
 /// The directive name of a trap (`div_by_zero`, ...), as `trap NAME` reads it.
 pub fn trap_name(t: Trap) -> &'static str {
-    TRAPS.iter().find(|(_, k)| *k == t).map(|(n, _)| *n).unwrap_or("?")
+    TRAPS
+        .iter()
+        .find(|(_, k)| *k == t)
+        .map(|(n, _)| *n)
+        .unwrap_or("?")
 }
 
 /// Finds every `; run:` directive in `src`.
@@ -152,7 +156,12 @@ impl Cursor<'_> {
     }
 
     fn peek_word(&self) -> String {
-        let w: String = self.rest().trim_start().chars().take_while(|c| !c.is_whitespace()).collect();
+        let w: String = self
+            .rest()
+            .trim_start()
+            .chars()
+            .take_while(|c| !c.is_whitespace())
+            .collect();
         if w.is_empty() {
             "end of line".into()
         } else {
@@ -187,7 +196,11 @@ impl Cursor<'_> {
         if hex {
             self.pos += 2;
         }
-        let digits: String = self.rest().chars().take_while(|c| c.is_ascii_hexdigit()).collect();
+        let digits: String = self
+            .rest()
+            .chars()
+            .take_while(|c| c.is_ascii_hexdigit())
+            .collect();
         let parsed = if digits.is_empty() {
             None
         } else if hex {
@@ -200,7 +213,10 @@ impl Cursor<'_> {
             Some(v) if v <= u64::MAX as i128 => Ok(if neg { -v } else { v }),
             _ => {
                 self.pos = start;
-                Err(self.err(format!("expected an integer of at most 64 bits, found `{}`", self.peek_word())))
+                Err(self.err(format!(
+                    "expected an integer of at most 64 bits, found `{}`",
+                    self.peek_word()
+                )))
             }
         }
     }
@@ -229,7 +245,9 @@ impl Cursor<'_> {
                         _ => None,
                     };
                     let Some((b, len)) = esc else {
-                        return Err(self.err("bad escape: use \\n \\t \\\\ \\\" or \\HH (two hex digits)"));
+                        return Err(
+                            self.err("bad escape: use \\n \\t \\\\ \\\" or \\HH (two hex digits)")
+                        );
                     };
                     out.push(b);
                     self.pos += len;
@@ -266,7 +284,10 @@ impl Cursor<'_> {
         }
         self.skip_ws();
         if !self.rest().is_empty() {
-            return Err(self.err(format!("unexpected `{}` after the directive", self.peek_word())));
+            return Err(self.err(format!(
+                "unexpected `{}` after the directive",
+                self.peek_word()
+            )));
         }
         Ok(RunDirective {
             line: self.line,
@@ -295,13 +316,20 @@ impl Cursor<'_> {
             self.skip_ws();
             let at = self.pos;
             let n = self.name()?;
-            return TRAPS.iter().find(|(name, _)| *name == n).map(|(_, t)| Expect::Traps(*t)).ok_or_else(|| {
-                self.pos = at;
-                let names: Vec<_> = TRAPS.iter().map(|(n, _)| *n).collect();
-                self.err(format!("unknown trap `{n}` (known: {})", names.join(", ")))
-            });
+            return TRAPS
+                .iter()
+                .find(|(name, _)| *name == n)
+                .map(|(_, t)| Expect::Traps(*t))
+                .ok_or_else(|| {
+                    self.pos = at;
+                    let names: Vec<_> = TRAPS.iter().map(|(n, _)| *n).collect();
+                    self.err(format!("unknown trap `{n}` (known: {})", names.join(", ")))
+                });
         }
-        Err(self.err(format!("expected `==`, `exit` or `trap`, found `{}`", self.peek_word())))
+        Err(self.err(format!(
+            "expected `==`, `exit` or `trap`, found `{}`",
+            self.peek_word()
+        )))
     }
 }
 
@@ -311,7 +339,10 @@ mod tests {
 
     #[test]
     fn reads_the_forms_of_ir_md() {
-        let d = parse_directives("; run: @f(3, 4) == 7\n; run: @main() == 0, stdout \"checksum = 5\\n\"\n").unwrap();
+        let d = parse_directives(
+            "; run: @f(3, 4) == 7\n; run: @main() == 0, stdout \"checksum = 5\\n\"\n",
+        )
+        .unwrap();
         assert_eq!(d.len(), 2);
         assert_eq!(d[0].func, "f");
         assert_eq!(d[0].args, vec![3, 4]);
@@ -347,6 +378,76 @@ mod tests {
         assert!(parse_directives("; run: @f() == 1, stdout \"abc").is_err());
         assert!(parse_directives("; run: @f() == 1, stdout \"\\q\"").is_err());
         assert!(parse_directives("; run @f() == 1").is_err());
-        assert!(parse_directives("; running total: 3\n; runner: x").unwrap().is_empty());
+        assert!(parse_directives("; running total: 3\n; runner: x")
+            .unwrap()
+            .is_empty());
+    }
+}
+
+/// Escapes bytes for a directive's `stdout "..."` string (the grammar above reads it back).
+pub fn escape_bytes(bytes: &[u8]) -> String {
+    let mut s = String::new();
+    for &b in bytes {
+        match b {
+            b'\n' => s.push_str("\\n"),
+            b'\t' => s.push_str("\\t"),
+            b'\\' => s.push_str("\\\\"),
+            b'"' => s.push_str("\\\""),
+            0x20..=0x7e => s.push(b as char),
+            _ => s.push_str(&format!("\\{b:02x}")),
+        }
+    }
+    s
+}
+
+/// The `; run:` line that expects `result` from `@func(args)`; `None` when the outcome is
+/// not something a directive can expect (undefined behaviour, out of fuel).
+pub fn format_directive(func: &str, args: &[i64], result: &oracle::RunResult) -> Option<String> {
+    use oracle::Outcome;
+    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    let expect = match &result.outcome {
+        Outcome::Returned(Some(v)) => format!("== {v}"),
+        Outcome::Returned(None) => "== void".to_string(),
+        Outcome::Exited(c) => format!("exit {c}"),
+        Outcome::Trapped(t) => format!("trap {}", trap_name(*t)),
+        Outcome::Undefined(..) | Outcome::OutOfFuel => return None,
+    };
+    let mut line = format!("; run: @{func}({}) {expect}", args.join(", "));
+    if !result.stdout.is_empty() {
+        line.push_str(&format!(", stdout \"{}\"", escape_bytes(&result.stdout)));
+    }
+    Some(line)
+}
+
+#[cfg(test)]
+mod format_tests {
+    use super::*;
+    use oracle::{Outcome, RunResult};
+
+    #[test]
+    fn formatted_directives_parse_back() {
+        let r = RunResult {
+            outcome: Outcome::Returned(Some(-7)),
+            stdout: b"a\"b\\c\n\x01\xff".to_vec(),
+            steps: 1,
+        };
+        let line = format_directive("f", &[1, -2], &r).unwrap();
+        let d = parse_directives(&line).unwrap();
+        assert_eq!(d[0].args, vec![1, -2]);
+        assert_eq!(d[0].expect, Expect::Returns(-7));
+        assert_eq!(d[0].stdout.as_deref(), Some(&r.stdout[..]));
+        let t = RunResult {
+            outcome: Outcome::Trapped(Trap::DivOverflow),
+            stdout: vec![],
+            steps: 1,
+        };
+        let d = parse_directives(&format_directive("g", &[], &t).unwrap()).unwrap();
+        assert_eq!(d[0].expect, Expect::Traps(Trap::DivOverflow));
+        let ub = RunResult {
+            outcome: Outcome::OutOfFuel,
+            stdout: vec![],
+            steps: 1,
+        };
+        assert_eq!(format_directive("g", &[], &ub), None);
     }
 }

@@ -61,9 +61,12 @@ struct PreparedRun {
 
 fn prepare(file: &str, m: &IrModule, d: &RunDirective) -> Result<PreparedRun, String> {
     let at = |msg: String| format!("{file}:{}:1: {msg}", d.line);
-    let f = m
-        .function(&d.func)
-        .ok_or_else(|| at(format!("`; run:` names @{}, which the module does not define", d.func)))?;
+    let f = m.function(&d.func).ok_or_else(|| {
+        at(format!(
+            "`; run:` names @{}, which the module does not define",
+            d.func
+        ))
+    })?;
     if f.params.len() != d.args.len() {
         return Err(at(format!(
             "@{} takes {} arguments, the directive passes {}",
@@ -81,7 +84,10 @@ fn prepare(file: &str, m: &IrModule, d: &RunDirective) -> Result<PreparedRun, St
     }
     match d.expect {
         Expect::Returns(v) if f.ret == IrType::Void => {
-            return Err(at(format!("@{} returns void; write `== void`, not `== {v}`", d.func)))
+            return Err(at(format!(
+                "@{} returns void; write `== void`, not `== {v}`",
+                d.func
+            )))
         }
         Expect::Returns(v) if !IrConst::fits(f.ret, v) => {
             return Err(at(format!("expected value {v} does not fit {}", f.ret)))
@@ -97,7 +103,9 @@ fn prepare(file: &str, m: &IrModule, d: &RunDirective) -> Result<PreparedRun, St
 /// True when `r` is what `d` asks for.
 fn meets(d: &RunDirective, ret: IrType, r: &RunResult) -> bool {
     let outcome_ok = match (&d.expect, &r.outcome) {
-        (Expect::Returns(v), Outcome::Returned(Some(got))) => IrConst::new(ret, *v as i64).bits == *got,
+        (Expect::Returns(v), Outcome::Returned(Some(got))) => {
+            IrConst::new(ret, *v as i64).bits == *got
+        }
         (Expect::ReturnsVoid, Outcome::Returned(None)) => true,
         (Expect::Exits(c), Outcome::Exited(got)) => c == got,
         (Expect::Traps(t), Outcome::Trapped(got)) => t == got,
@@ -113,13 +121,21 @@ fn describe(r: &RunResult, d: &RunDirective) -> String {
         o => o.to_string(),
     };
     if d.stdout.as_ref().is_some_and(|want| *want != r.stdout) {
-        s.push_str(&format!(", stdout {:?}", String::from_utf8_lossy(&r.stdout)));
+        s.push_str(&format!(
+            ", stdout {:?}",
+            String::from_utf8_lossy(&r.stdout)
+        ));
     }
     s
 }
 
 /// Checks the text of one `.ir` file named `file`.
-pub fn check_ir_source(file: &str, src: &str, opts: &PipelineOptions, cfg: &RunConfig) -> FileVerdict {
+pub fn check_ir_source(
+    file: &str,
+    src: &str,
+    opts: &PipelineOptions,
+    cfg: &RunConfig,
+) -> FileVerdict {
     let module = match parse_module(src) {
         Ok(m) => m,
         Err(e) => return FileVerdict::Invalid(format!("{}: parse error", e.with_file(file))),
@@ -136,7 +152,9 @@ pub fn check_ir_source(file: &str, src: &str, opts: &PipelineOptions, cfg: &RunC
         Err(e) => return FileVerdict::Invalid(e.with_file(file)),
     };
     if directives.is_empty() {
-        return FileVerdict::Invalid(format!("{file}:1:1: no `; run:` directive: nothing to check"));
+        return FileVerdict::Invalid(format!(
+            "{file}:1:1: no `; run:` directive: nothing to check"
+        ));
     }
     let mut prepared = Vec::new();
     for d in &directives {
@@ -154,12 +172,23 @@ pub fn check_ir_source(file: &str, src: &str, opts: &PipelineOptions, cfg: &RunC
         let program = match Program::new(&snap.module, cfg) {
             Ok(p) => p,
             Err(e) if snap.stage == compiler::pipeline::STAGE_LOWERED => {
-                return FileVerdict::Invalid(format!("{file}:1:1: the oracle cannot run this input: {e}"))
+                return FileVerdict::Invalid(format!(
+                    "{file}:1:1: the oracle cannot run this input: {e}"
+                ))
             }
             Err(e) => {
-                notes.push(format!("stage `{}`: the oracle cannot run its output: {e}", snap.stage));
+                notes.push(format!(
+                    "stage `{}`: the oracle cannot run its output: {e}",
+                    snap.stage
+                ));
                 stages.push(snap.stage.clone());
-                cells.push(vec![Cell { ok: false, text: "cannot run".into() }; directives.len()]);
+                cells.push(vec![
+                    Cell {
+                        ok: false,
+                        text: "cannot run".into()
+                    };
+                    directives.len()
+                ]);
                 continue;
             }
         };
@@ -167,9 +196,18 @@ pub fn check_ir_source(file: &str, src: &str, opts: &PipelineOptions, cfg: &RunC
             .iter()
             .zip(&prepared)
             .map(|(d, p)| match program.run(&d.func, &p.args) {
-                Ok(r) if meets(d, p.ret, &r) => Cell { ok: true, text: "ok".into() },
-                Ok(r) => Cell { ok: false, text: describe(&r, d) },
-                Err(e) => Cell { ok: false, text: format!("cannot run: {e}") },
+                Ok(r) if meets(d, p.ret, &r) => Cell {
+                    ok: true,
+                    text: "ok".into(),
+                },
+                Ok(r) => Cell {
+                    ok: false,
+                    text: describe(&r, d),
+                },
+                Err(e) => Cell {
+                    ok: false,
+                    text: format!("cannot run: {e}"),
+                },
             })
             .collect();
         stages.push(snap.stage.clone());
@@ -184,7 +222,13 @@ pub fn check_ir_source(file: &str, src: &str, opts: &PipelineOptions, cfg: &RunC
             StageFailure::Panic { .. } => "panicked",
         };
         stages.push(f.stage().to_string());
-        cells.push(vec![Cell { ok: false, text: label.into() }; directives.len()]);
+        cells.push(vec![
+            Cell {
+                ok: false,
+                text: label.into()
+            };
+            directives.len()
+        ]);
         notes.push(f.message());
     }
     FileVerdict::Judged {

@@ -21,7 +21,8 @@ pub fn expand_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
             let mut stack = vec![p.clone()];
             let mut found = Vec::new();
             while let Some(dir) = stack.pop() {
-                let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+                let entries =
+                    std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
                 for e in entries {
                     let path = e.map_err(|e| format!("{}: {e}", dir.display()))?.path();
                     if path.is_dir() {
@@ -64,7 +65,13 @@ impl CheckSummary {
 }
 
 /// Checks one file and prints its table (or its error) to `out`.
-pub fn check_file(path: &Path, opts: &PipelineOptions, cfg: &RunConfig, out: &mut String, summary: &mut CheckSummary) {
+pub fn check_file(
+    path: &Path,
+    opts: &PipelineOptions,
+    cfg: &RunConfig,
+    out: &mut String,
+    summary: &mut CheckSummary,
+) {
     let name = path.display().to_string();
     let src = match std::fs::read(path) {
         Ok(bytes) => match String::from_utf8(bytes) {

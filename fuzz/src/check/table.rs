@@ -3,22 +3,37 @@
 //! Invariant: column widths fit the widest cell, so the table reads in a terminal and in
 //! a CI log alike; failing cells are marked with `✗` so they can be grepped.
 
-use super::evaluate::Cell;
 use super::directives::RunDirective;
+use super::evaluate::Cell;
 
 /// Renders the table.
 pub fn render(stages: &[String], directives: &[RunDirective], cells: &[Vec<Cell>]) -> String {
     let mut header = vec!["stage".to_string()];
-    header.extend(directives.iter().map(|d| format!("L{} {}", d.line, d.label())));
+    header.extend(
+        directives
+            .iter()
+            .map(|d| format!("L{} {}", d.line, d.label())),
+    );
     let mut rows = vec![header];
     for (stage, row) in stages.iter().zip(cells) {
         let mut r = vec![stage.clone()];
-        r.extend(row.iter().map(|c| if c.ok { c.text.clone() } else { format!("✗ {}", c.text) }));
+        r.extend(row.iter().map(|c| {
+            if c.ok {
+                c.text.clone()
+            } else {
+                format!("✗ {}", c.text)
+            }
+        }));
         rows.push(r);
     }
     let cols = rows[0].len();
     let widths: Vec<usize> = (0..cols)
-        .map(|c| rows.iter().map(|r| r.get(c).map_or(0, |s| s.chars().count())).max().unwrap_or(0))
+        .map(|c| {
+            rows.iter()
+                .map(|r| r.get(c).map_or(0, |s| s.chars().count()))
+                .max()
+                .unwrap_or(0)
+        })
         .collect();
     let mut out = String::new();
     for (i, r) in rows.iter().enumerate() {

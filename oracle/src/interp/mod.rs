@@ -1,4 +1,38 @@
-//! The IR interpreter. (Stub: being written.)
+//! The IR interpreter: the oracle that runs every stage of the pipeline (alloca form, SSA
+//! with phis, post-phi-elimination copies) with the meaning `shared/IR.md` gives.
+//!
+//! Why: the harness decides that a stage broke a program by running each stage's IR here
+//! and comparing outcomes, so this must be exact (every undefined behaviour the contract
+//! names is caught and located, never silently given a value) and fast (a fuzzer runs
+//! millions of programs). A module is decoded once ([`Program::new`]) into flat code and
+//! run many times ([`Program::run`]), each run from fresh memory.
+//!
+//! One concept per file:
+//! - `value`: canonical values and the integer semantics (wrap, traps, shifts, compares);
+//! - `code`: the decoded instruction form and its invariants;
+//! - `assigned`: which register reads are proven to follow an assignment;
+//! - `compile`: `IrModule` -> decoded program, refusing input that cannot run;
+//! - `memory`: allocations, provenance-carrying pointer values, bounds, liveness,
+//!   initialisation;
+//! - `exec`: the execution loop, frames, calls and returns;
+//! - `libc`, `printf`: the supported externals; `output`: captured stdout and its limit.
+//!
+//! Invariants of the API: [`InterpError`] only ever means "this input cannot be run at all"
+//! (an unknown entry function, a wrong argument count for it, an external outside the
+//! libc subset, a call to or address of an undefined symbol, malformed structure such as a
+//! branch to a missing block); everything a program *does* is an [`Outcome`].
+//!
+//! [`Outcome`]: crate::outcome::Outcome
+
+mod assigned;
+mod code;
+mod compile;
+mod exec;
+mod libc;
+mod memory;
+mod output;
+mod printf;
+mod value;
 
 use crate::outcome::RunResult;
 use compiler::ir::IrModule;
@@ -13,7 +47,7 @@ pub struct RunConfig {
     pub fuel: u64,
     /// Call depth before `Undefined(StackOverflow)`.
     pub max_call_depth: u32,
-    /// Bytes of stdout kept; more is an error outcome of its own (`BadLibcCall`).
+    /// Bytes of stdout kept; writing more ends the run with `Undefined(OutputLimit)`.
     pub max_stdout: usize,
 }
 
@@ -42,21 +76,43 @@ impl std::error::Error for InterpError {}
 
 /// A module prepared for fast repeated runs.
 pub struct Program {
-    _private: (),
+    compiled: compile::CompiledProgram,
+    cfg: RunConfig,
 }
 
 impl Program {
-    /// Prepares `module` (resolves names, flattens operands). Errors for unsupported input:
-    /// an unknown external, a call to a missing function.
+    /// Prepares `module` (resolves names, flattens operands, lays out globals). Errors for
+    /// input that cannot run: an unsupported external, a call to a missing function, a
+    /// pointer width other than 4 or 8, malformed structure.
     pub fn new(module: &IrModule, cfg: &RunConfig) -> Result<Program, InterpError> {
-        let _ = (module, cfg);
-        Err(InterpError("interpreter not written yet".into()))
+        Ok(Program {
+            compiled: compile::compile(module, cfg.ptr_bytes)?,
+            cfg: cfg.clone(),
+        })
     }
 
-    /// Calls `func` with `args` (read in the parameter types) and runs to an outcome.
+    /// Calls `func` with `args` (read in the parameter types) and runs to an outcome. Each
+    /// run starts from fresh memory (globals re-initialised).
     pub fn run(&self, func: &str, args: &[i64]) -> Result<RunResult, InterpError> {
-        let _ = (func, args);
-        Err(InterpError("interpreter not written yet".into()))
+        let &index = self
+            .compiled
+            .func_by_name
+            .get(func)
+            .ok_or_else(|| InterpError(format!("no function @{func} in the module")))?;
+        let f = &self.compiled.funcs[index as usize];
+        let count_ok = if f.variadic {
+            args.len() >= f.params.len()
+        } else {
+            args.len() == f.params.len()
+        };
+        if !count_ok {
+            return Err(InterpError(format!(
+                "@{func} takes {} argument(s), {} given",
+                f.params.len(),
+                args.len()
+            )));
+        }
+        Ok(exec::run(&self.compiled, &self.cfg, index, args))
     }
 }
 

@@ -1,0 +1,390 @@
+//! `phihunt hunt`: the main job — generate, run every stage, save, reduce, report.
+//!
+//! Why: this is what a compiler engineer leaves running overnight. Workers (one per
+//! core by default) each take the next program index, make the program from seed
+//! `base_seed + index`, and run the stage differential; the main thread shows progress,
+//! handles Ctrl-C, and at the end reduces one finding per signature and writes the report.
+//!
+//! Invariants:
+//! - a finding is saved to disk by the worker that found it, atomically, before it is
+//!   sent anywhere (never a lost finding, even if the process dies right after);
+//! - every random choice flows from the printed base seed;
+//! - mutants are switched on per worker thread, so nothing leaks into other threads;
+//! - with mutants on, findings are never copied into `corpus/found/` (they are not real
+//!   bugs, and the corpus is replayed by `cargo test`);
+//! - Ctrl-C stops the workers after their current program; the report is still written.
+
+pub mod progress;
+pub mod report;
+pub mod source;
+pub mod stats;
+
+use crate::diff::{differential, DiffConfig, Finding, Signature, Verdict};
+use crate::findings::{save_raw, test_file_text, unix_now, write_atomically, FindingRecord};
+use crate::reduce::{reduce, ReduceGoal};
+use compiler::ir::IrModule;
+use compiler::mutants::{self, Mutant};
+use source::ProgramSource;
+use stats::{SignatureTally, Totals};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Settings of a hunt.
+#[derive(Clone)]
+pub struct HuntConfig {
+    pub duration: Duration,
+    pub base_seed: u64,
+    pub jobs: usize,
+    pub out_dir: PathBuf,
+    pub mutants: Vec<Mutant>,
+    pub diff: DiffConfig,
+    /// Stop at the first finding (used by `bench mutants`).
+    pub stop_at_first: bool,
+    /// Time budget for reducing one signature's first finding (zero: no reduction).
+    pub reduce_budget: Duration,
+    /// Where reduced findings are copied (`corpus/found`); `None` to skip.
+    pub corpus_found: Option<PathBuf>,
+    /// Stop after this many programs (`None`: only time stops the hunt).
+    pub max_programs: Option<u64>,
+    /// Print the progress line.
+    pub show_progress: bool,
+}
+
+/// What a worker tells the main thread about one program.
+enum Event {
+    Done {
+        generator: &'static str,
+        verdict: Summary,
+        features: BTreeMap<String, u64>,
+    },
+}
+
+/// The part of a verdict the main thread needs.
+enum Summary {
+    Agreed {
+        vectors: u64,
+        dropped: Vec<String>,
+    },
+    Discarded(String),
+    Finding(Box<SavedFinding>),
+    /// Saving the finding failed: the hunt must stop loudly.
+    SaveFailed(String),
+}
+
+/// A finding already on disk.
+pub struct SavedFinding {
+    pub record: FindingRecord,
+    pub dir: PathBuf,
+    pub module: IrModule,
+    pub finding: Finding,
+    pub arg_vectors: Vec<Vec<i64>>,
+}
+
+/// The hunt's result.
+pub struct HuntResult {
+    pub totals: Totals,
+    pub per_generator: BTreeMap<String, Totals>,
+    pub signatures: Vec<SignatureTally>,
+    pub elapsed: Duration,
+    pub interrupted: bool,
+    /// Programs per second over the hunt.
+    pub rate: f64,
+    pub report_path: PathBuf,
+}
+
+/// Set by Ctrl-C.
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Installs the Ctrl-C handler once: the first press stops the hunt cleanly, the second
+/// exits at once.
+pub fn install_ctrlc() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let _ = ctrlc::set_handler(|| {
+            if INTERRUPTED.swap(true, Ordering::SeqCst) {
+                eprintln!("\nphihunt: second Ctrl-C, exiting now");
+                std::process::exit(130);
+            }
+            eprintln!("\nphihunt: stopping after the current programs (Ctrl-C again to exit now)");
+        });
+    });
+}
+
+fn run_one(
+    source: &dyn ProgramSource,
+    seed: u64,
+    cfg: &HuntConfig,
+    found_ids: &AtomicU64,
+) -> Event {
+    let cand = source.make(seed);
+    let verdict = differential(&cand.module, &cand.entry, &cand.arg_vectors, &cfg.diff);
+    let summary = match verdict {
+        Verdict::Agree {
+            expectations,
+            dropped,
+        } => Summary::Agreed {
+            vectors: expectations.len() as u64,
+            dropped,
+        },
+        Verdict::Discarded { reason } => Summary::Discarded(reason),
+        Verdict::Finding(f) => {
+            let record = FindingRecord {
+                id: found_ids.fetch_add(1, Ordering::SeqCst),
+                signature: f.signature.clone(),
+                generator: source.name().to_string(),
+                seed: Some(seed),
+                entry: cand.entry.clone(),
+                args: f.args.clone(),
+                reference: f.reference.as_ref().map(|r| r.to_string()),
+                got: f.got.as_ref().map(|r| r.to_string()),
+                detail: f.detail.clone(),
+                mutants: cfg.mutants.iter().map(|m| m.name().to_string()).collect(),
+                found_at: unix_now(),
+            };
+            match save_raw(&cfg.out_dir, &record, &f, &cand.module) {
+                Ok(dir) => Summary::Finding(Box::new(SavedFinding {
+                    record,
+                    dir,
+                    module: cand.module.clone(),
+                    finding: *f,
+                    arg_vectors: cand.arg_vectors.clone(),
+                })),
+                Err(e) => Summary::SaveFailed(format!("cannot save finding {}: {e}", record.id)),
+            }
+        }
+    };
+    Event::Done {
+        generator: source.name(),
+        verdict: summary,
+        features: cand.features,
+    }
+}
+
+/// Runs a hunt over `sources` (program i comes from `sources[i % len]`, seed base + i).
+pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result<HuntResult> {
+    assert!(
+        !sources.is_empty(),
+        "hunt needs at least one program source"
+    );
+    std::fs::create_dir_all(&cfg.out_dir)?;
+    let start = Instant::now();
+    let deadline = start + cfg.duration;
+    let next = AtomicU64::new(0);
+    let found_ids = AtomicU64::new(1);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<Event>();
+    let mut totals = Totals::default();
+    let mut per_generator: BTreeMap<String, Totals> = BTreeMap::new();
+    let mut first_by_sig: BTreeMap<Signature, (u64, SavedFinding)> = BTreeMap::new();
+    let mut fatal: Option<String> = None;
+    let mut progress = progress::Progress::new(cfg.show_progress, cfg.duration);
+
+    // Panics inside stages are caught and reported as findings; keep them off the screen.
+    let previous_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+
+    std::thread::scope(|scope| {
+        for _ in 0..cfg.jobs.max(1) {
+            let tx = tx.clone();
+            let (next, stop, found_ids) = (&next, &stop, &found_ids);
+            scope.spawn(move || {
+                mutants::set_active(&cfg.mutants);
+                loop {
+                    if stop.load(Ordering::SeqCst)
+                        || INTERRUPTED.load(Ordering::SeqCst)
+                        || Instant::now() >= deadline
+                    {
+                        break;
+                    }
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if cfg.max_programs.is_some_and(|m| i >= m) {
+                        break;
+                    }
+                    let source = sources[(i % sources.len() as u64) as usize];
+                    let seed = cfg.base_seed.wrapping_add(i);
+                    let ev = run_one(source, seed, cfg, found_ids);
+                    if tx.send(ev).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        loop {
+            match rx.recv_timeout(Duration::from_millis(200)) {
+                Ok(Event::Done {
+                    generator,
+                    verdict,
+                    features,
+                }) => {
+                    let g = per_generator.entry(generator.to_string()).or_default();
+                    for t in [&mut totals, g] {
+                        t.programs += 1;
+                        for (k, v) in &features {
+                            *t.features.entry(k.clone()).or_default() += v;
+                        }
+                        match &verdict {
+                            Summary::Agreed { vectors, dropped } => {
+                                t.agreed += 1;
+                                t.vectors_valid += vectors;
+                                t.vectors_dropped += dropped.len() as u64;
+                                for d in dropped {
+                                    *t.discard_reasons.entry(format!("vector {d}")).or_default() +=
+                                        1;
+                                }
+                            }
+                            Summary::Discarded(r) => {
+                                t.discarded += 1;
+                                *t.discard_reasons.entry(r.clone()).or_default() += 1;
+                            }
+                            Summary::Finding(_) | Summary::SaveFailed(_) => t.findings += 1,
+                        }
+                    }
+                    match verdict {
+                        Summary::Finding(f) => {
+                            progress.finding(&f.record.signature, &f.dir);
+                            if cfg.stop_at_first {
+                                stop.store(true, Ordering::SeqCst);
+                            }
+                            first_by_sig
+                                .entry(f.record.signature.clone())
+                                .and_modify(|(n, _)| *n += 1)
+                                .or_insert((1, *f));
+                        }
+                        Summary::SaveFailed(msg) => {
+                            fatal = Some(msg);
+                            stop.store(true, Ordering::SeqCst);
+                        }
+                        _ => {}
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+            progress.tick(start.elapsed(), &totals, first_by_sig.len());
+        }
+    });
+    std::panic::set_hook(previous_hook);
+    let elapsed = start.elapsed();
+    progress.finish(elapsed, &totals, first_by_sig.len());
+    if let Some(msg) = fatal {
+        return Err(std::io::Error::other(msg));
+    }
+
+    // Reduce the first finding of each signature, then copy it to the corpus.
+    let mut signatures = Vec::new();
+    for (sig, (count, saved)) in first_by_sig {
+        let mut tally = SignatureTally {
+            signature: sig.clone(),
+            count,
+            first: saved.dir.display().to_string(),
+            first_seed: saved.record.seed,
+            first_generator: saved.record.generator.clone(),
+            reduced: None,
+            size_before: None,
+            size_after: None,
+            corpus_copy: None,
+        };
+        if !cfg.reduce_budget.is_zero() {
+            mutants::set_active(&cfg.mutants);
+            let vectors = if saved.finding.args.is_empty() {
+                saved
+                    .finding
+                    .expectations
+                    .iter()
+                    .map(|(a, _)| a.clone())
+                    .collect()
+            } else {
+                vec![saved.finding.args.clone()]
+            };
+            let goal = ReduceGoal {
+                entry: saved.record.entry.clone(),
+                arg_vectors: vectors.clone(),
+                signature: sig.clone(),
+                diff: cfg.diff.clone(),
+            };
+            let hook = std::panic::take_hook();
+            std::panic::set_hook(Box::new(|_| {}));
+            let reduced = reduce(&saved.module, &goal, cfg.reduce_budget);
+            std::panic::set_hook(hook);
+            // Expectations of the reduced program, from its own reference run.
+            let expectations = match differential(&reduced.module, &goal.entry, &vectors, &cfg.diff)
+            {
+                Verdict::Finding(f) => f.expectations,
+                _ => Vec::new(),
+            };
+            mutants::set_active(&[]);
+            let header = format!(
+                "phihunt reduced finding {} ({sig}), from {} seed {}\nsize {} -> {}{}\n{}",
+                saved.record.id,
+                saved.record.generator,
+                saved.record.seed.map_or("-".into(), |s| s.to_string()),
+                reduced.size_before,
+                reduced.size_after,
+                if reduced.finished {
+                    ""
+                } else {
+                    " (budget ran out)"
+                },
+                if cfg.mutants.is_empty() {
+                    String::new()
+                } else {
+                    format!("seeded bugs: {}", saved.record.mutants.join(","))
+                },
+            );
+            let text = test_file_text(
+                header.trim_end(),
+                &goal.entry,
+                &expectations,
+                &reduced.module,
+            );
+            let path = saved.dir.join("reduced.ir");
+            write_atomically(&path, text.as_bytes())?;
+            tally.reduced = Some(path.display().to_string());
+            tally.size_before = Some(reduced.size_before);
+            tally.size_after = Some(reduced.size_after);
+            if let (Some(found_dir), true) = (&cfg.corpus_found, cfg.mutants.is_empty()) {
+                std::fs::create_dir_all(found_dir)?;
+                let name = format!(
+                    "{}-{}-{:016x}.ir",
+                    sig.kind.name(),
+                    sig.stage.replace([':', '#'], "_"),
+                    fxhash(&text)
+                );
+                let dest = found_dir.join(name);
+                write_atomically(&dest, text.as_bytes())?;
+                tally.corpus_copy = Some(dest.display().to_string());
+            }
+        }
+        signatures.push(tally);
+    }
+
+    let rate = totals.programs as f64 / elapsed.as_secs_f64().max(1e-9);
+    let result = HuntResult {
+        totals,
+        per_generator,
+        signatures,
+        elapsed,
+        interrupted: INTERRUPTED.load(Ordering::SeqCst),
+        rate,
+        report_path: cfg.out_dir.join("report.md"),
+    };
+    report::write_reports(cfg, sources, &result)?;
+    Ok(result)
+}
+
+fn fxhash(s: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    s.hash(&mut h);
+    h.finish()
+}
+
+/// The default out dir: `reports/<UTC timestamp>/`.
+pub fn default_out_dir(root: &Path) -> PathBuf {
+    root.join("reports")
+        .join(crate::findings::timestamp(unix_now()))
+}

@@ -1,0 +1,133 @@
+//! The hunt's report: `report.md` for people, `summary.json` for scripts.
+//!
+//! Invariant: both are written atomically at the end of every hunt, interrupted or not,
+//! and say how the numbers were obtained (command-line settings, seed, duration).
+
+use super::source::ProgramSource;
+use super::stats::Totals;
+use super::{HuntConfig, HuntResult};
+use crate::findings::write_atomically;
+use serde_json::json;
+use std::fmt::Write;
+
+fn totals_table(out: &mut String, name: &str, t: &Totals) {
+    let _ = writeln!(
+        out,
+        "| {name} | {} | {} | {} | {} | {:.1}% | {} | {} |",
+        t.programs,
+        t.agreed,
+        t.discarded,
+        t.findings,
+        t.valid_ratio() * 100.0,
+        t.vectors_valid,
+        t.vectors_dropped
+    );
+}
+
+/// Writes `report.md` and `summary.json` into the hunt's out dir.
+pub fn write_reports(
+    cfg: &HuntConfig,
+    sources: &[&dyn ProgramSource],
+    r: &HuntResult,
+) -> std::io::Result<()> {
+    let names: Vec<&str> = sources.iter().map(|s| s.name()).collect();
+    let mutants: Vec<&str> = cfg.mutants.iter().map(|m| m.name()).collect();
+    let mut md = String::new();
+    let _ = writeln!(md, "# phihunt hunt report\n");
+    let _ = writeln!(md, "- generators: {}", names.join(", "));
+    let _ = writeln!(
+        md,
+        "- base seed: {} (program i uses seed base + i)",
+        cfg.base_seed
+    );
+    let _ = writeln!(
+        md,
+        "- duration: {:.1} s of {:.1} s{}",
+        r.elapsed.as_secs_f64(),
+        cfg.duration.as_secs_f64(),
+        if r.interrupted {
+            " (interrupted by Ctrl-C)"
+        } else {
+            ""
+        }
+    );
+    let _ = writeln!(md, "- jobs: {}", cfg.jobs);
+    let _ = writeln!(md, "- rate: {:.0} programs/s", r.rate);
+    let _ = writeln!(
+        md,
+        "- seeded bugs: {}",
+        if mutants.is_empty() {
+            "none (the correct compiler)".to_string()
+        } else {
+            mutants.join(", ")
+        }
+    );
+    let _ = writeln!(md, "\n## Programs\n");
+    let _ = writeln!(md, "| generator | programs | agreed | discarded | findings | valid | vectors run | vectors dropped |");
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|");
+    for (name, t) in &r.per_generator {
+        totals_table(&mut md, name, t);
+    }
+    totals_table(&mut md, "**all**", &r.totals);
+    if !r.totals.discard_reasons.is_empty() {
+        let _ = writeln!(
+            md,
+            "\n## Discarded programs and dropped vectors, by reason\n"
+        );
+        let _ = writeln!(md, "| reason | count |\n|---|---|");
+        for (reason, n) in &r.totals.discard_reasons {
+            let _ = writeln!(md, "| {reason} | {n} |");
+        }
+    }
+    let _ = writeln!(md, "\n## Findings\n");
+    if r.signatures.is_empty() {
+        let _ = writeln!(md, "None.");
+    } else {
+        let _ = writeln!(md, "| signature | count | first (generator, seed) | reduced size | reduced case | corpus copy |");
+        let _ = writeln!(md, "|---|---|---|---|---|---|");
+        for s in &r.signatures {
+            let size = match (s.size_before, s.size_after) {
+                (Some(a), Some(b)) => format!("{a} -> {b}"),
+                _ => "-".into(),
+            };
+            let _ = writeln!(
+                md,
+                "| `{}` | {} | {} seed {} | {} | {} | {} |",
+                s.signature,
+                s.count,
+                s.first_generator,
+                s.first_seed.map_or("-".into(), |x| x.to_string()),
+                size,
+                s.reduced.as_deref().unwrap_or("-"),
+                s.corpus_copy.as_deref().unwrap_or("-")
+            );
+        }
+    }
+    if !r.totals.features.is_empty() {
+        let _ = writeln!(
+            md,
+            "\n## Generator coverage (feature counts over all programs)\n"
+        );
+        let _ = writeln!(md, "| feature | count |\n|---|---|");
+        for (f, n) in &r.totals.features {
+            let _ = writeln!(md, "| {f} | {n} |");
+        }
+    }
+    write_atomically(&cfg.out_dir.join("report.md"), md.as_bytes())?;
+
+    let summary = json!({
+        "generators": names,
+        "base_seed": cfg.base_seed,
+        "duration_s": r.elapsed.as_secs_f64(),
+        "interrupted": r.interrupted,
+        "jobs": cfg.jobs,
+        "programs_per_s": r.rate,
+        "mutants": mutants,
+        "totals": r.totals,
+        "per_generator": r.per_generator,
+        "findings": r.signatures,
+        "unique_findings": r.signatures.len(),
+    });
+    let bytes = serde_json::to_vec_pretty(&summary).map_err(std::io::Error::other)?;
+    write_atomically(&cfg.out_dir.join("summary.json"), &bytes)
+}

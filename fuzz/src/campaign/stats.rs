@@ -1,0 +1,52 @@
+//! Campaign counters, shared by the workers and read by the progress line and report.
+//!
+//! Invariant: every program a worker takes is counted exactly once, as agreed, discarded
+//! (with its reason) or a finding; `programs == agreed + discarded + findings`.
+
+use crate::diff::Signature;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Totals for one generator, or for the whole campaign.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Totals {
+    pub programs: u64,
+    pub agreed: u64,
+    pub discarded: u64,
+    pub findings: u64,
+    /// Argument vectors run against the reference (valid ones).
+    pub vectors_valid: u64,
+    /// Argument vectors dropped because their reference run was invalid.
+    pub vectors_dropped: u64,
+    /// Discard / drop reason -> count.
+    pub discard_reasons: BTreeMap<String, u64>,
+    /// Feature -> count, summed over generated programs.
+    pub features: BTreeMap<String, u64>,
+}
+
+impl Totals {
+    /// Programs that could serve as tests, as a fraction of all.
+    pub fn valid_ratio(&self) -> f64 {
+        if self.programs == 0 {
+            return 1.0;
+        }
+        (self.programs - self.discarded) as f64 / self.programs as f64
+    }
+}
+
+/// One unique signature's tally.
+#[derive(Clone, Debug, Serialize)]
+pub struct SignatureTally {
+    pub signature: Signature,
+    pub count: u64,
+    /// Directory of the first finding with this signature.
+    pub first: String,
+    pub first_seed: Option<u64>,
+    pub first_generator: String,
+    /// Reduced test case, when reduction ran.
+    pub reduced: Option<String>,
+    pub size_before: Option<usize>,
+    pub size_after: Option<usize>,
+    /// Copy in `corpus/found/`, when made.
+    pub corpus_copy: Option<String>,
+}

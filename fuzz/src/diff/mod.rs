@@ -1,0 +1,208 @@
+//! The stage differential: run a program at every stage and name the stage that broke it.
+//!
+//! Why: a miscompile is only useful to a compiler engineer with the pass that caused it.
+//! The reference is the oracle's run of the `lowered` stage; the first stage whose outcome
+//! differs from it, on any argument vector, is the broken stage. A verifier failure after
+//! a stage, or a panic inside it, is a finding of that stage too.
+//!
+//! Invariants (never a false positive, never a lost finding):
+//! - argument vectors whose reference run is undefined behaviour or out of fuel are
+//!   dropped and counted by reason; a program with no valid vector is `Discarded`, never a
+//!   finding; an input the oracle cannot run at all (unsupported external) is discarded
+//!   as `unsupported`;
+//! - later stages get more fuel than the reference used (`fuel_factor` times its steps,
+//!   plus slack), since phi elimination legitimately adds copies; running out of that is
+//!   a mismatch (the stage made a terminating program loop);
+//! - stages are examined in pipeline order and the FIRST disagreeing one is reported, so
+//!   a bug's signature `(kind, stage)` is stable across programs.
+
+pub mod signature;
+
+use crate::stages::{snapshot_stages, StageFailure};
+use compiler::ir::IrModule;
+use compiler::pipeline::PipelineOptions;
+use oracle::{Program, RunConfig, RunResult};
+pub use signature::{FindingKind, Signature};
+
+/// Settings of the differential.
+#[derive(Clone, Debug)]
+pub struct DiffConfig {
+    /// How the reference runs (fuel is the reference's budget).
+    pub run: RunConfig,
+    pub pipeline: PipelineOptions,
+    /// Later stages may use this many times the reference's steps ...
+    pub fuel_factor: u64,
+    /// ... plus this many.
+    pub fuel_slack: u64,
+}
+
+impl Default for DiffConfig {
+    fn default() -> DiffConfig {
+        DiffConfig {
+            run: RunConfig {
+                fuel: 2_000_000,
+                ..RunConfig::default()
+            },
+            pipeline: PipelineOptions::default(),
+            fuel_factor: 8,
+            fuel_slack: 10_000,
+        }
+    }
+}
+
+/// What one stage did with one argument vector.
+#[derive(Clone, Debug)]
+pub struct StageRun {
+    pub stage: String,
+    pub args: Vec<i64>,
+    pub result: RunResult,
+}
+
+/// A miscompile (or verifier failure, or panic) pinned to a stage.
+#[derive(Clone, Debug)]
+pub struct Finding {
+    pub signature: Signature,
+    /// The argument vector that shows it (empty for verify/panic findings).
+    pub args: Vec<i64>,
+    /// The reference outcome for `args` (None for verify/panic findings).
+    pub reference: Option<RunResult>,
+    /// What the broken stage did (None for verify/panic findings).
+    pub got: Option<RunResult>,
+    /// Human-readable detail (verifier messages, panic message, outcomes).
+    pub detail: String,
+    /// The reference outcome of every valid argument vector, for `; run:` lines.
+    pub expectations: Vec<(Vec<i64>, RunResult)>,
+}
+
+/// The differential's answer for one program.
+#[derive(Clone, Debug)]
+pub enum Verdict {
+    /// Every stage agreed with the reference on every valid argument vector.
+    Agree {
+        /// The reference outcome of each valid vector.
+        expectations: Vec<(Vec<i64>, RunResult)>,
+        /// Vectors dropped because their reference was invalid, by reason.
+        dropped: Vec<String>,
+    },
+    /// The program cannot serve as a test; the reason is for counting.
+    Discarded {
+        reason: String,
+    },
+    Finding(Box<Finding>),
+}
+
+/// Runs `module` at every stage on every argument vector and compares with `lowered`.
+pub fn differential(
+    module: &IrModule,
+    entry: &str,
+    arg_vectors: &[Vec<i64>],
+    cfg: &DiffConfig,
+) -> Verdict {
+    // Reference: the input itself, i.e. the `lowered` stage.
+    let reference = match Program::new(module, &cfg.run) {
+        Ok(p) => p,
+        Err(e) => {
+            return Verdict::Discarded {
+                reason: format!("unsupported: {e}"),
+            }
+        }
+    };
+    let mut expectations: Vec<(Vec<i64>, RunResult)> = Vec::new();
+    let mut dropped = Vec::new();
+    for args in arg_vectors {
+        match reference.run(entry, args) {
+            Ok(r) => match r.outcome.discard_reason() {
+                Some(reason) => dropped.push(reason),
+                None => expectations.push((args.clone(), r)),
+            },
+            Err(e) => {
+                return Verdict::Discarded {
+                    reason: format!("unsupported: {e}"),
+                }
+            }
+        }
+    }
+    if expectations.is_empty() {
+        let reason = dropped
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "no argument vectors".into());
+        return Verdict::Discarded { reason };
+    }
+    let max_ref_steps = expectations.iter().map(|(_, r)| r.steps).max().unwrap_or(0);
+    let stage_cfg = RunConfig {
+        fuel: max_ref_steps
+            .saturating_mul(cfg.fuel_factor)
+            .saturating_add(cfg.fuel_slack),
+        ..cfg.run.clone()
+    };
+
+    let staged = snapshot_stages(module, &cfg.pipeline);
+    for snap in staged.snapshots.iter().skip(1) {
+        let program = match Program::new(&snap.module, &stage_cfg) {
+            Ok(p) => p,
+            Err(e) => {
+                return finding(
+                    Signature::new(FindingKind::CannotRun, &snap.stage),
+                    format!("the oracle cannot run the output of `{}`: {e}", snap.stage),
+                    expectations,
+                )
+            }
+        };
+        for (args, want) in &expectations {
+            let got = match program.run(entry, args) {
+                Ok(r) => r,
+                Err(e) => {
+                    return finding(
+                        Signature::new(FindingKind::CannotRun, &snap.stage),
+                        format!(
+                            "the oracle cannot run `{}` after `{}`: {e}",
+                            entry, snap.stage
+                        ),
+                        expectations,
+                    )
+                }
+            };
+            if !got.agrees_with(want) {
+                let detail = format!(
+                    "after `{}` with args {:?}: expected {}, got {}",
+                    snap.stage, args, want, got
+                );
+                return Verdict::Finding(Box::new(Finding {
+                    signature: Signature::new(FindingKind::Mismatch, &snap.stage),
+                    args: args.clone(),
+                    reference: Some(want.clone()),
+                    got: Some(got),
+                    detail,
+                    expectations,
+                }));
+            }
+        }
+    }
+    if let Some(f) = staged.failure {
+        let kind = match f {
+            StageFailure::Verify(_) => FindingKind::Verify,
+            StageFailure::Panic { .. } => FindingKind::Panic,
+        };
+        return finding(Signature::new(kind, f.stage()), f.message(), expectations);
+    }
+    Verdict::Agree {
+        expectations,
+        dropped,
+    }
+}
+
+fn finding(
+    signature: Signature,
+    detail: String,
+    expectations: Vec<(Vec<i64>, RunResult)>,
+) -> Verdict {
+    Verdict::Finding(Box::new(Finding {
+        signature,
+        args: Vec::new(),
+        reference: None,
+        got: None,
+        detail,
+        expectations,
+    }))
+}

@@ -1,0 +1,6 @@
+//! The fuzzers' logic, one `check(input)` per cargo-fuzz target. The targets in
+//! `fuzz/fuzz_targets/` are thin wrappers; `cargo test` runs a short smoke loop of each
+//! on stable Rust (regalloc2's arbtest idea).
+
+pub mod ir_parse;
+pub mod stats;

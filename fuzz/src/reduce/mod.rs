@@ -1,0 +1,101 @@
+//! `phihunt reduce`: shrink a failing IR program while its bug signature holds.
+//!
+//! Why: a compiler engineer wants the smallest program that still shows the bug. This is
+//! an in-process, greedy delta reducer (C-Reduce's idea, on our IR): it tries every edit
+//! in [`edits::EDITS`] at every place, keeps a candidate when it is *interesting*, and
+//! repeats until a whole round changes nothing or the time budget runs out.
+//!
+//! Invariant: a candidate is interesting only when the stage differential on it reports
+//! the same signature `(kind, stage)` — which also means its reference run is valid (no
+//! undefined behaviour, no fuel exhaustion) and its input verifies. The reducer never
+//! returns something bigger than it was given, and it is deterministic.
+
+pub mod cli;
+pub mod edits;
+
+use crate::diff::{differential, DiffConfig, Signature, Verdict};
+use compiler::ir::IrModule;
+use std::time::{Duration, Instant};
+
+/// What to keep while reducing.
+#[derive(Clone, Debug)]
+pub struct ReduceGoal {
+    pub entry: String,
+    pub arg_vectors: Vec<Vec<i64>>,
+    pub signature: Signature,
+    pub diff: DiffConfig,
+}
+
+impl ReduceGoal {
+    /// True when `m` still shows the bug.
+    pub fn holds(&self, m: &IrModule) -> bool {
+        match differential(m, &self.entry, &self.arg_vectors, &self.diff) {
+            Verdict::Finding(f) => f.signature == self.signature,
+            _ => false,
+        }
+    }
+}
+
+/// The reducer's result.
+#[derive(Clone, Debug)]
+pub struct Reduced {
+    pub module: IrModule,
+    /// Instruction counts (terminators included) before and after.
+    pub size_before: usize,
+    pub size_after: usize,
+    pub candidates_tried: usize,
+    pub candidates_kept: usize,
+    /// False when the budget ran out before a fixed point.
+    pub finished: bool,
+}
+
+/// Size measure: instructions + terminators + globals + declarations.
+pub fn size(m: &IrModule) -> usize {
+    m.inst_count() + m.globals.len() + m.decls.len()
+}
+
+/// Reduces `module` while `goal` holds, for at most `budget`.
+pub fn reduce(module: &IrModule, goal: &ReduceGoal, budget: Duration) -> Reduced {
+    let start = Instant::now();
+    let mut current = module.clone();
+    let size_before = size(&current);
+    let (mut tried, mut kept) = (0usize, 0usize);
+    let mut finished = false;
+    'rounds: loop {
+        let mut progress = false;
+        for (_name, edit) in edits::EDITS {
+            let mut index = 0;
+            while let Some(candidate) = edit(&current, &goal.entry, index) {
+                if start.elapsed() > budget {
+                    break 'rounds;
+                }
+                // A no-op candidate (the edit did not apply here) is skipped cheaply.
+                if candidate == current {
+                    index += 1;
+                    continue;
+                }
+                tried += 1;
+                if size(&candidate) <= size(&current) && goal.holds(&candidate) {
+                    current = candidate;
+                    kept += 1;
+                    progress = true;
+                    // Same index again: the places after it moved down by one.
+                } else {
+                    index += 1;
+                }
+            }
+        }
+        if !progress {
+            finished = true;
+            break;
+        }
+    }
+    Reduced {
+        size_after: size(&current),
+        module: current,
+        size_before,
+        candidates_tried: tried,
+        candidates_kept: kept,
+        finished,
+    }
+}

@@ -1,0 +1,860 @@
+//! Pre-decoding: an `IrModule` becomes a [`CompiledProgram`] once, before any run.
+//!
+//! Why: resolving names, block labels, operand kinds and conversions at every executed
+//! instruction would cost more than executing it. Here each function becomes flat code
+//! (see `code.rs` for the form and its invariants), globals become an initial memory
+//! image, and every input that cannot be run at all is refused with an [`InterpError`]:
+//! an unsupported external, a call to or address of an undefined symbol, a branch to a
+//! label the function does not have, a misplaced phi, a value of type `void`.
+//!
+//! Invariants kept here:
+//! - constants are converted to the type of the position that reads them at decode time
+//!   (an `i64` literal in an `i32` add is truncated and sign-extended here, once);
+//! - a register whose type may differ from its position's type is read through a
+//!   `Convert` into a scratch register; each operand of one instruction has its own
+//!   scratch register, so call arguments never clobber each other;
+//! - reads not proven by `assigned.rs` get a `Check`, and every definition of a register
+//!   with such a read is followed by a `Mark` (phi moves and call results mark
+//!   themselves);
+//! - a direct call whose argument count, argument types or return type differ from the
+//!   callee's signature decodes to `CallTarget::Mismatch` (undefined when executed, not an
+//!   error: the call may never run).
+
+use super::assigned::{Definitions, END_OF_BLOCK};
+use super::code::{
+    CallSite, CallTarget, CompiledFunc, Edge, FuncRef, Loc, Op, PhiMove, Reg, SwitchTable, NO_INST,
+};
+use super::libc::LibcFn;
+use super::memory::{AllocKind, Memory};
+use super::value::{prepare_pred, Canon};
+use super::InterpError;
+use compiler::ir::analysis::CfgAnalysis;
+use compiler::ir::{
+    BinOp, BlockId, Callee, GlobalInit, GlobalItem, Inst, IrFunction, IrModule, IrType, Operand,
+    Terminator, UnOp, Value,
+};
+use rustc_hash::FxHashMap;
+
+/// Registers one frame may have.
+pub(crate) const MAX_FRAME_SIZE: usize = 1 << 22;
+
+/// A module ready to run.
+pub(crate) struct CompiledProgram {
+    pub funcs: Vec<CompiledFunc>,
+    pub func_by_name: FxHashMap<String, u32>,
+    /// Globals and function addresses, as every run starts.
+    pub image: Memory,
+    pub ptr_bytes: u32,
+}
+
+/// What a module-level name designates.
+#[derive(Clone, Copy, Debug)]
+enum Symbol {
+    Global,
+    Func(u32),
+    Libc(LibcFn),
+}
+
+/// Module-wide facts every function's decoding needs.
+struct ModuleContext<'m> {
+    symbols: FxHashMap<&'m str, (Symbol, u64)>,
+    module: &'m IrModule,
+    ptr_bytes: u32,
+}
+
+impl ModuleContext<'_> {
+    fn canon(&self, ty: IrType) -> Canon {
+        Canon::of(ty, self.ptr_bytes)
+    }
+}
+
+fn err(msg: String) -> InterpError {
+    InterpError(msg)
+}
+
+/// Decodes `module` for `ptr_bytes`-wide pointers.
+pub(crate) fn compile(module: &IrModule, ptr_bytes: u32) -> Result<CompiledProgram, InterpError> {
+    if ptr_bytes != 4 && ptr_bytes != 8 {
+        return Err(err(format!(
+            "pointer width must be 4 or 8 bytes, not {ptr_bytes}"
+        )));
+    }
+    let mut image = Memory::new(ptr_bytes);
+    let mut symbols: FxHashMap<&str, (Symbol, u64)> = FxHashMap::default();
+    let mut global_ids = Vec::with_capacity(module.globals.len());
+
+    // Addresses first (globals, then functions, then externals), so initializers and
+    // code can refer to any symbol.
+    for g in &module.globals {
+        let kind = if g.is_const {
+            AllocKind::ConstGlobal
+        } else {
+            AllocKind::Global
+        };
+        let (id, addr) = image
+            .allocate(g.size as u64, g.align, kind)
+            .ok_or_else(|| {
+                err(format!(
+                    "global @{} is too large ({} bytes)",
+                    g.name, g.size
+                ))
+            })?;
+        if symbols.insert(&g.name, (Symbol::Global, addr)).is_some() {
+            return Err(err(format!("symbol @{} is defined twice", g.name)));
+        }
+        global_ids.push(id);
+    }
+    let mut func_by_name = FxHashMap::default();
+    for (i, f) in module.functions.iter().enumerate() {
+        let kind = AllocKind::Function(FuncRef::Module(i as u32));
+        let (_, addr) = image
+            .allocate(0, 1, kind)
+            .ok_or_else(|| err("too many symbols".into()))?;
+        if symbols
+            .insert(&f.name, (Symbol::Func(i as u32), addr))
+            .is_some()
+        {
+            return Err(err(format!("symbol @{} is defined twice", f.name)));
+        }
+        func_by_name.insert(f.name.clone(), i as u32);
+    }
+    for d in &module.decls {
+        if symbols.contains_key(d.name.as_str()) {
+            // A prototype of something the module defines.
+            continue;
+        }
+        let f = LibcFn::by_name(&d.name).ok_or_else(|| {
+            err(format!(
+                "external @{} is not in the oracle's libc subset (printf putchar puts abort \
+                 exit memcpy memmove memset memcmp strcmp strlen strncmp malloc calloc free)",
+                d.name
+            ))
+        })?;
+        f.check_decl(d).map_err(err)?;
+        let (_, addr) = image
+            .allocate(0, 1, AllocKind::Function(FuncRef::Libc(f)))
+            .ok_or_else(|| err("too many symbols".into()))?;
+        symbols.insert(&d.name, (Symbol::Libc(f), addr));
+    }
+    let ctx = ModuleContext {
+        symbols,
+        module,
+        ptr_bytes,
+    };
+    for (g, &id) in module.globals.iter().zip(&global_ids) {
+        initialise_global(&ctx, &mut image, g, id)?;
+    }
+    let funcs = module
+        .functions
+        .iter()
+        .map(|f| FuncCompiler::compile(&ctx, f))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(CompiledProgram {
+        funcs,
+        func_by_name,
+        image,
+        ptr_bytes,
+    })
+}
+
+/// Lays out a global's initializer items in order; the rest stays zero.
+fn initialise_global(
+    ctx: &ModuleContext,
+    image: &mut Memory,
+    g: &compiler::ir::IrGlobal,
+    id: u32,
+) -> Result<(), InterpError> {
+    let GlobalInit::Items(items) = &g.init else {
+        return Ok(());
+    };
+    let pb = ctx.ptr_bytes;
+    let mut offset: u64 = 0;
+    for item in items {
+        let size = item.size(pb) as u64;
+        if offset + size > g.size as u64 {
+            return Err(err(format!(
+                "global @{}: initializer is larger than its {} bytes",
+                g.name, g.size
+            )));
+        }
+        let at = offset as usize;
+        match item {
+            GlobalItem::Int(ty, v) => {
+                if *ty == IrType::Void {
+                    return Err(err(format!("global @{}: a void item", g.name)));
+                }
+                image.set_global_bytes(id, at, &(*v as u64).to_le_bytes()[..size as usize]);
+            }
+            GlobalItem::Ptr(sym, off) => {
+                let &(_, addr) = ctx.symbols.get(sym.as_str()).ok_or_else(|| {
+                    err(format!(
+                        "global @{}: address of undefined symbol @{sym}",
+                        g.name
+                    ))
+                })?;
+                let p = ctx.canon(IrType::Ptr).apply(addr.wrapping_add(*off as u64));
+                image.set_global_bytes(id, at, &p.to_le_bytes()[..size as usize]);
+            }
+            GlobalItem::Zero(_) => {}
+            GlobalItem::Str(bytes) => image.set_global_bytes(id, at, bytes),
+        }
+        offset += size;
+    }
+    Ok(())
+}
+
+/// The type a register holds, as far as its definitions tell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RegType {
+    /// No definition: every read is undefined.
+    Undefined,
+    Known(IrType),
+    /// Definitions of different types: always convert.
+    Mixed,
+}
+
+struct FuncCompiler<'a> {
+    ctx: &'a ModuleContext<'a>,
+    func: &'a IrFunction,
+    cfg: CfgAnalysis,
+    defs: Definitions,
+    reg_types: Vec<RegType>,
+    /// Registers with at least one unproven read.
+    tracked: Vec<bool>,
+    scratch_base: u32,
+    const_base: u32,
+    const_regs: FxHashMap<u64, Reg>,
+    out: CompiledFunc,
+    /// First pc of each block, filled as blocks are emitted.
+    block_pcs: Vec<u32>,
+    // Where emission is: block, read position, location, next free scratch register.
+    block: usize,
+    pos: u32,
+    loc: Loc,
+    next_scratch: u32,
+}
+
+impl<'a> FuncCompiler<'a> {
+    fn compile(
+        ctx: &'a ModuleContext<'a>,
+        func: &'a IrFunction,
+    ) -> Result<CompiledFunc, InterpError> {
+        let name = &func.name;
+        if func.blocks.is_empty() {
+            return Err(err(format!("function @{name} has no blocks")));
+        }
+        let mut labels = FxHashMap::default();
+        for (i, b) in func.blocks.iter().enumerate() {
+            if labels.insert(b.label, i).is_some() {
+                return Err(err(format!("@{name}: block {} appears twice", b.label)));
+            }
+        }
+        let value_count = func.value_bound() as usize;
+        // Frame layout: values, scratch, arguments, constants.
+        let mut max_operands = 0usize;
+        let mut arg_slots = func.params.len();
+        for b in &func.blocks {
+            for inst in &b.insts {
+                let mut n = 0;
+                inst.for_each_operand(|_| n += 1);
+                max_operands = max_operands.max(n);
+                if let Inst::ParamRef { index, .. } = inst {
+                    arg_slots = arg_slots.max(*index as usize + 1);
+                }
+            }
+        }
+        max_operands = max_operands.max(1);
+        let scratch_base = value_count;
+        let args_base = scratch_base + max_operands;
+        let const_base = args_base + arg_slots;
+        if const_base > MAX_FRAME_SIZE {
+            return Err(err(format!(
+                "function @{name} is too large for the interpreter"
+            )));
+        }
+        let mut reg_types = vec![RegType::Undefined; value_count];
+        for b in &func.blocks {
+            for inst in &b.insts {
+                if let Some(d) = inst.dest() {
+                    let ty = inst.result_type();
+                    if ty == IrType::Void {
+                        return Err(err(format!("@{name}: {d} is defined with type void")));
+                    }
+                    let slot = &mut reg_types[d.index()];
+                    *slot = match *slot {
+                        RegType::Undefined => RegType::Known(ty),
+                        RegType::Known(t) if t == ty => RegType::Known(t),
+                        _ => RegType::Mixed,
+                    };
+                }
+            }
+        }
+        let cfg = CfgAnalysis::build(func);
+        let defs = Definitions::collect(func, value_count);
+        let mut fc = FuncCompiler {
+            ctx,
+            func,
+            cfg,
+            defs,
+            reg_types,
+            tracked: vec![false; value_count],
+            scratch_base: scratch_base as u32,
+            const_base: const_base as u32,
+            const_regs: FxHashMap::default(),
+            out: CompiledFunc {
+                name: name.clone(),
+                params: func.params.clone(),
+                ret: func.ret,
+                variadic: func.variadic,
+                code: Vec::new(),
+                locs: Vec::new(),
+                block_labels: func.blocks.iter().map(|b| b.label).collect(),
+                edges: Vec::new(),
+                moves: Vec::new(),
+                switches: Vec::new(),
+                calls: Vec::new(),
+                selects: Vec::new(),
+                consts: Vec::new(),
+                const_base: const_base as u32,
+                args_base: args_base as u32,
+                arg_slots: arg_slots as u32,
+                frame_size: 0,
+                entry_edge: 0,
+            },
+            block_pcs: vec![0; func.blocks.len()],
+            block: 0,
+            pos: 0,
+            loc: Loc { block: 0, inst: 0 },
+            next_scratch: 0,
+        };
+        fc.find_tracked(&labels);
+        fc.out.entry_edge = fc.edge(None, func.blocks[0].label, &labels)?;
+        for b in 0..func.blocks.len() {
+            fc.block(b, &labels)?;
+        }
+        for e in &mut fc.out.edges {
+            e.target_pc = fc.block_pcs[e.block as usize];
+        }
+        let frame_size = const_base + fc.out.consts.len();
+        if frame_size > MAX_FRAME_SIZE {
+            return Err(err(format!(
+                "function @{name} is too large for the interpreter"
+            )));
+        }
+        fc.out.frame_size = frame_size as u32;
+        Ok(fc.out)
+    }
+
+    /// Marks every register that has a read no definition is proven to precede.
+    fn find_tracked(&mut self, labels: &FxHashMap<BlockId, usize>) {
+        for (b, block) in self.func.blocks.iter().enumerate() {
+            for (i, inst) in block.insts.iter().enumerate() {
+                if let Inst::Phi { incoming, .. } = inst {
+                    for (op, pred) in incoming {
+                        if let (Operand::Value(v), Some(&p)) = (op, labels.get(pred)) {
+                            if !self.defs.proven(&self.cfg, v.0, p, END_OF_BLOCK) {
+                                self.tracked[v.index()] = true;
+                            }
+                        }
+                    }
+                    continue;
+                }
+                let (defs, cfg, tracked) = (&self.defs, &self.cfg, &mut self.tracked);
+                inst.for_each_used_value(|v| {
+                    if !defs.proven(cfg, v.0, b, i as u32) {
+                        tracked[v.index()] = true;
+                    }
+                });
+            }
+            let (defs, cfg, tracked) = (&self.defs, &self.cfg, &mut self.tracked);
+            block.term.for_each_used_value(|v| {
+                if !defs.proven(cfg, v.0, b, block.insts.len() as u32) {
+                    tracked[v.index()] = true;
+                }
+            });
+        }
+    }
+
+    fn fail(&self, msg: impl std::fmt::Display) -> InterpError {
+        let label = self.func.blocks[self.block].label;
+        err(format!("@{} {label}: {msg}", self.func.name))
+    }
+
+    fn emit(&mut self, op: Op) {
+        self.out.code.push(op);
+        self.out.locs.push(self.loc);
+    }
+
+    fn canon(&self, ty: IrType) -> Canon {
+        self.ctx.canon(ty)
+    }
+
+    /// The register holding constant `bits` (already converted).
+    fn constant(&mut self, bits: u64) -> Reg {
+        if let Some(&r) = self.const_regs.get(&bits) {
+            return r;
+        }
+        let r = self.const_base + self.out.consts.len() as u32;
+        self.out.consts.push(bits);
+        self.const_regs.insert(bits, r);
+        r
+    }
+
+    /// A register holding `op` converted to `ty`, emitting a check and a conversion when
+    /// needed.
+    fn read(&mut self, op: &Operand, ty: IrType) -> Result<Reg, InterpError> {
+        if ty == IrType::Void {
+            return Err(self.fail("an operand of type void"));
+        }
+        let c = self.canon(ty);
+        match *op {
+            Operand::Const(k) => Ok(self.constant(c.apply(k.bits as u64))),
+            Operand::Value(v) => {
+                if !self.defs.proven(&self.cfg, v.0, self.block, self.pos) {
+                    self.emit(Op::Check { r: v.0 });
+                }
+                let unchanged = match self.reg_types[v.index()] {
+                    RegType::Undefined => true,
+                    RegType::Known(t) => c.accepts_unchanged(self.canon(t)),
+                    RegType::Mixed => false,
+                };
+                if unchanged {
+                    return Ok(v.0);
+                }
+                let d = self.scratch_base + self.next_scratch;
+                self.next_scratch += 1;
+                self.emit(Op::Convert { d, s: v.0, c });
+                Ok(d)
+            }
+        }
+    }
+
+    /// Emits `op` defining `dest`, and its mark when `dest` is tracked.
+    fn define(&mut self, dest: Value, op: Op) {
+        self.emit(op);
+        if self.tracked[dest.index()] {
+            self.emit(Op::Mark { r: dest.0 });
+        }
+    }
+
+    fn block(&mut self, b: usize, labels: &FxHashMap<BlockId, usize>) -> Result<(), InterpError> {
+        let block = &self.func.blocks[b];
+        self.block = b;
+        self.block_pcs[b] = self.out.code.len() as u32;
+        let phis = block.phi_count();
+        for (i, inst) in block.insts.iter().enumerate().skip(phis) {
+            self.pos = i as u32;
+            self.loc = Loc {
+                block: b as u32,
+                inst: i as u32,
+            };
+            self.next_scratch = 0;
+            self.inst(inst)?;
+        }
+        self.pos = block.insts.len() as u32;
+        self.loc = Loc {
+            block: b as u32,
+            inst: NO_INST,
+        };
+        self.next_scratch = 0;
+        self.terminator(&block.term, labels)
+    }
+
+    fn inst(&mut self, inst: &Inst) -> Result<(), InterpError> {
+        let pb = self.ctx.ptr_bytes;
+        match inst {
+            Inst::Phi { .. } => return Err(self.fail("a phi after a non-phi instruction")),
+            Inst::Alloca {
+                dest, size, align, ..
+            } => self.define(
+                *dest,
+                Op::Alloca {
+                    d: dest.0,
+                    size: *size,
+                    align: *align,
+                },
+            ),
+            Inst::ParamRef { dest, index, ty } => {
+                let c = self.canon(*ty);
+                self.define(
+                    *dest,
+                    Op::ParamRef {
+                        d: dest.0,
+                        n: *index,
+                        c,
+                    },
+                )
+            }
+            Inst::Load { dest, ty, ptr } => {
+                if *ty == IrType::Void {
+                    return Err(self.fail("a load of type void"));
+                }
+                let p = self.read(ptr, IrType::Ptr)?;
+                let op = Op::Load {
+                    d: dest.0,
+                    p,
+                    size: ty.size(pb) as u8,
+                    c: self.canon(*ty),
+                };
+                self.define(*dest, op)
+            }
+            Inst::Store { ty, val, ptr } => {
+                let v = self.read(val, *ty)?;
+                let p = self.read(ptr, IrType::Ptr)?;
+                self.emit(Op::Store {
+                    v,
+                    p,
+                    size: ty.size(pb) as u8,
+                })
+            }
+            Inst::Gep { dest, base, offset } => {
+                let p = self.read(base, IrType::Ptr)?;
+                let offset_ty = if pb == 8 { IrType::I64 } else { IrType::I32 };
+                let off = self.read(offset, offset_ty)?;
+                let c = self.canon(IrType::Ptr);
+                self.define(
+                    *dest,
+                    Op::Gep {
+                        d: dest.0,
+                        p,
+                        off,
+                        c,
+                    },
+                )
+            }
+            Inst::GlobalAddr { dest, name } => {
+                let &(_, addr) = self
+                    .ctx
+                    .symbols
+                    .get(name.as_str())
+                    .ok_or_else(|| self.fail(format!("address of undefined symbol @{name}")))?;
+                let s = self.constant(addr);
+                self.define(*dest, Op::Move { d: dest.0, s })
+            }
+            Inst::Memcpy { dst, src, size } => {
+                let dst = self.read(dst, IrType::Ptr)?;
+                let src = self.read(src, IrType::Ptr)?;
+                self.emit(Op::Memcpy {
+                    dst,
+                    src,
+                    size: *size,
+                })
+            }
+            Inst::Bin {
+                dest,
+                op,
+                ty,
+                lhs,
+                rhs,
+            } => {
+                let a = self.read(lhs, *ty)?;
+                let b = self.read(rhs, *ty)?;
+                let (d, c) = (dest.0, self.canon(*ty));
+                let op = match op {
+                    BinOp::Add => Op::Add { d, a, b, c },
+                    BinOp::Sub => Op::Sub { d, a, b, c },
+                    BinOp::Mul => Op::Mul { d, a, b, c },
+                    BinOp::SDiv => Op::SDiv { d, a, b, c },
+                    BinOp::UDiv => Op::UDiv { d, a, b, c },
+                    BinOp::SRem => Op::SRem { d, a, b, c },
+                    BinOp::URem => Op::URem { d, a, b, c },
+                    BinOp::And => Op::And { d, a, b },
+                    BinOp::Or => Op::Or { d, a, b },
+                    BinOp::Xor => Op::Xor { d, a, b },
+                    BinOp::Shl => Op::Shl { d, a, b, c },
+                    BinOp::AShr => Op::AShr { d, a, b, c },
+                    BinOp::LShr => Op::LShr { d, a, b, c },
+                };
+                self.define(*dest, op)
+            }
+            Inst::Un { dest, op, ty, src } => {
+                let s = self.read(src, *ty)?;
+                let (d, c) = (dest.0, self.canon(*ty));
+                let op = match op {
+                    UnOp::Neg => Op::Neg { d, s, c },
+                    UnOp::Not => Op::Not { d, s, c },
+                };
+                self.define(*dest, op)
+            }
+            Inst::Cmp {
+                dest,
+                pred,
+                ty,
+                lhs,
+                rhs,
+            } => {
+                let a = self.read(lhs, *ty)?;
+                let b = self.read(rhs, *ty)?;
+                let (p, swap) = prepare_pred(*pred);
+                let (a, b) = if swap { (b, a) } else { (a, b) };
+                let c = self.canon(*ty);
+                self.define(
+                    *dest,
+                    Op::Cmp {
+                        d: dest.0,
+                        a,
+                        b,
+                        p,
+                        c,
+                    },
+                )
+            }
+            Inst::Cast {
+                dest,
+                from,
+                src,
+                to,
+            } => {
+                let s = self.read(src, *from)?;
+                let c = self.canon(*to);
+                self.define(*dest, Op::Cast { d: dest.0, s, c })
+            }
+            Inst::Copy { dest, ty, src } => {
+                let s = self.read(src, *ty)?;
+                self.define(*dest, Op::Move { d: dest.0, s })
+            }
+            Inst::Select {
+                dest,
+                ty,
+                cond,
+                on_true,
+                on_false,
+            } => {
+                let cond = self.read(cond, IrType::I8)?;
+                let a = self.read(on_true, *ty)?;
+                let b = self.read(on_false, *ty)?;
+                let pair = self.out.selects.len() as u32;
+                self.out.selects.push((a, b));
+                self.define(
+                    *dest,
+                    Op::Select {
+                        d: dest.0,
+                        cond,
+                        pair,
+                    },
+                )
+            }
+            Inst::Call {
+                dest,
+                ret,
+                callee,
+                args,
+            } => self.call(*dest, *ret, callee, args)?,
+        }
+        Ok(())
+    }
+
+    fn call(
+        &mut self,
+        dest: Option<Value>,
+        ret: IrType,
+        callee: &Callee,
+        args: &[(IrType, Operand)],
+    ) -> Result<(), InterpError> {
+        if dest.is_some() && ret == IrType::Void {
+            return Err(self.fail("a call of type void defines a value"));
+        }
+        let target = match callee {
+            Callee::Indirect(fp) => CallTarget::Indirect(self.read(fp, IrType::Ptr)?),
+            Callee::Direct(name) => {
+                let &(sym, _) = self
+                    .ctx
+                    .symbols
+                    .get(name.as_str())
+                    .ok_or_else(|| self.fail(format!("call to undefined function @{name}")))?;
+                let arg_types = || args.iter().map(|a| a.0);
+                match sym {
+                    Symbol::Global => {
+                        return Err(self.fail(format!("call to @{name}, which is not a function")))
+                    }
+                    Symbol::Func(i) => {
+                        let f = &self.ctx.module.functions[i as usize];
+                        if signature_matches(arg_types(), ret, &f.params, f.variadic, f.ret) {
+                            CallTarget::Func(i)
+                        } else {
+                            CallTarget::Mismatch
+                        }
+                    }
+                    Symbol::Libc(lf) => {
+                        let d = self
+                            .ctx
+                            .module
+                            .decl(name)
+                            .expect("libc symbols come from declarations");
+                        if signature_matches(arg_types(), ret, &d.params, d.variadic, d.ret) {
+                            CallTarget::Libc(lf)
+                        } else {
+                            CallTarget::Mismatch
+                        }
+                    }
+                }
+            }
+        };
+        let mut regs = Vec::with_capacity(args.len());
+        for (ty, op) in args {
+            regs.push((self.read(op, *ty)?, *ty));
+        }
+        let site = self.out.calls.len() as u32;
+        self.out.calls.push(CallSite {
+            target,
+            args: regs,
+            dst: dest.map(|d| d.0),
+            mark_dst: dest.is_some_and(|d| self.tracked[d.index()]),
+            ret,
+        });
+        self.emit(Op::Call { site });
+        Ok(())
+    }
+
+    fn terminator(
+        &mut self,
+        term: &Terminator,
+        labels: &FxHashMap<BlockId, usize>,
+    ) -> Result<(), InterpError> {
+        let here = Some(self.block);
+        match term {
+            Terminator::Br(t) => {
+                let edge = self.edge(here, *t, labels)?;
+                self.emit(Op::Br { edge });
+            }
+            Terminator::CondBr {
+                cond,
+                if_true,
+                if_false,
+            } => {
+                let cond = self.read(cond, IrType::I8)?;
+                let t = self.edge(here, *if_true, labels)?;
+                let f = self.edge(here, *if_false, labels)?;
+                self.emit(Op::CondBr { cond, t, f });
+            }
+            Terminator::Switch {
+                ty,
+                val,
+                default,
+                cases,
+            } => {
+                let v = self.read(val, *ty)?;
+                let c = self.canon(*ty);
+                let default = self.edge(here, *default, labels)?;
+                let mut table = Vec::with_capacity(cases.len());
+                for (value, target) in cases {
+                    table.push((c.apply(*value as u64), self.edge(here, *target, labels)?));
+                }
+                // Sorted for binary search; of equal case values the first written wins.
+                table.sort_by_key(|&(value, _)| value);
+                table.dedup_by_key(|&mut (value, _)| value);
+                let index = self.out.switches.len() as u32;
+                self.out.switches.push(SwitchTable {
+                    default,
+                    cases: table,
+                });
+                self.emit(Op::Switch { v, table: index });
+            }
+            Terminator::Ret(Some((ty, op))) => {
+                let v = self.read(op, *ty)?;
+                let ret = if self.func.ret == IrType::Void {
+                    *ty
+                } else {
+                    self.func.ret
+                };
+                let c = self.canon(ret);
+                self.emit(Op::Ret { v, c });
+            }
+            Terminator::Ret(None) => self.emit(Op::RetVoid),
+            Terminator::Unreachable => self.emit(Op::Unreachable),
+        }
+        Ok(())
+    }
+
+    /// The edge from block `from` (`None`: the function's entry) to `to`, with the copies
+    /// of `to`'s phis for it.
+    fn edge(
+        &mut self,
+        from: Option<usize>,
+        to: BlockId,
+        labels: &FxHashMap<BlockId, usize>,
+    ) -> Result<u32, InterpError> {
+        let &target = labels.get(&to).ok_or_else(|| {
+            self.fail(format!(
+                "branch to {to}, which is not a block of this function"
+            ))
+        })?;
+        let from_label = from.map(|b| self.func.blocks[b].label);
+        let first_move = self.out.moves.len() as u32;
+        let mut missing_phi = NO_INST;
+        let phis = self.func.blocks[target].phis().count();
+        for (i, phi) in self.func.blocks[target].phis().enumerate() {
+            let Inst::Phi { dest, ty, incoming } = phi else {
+                unreachable!("phis() yields phis")
+            };
+            let entry = incoming.iter().find(|(_, b)| Some(*b) == from_label);
+            let Some((op, _)) = entry else {
+                if missing_phi == NO_INST {
+                    missing_phi = i as u32;
+                }
+                continue;
+            };
+            if *ty == IrType::Void {
+                return Err(self.fail("a phi of type void"));
+            }
+            let c = self.canon(*ty);
+            let (src, check) = match *op {
+                Operand::Const(k) => (self.constant(c.apply(k.bits as u64)), false),
+                Operand::Value(v) => {
+                    let from = from.expect("the entry edge has no incoming values");
+                    let proven = self.defs.proven(&self.cfg, v.0, from, END_OF_BLOCK);
+                    (v.0, !proven)
+                }
+            };
+            self.out.moves.push(PhiMove {
+                dst: dest.0,
+                src,
+                c,
+                check,
+                mark: self.tracked[dest.index()],
+                phi: i as u32,
+            });
+        }
+        let moves = &self.out.moves[first_move as usize..];
+        let tracked = moves.iter().any(|m| m.check || m.mark);
+        // Sequential copies are exact when no copy reads what another writes; otherwise
+        // (a swap, a rotation) the loop reads every source before writing any destination.
+        let mut dsts: Vec<Reg> = moves.iter().map(|m| m.dst).collect();
+        dsts.sort_unstable();
+        let overlapping = moves.iter().any(|m| {
+            let at = dsts.partition_point(|&d| d < m.src);
+            let copies_writing_src = dsts[at..].iter().take_while(|&&d| d == m.src).count();
+            copies_writing_src > usize::from(m.dst == m.src)
+        });
+        let index = self.out.edges.len() as u32;
+        self.out.edges.push(Edge {
+            target_pc: 0,
+            block: target as u32,
+            first_move,
+            move_count: moves.len() as u32,
+            phi_count: phis as u32,
+            missing_phi,
+            tracked,
+            overlapping,
+        });
+        Ok(index)
+    }
+}
+
+/// A call with these argument types and return type may call a function with this
+/// signature: same named parameter types, extra arguments only for variadic callees, the
+/// same return type.
+pub(crate) fn signature_matches(
+    args: impl ExactSizeIterator<Item = IrType>,
+    call_ret: IrType,
+    params: &[IrType],
+    variadic: bool,
+    ret: IrType,
+) -> bool {
+    let count_ok = if variadic {
+        args.len() >= params.len()
+    } else {
+        args.len() == params.len()
+    };
+    count_ok && call_ret == ret && args.zip(params).all(|(a, &p)| a == p)
+}

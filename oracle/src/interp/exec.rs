@@ -1,0 +1,638 @@
+//! The execution loop: runs compiled code to an outcome.
+//!
+//! Why: this is where the oracle spends its time, so the loop is a `match` over small
+//! `Copy` instructions on a flat register slice, with calls and returns handled outside the
+//! inner loop on an explicit frame stack (no host recursion, whatever the call depth).
+//!
+//! Invariants:
+//! - every real instruction and terminator costs one step, charged before it acts; the
+//!   phis of a block cost one step each when an edge enters it; pseudo-instructions
+//!   (`Check`, `Mark`, `Convert`) are free. A run that would pass `fuel` steps ends
+//!   `OutOfFuel` with exactly `fuel` steps taken;
+//! - a frame's registers are `regs[base..base + frame_size]`; its stamps say which were
+//!   assigned in *this* activation (`stamps[r] == frame.gen`); generations are unique
+//!   among live frames, so a stale stamp of a returned frame never counts;
+//! - when a frame returns, every stack slot it allocated dies (later accesses are
+//!   `DeadFrame`), and the call site's result register is written (and stamped);
+//! - depth beyond `max_call_depth`, or a register stack beyond `MAX_STACK_REGS`, is
+//!   `Undefined(StackOverflow)`.
+
+use super::code::{CallTarget, CompiledFunc, Edge, FuncRef, Op, NO_INST};
+use super::compile::{signature_matches, CompiledProgram};
+use super::libc::{self, LibcResult};
+use super::memory::{AllocKind, Memory};
+use super::output::Stdout;
+use super::value::{self, compare, Canon, Fault};
+use super::RunConfig;
+use crate::outcome::{Location, Outcome, RunResult, Trap, Ub};
+use compiler::ir::IrType;
+
+/// Registers all frames may hold together.
+const MAX_STACK_REGS: usize = 1 << 23;
+/// `Frame::caller_site` of the entry frame.
+const NO_SITE: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    func: u32,
+    base: usize,
+    gen: u32,
+    /// Next pc (saved while a callee runs).
+    pc: u32,
+    /// `stack_slots.len()` when the frame started.
+    slots_mark: usize,
+    /// Arguments the caller passed.
+    nargs: u32,
+    /// The caller's call site that receives the result.
+    caller_site: u32,
+}
+
+/// Why the inner loop left the current frame.
+enum Transfer {
+    Call(u32),
+    Return(Option<u64>),
+    Stop(Outcome),
+}
+
+/// The state of one run.
+pub(crate) struct Machine<'p> {
+    prog: &'p CompiledProgram,
+    cfg: &'p RunConfig,
+    regs: Vec<u64>,
+    stamps: Vec<u32>,
+    frames: Vec<Frame>,
+    /// Ids of the stack slots of all live frames, oldest first.
+    stack_slots: Vec<u32>,
+    mem: Memory,
+    out: Stdout,
+    steps: u64,
+    generation: u32,
+    /// Phi sources of one parallel copy.
+    scratch: Vec<u64>,
+    libc_args: Vec<(IrType, u64)>,
+}
+
+/// Runs function `func` of `prog` with `args` (already counted) to an outcome.
+pub(crate) fn run(prog: &CompiledProgram, cfg: &RunConfig, func: u32, args: &[i64]) -> RunResult {
+    let mut m = Machine {
+        prog,
+        cfg,
+        regs: Vec::new(),
+        stamps: Vec::new(),
+        frames: Vec::new(),
+        stack_slots: Vec::new(),
+        mem: prog.image.clone(),
+        out: Stdout::new(cfg.max_stdout),
+        steps: 0,
+        generation: 0,
+        scratch: Vec::new(),
+        libc_args: Vec::new(),
+    };
+    let outcome = match m.start(func, args) {
+        Ok(()) => m.execute(),
+        Err(o) => o,
+    };
+    RunResult {
+        outcome,
+        stdout: m.out.into_bytes(),
+        steps: m.steps,
+    }
+}
+
+/// Where `code[pc]` of `f` came from.
+fn location(f: &CompiledFunc, pc: usize) -> Location {
+    let (block, inst) = f.location(pc);
+    Location {
+        function: f.name.clone(),
+        block,
+        inst,
+    }
+}
+
+fn undefined(f: &CompiledFunc, pc: usize, ub: Ub) -> Outcome {
+    Outcome::Undefined(ub, location(f, pc))
+}
+
+fn phi_undefined(f: &CompiledFunc, e: &Edge, phi: u32, ub: Ub) -> Outcome {
+    Outcome::Undefined(
+        ub,
+        Location {
+            function: f.name.clone(),
+            block: f.block_labels[e.block as usize],
+            inst: (phi != NO_INST).then_some(phi as usize),
+        },
+    )
+}
+
+/// Enters the target of `edge`: charges its phis, checks them and runs them as one
+/// parallel copy. Returns the target's first pc.
+#[allow(clippy::too_many_arguments)]
+fn enter_block(
+    f: &CompiledFunc,
+    edge: u32,
+    regs: &mut [u64],
+    stamps: &mut [u32],
+    gen: u32,
+    scratch: &mut Vec<u64>,
+    steps: &mut u64,
+    fuel: u64,
+) -> Result<usize, Outcome> {
+    let e = &f.edges[edge as usize];
+    let phis = e.phi_count as u64;
+    if fuel - *steps < phis {
+        *steps = fuel;
+        return Err(Outcome::OutOfFuel);
+    }
+    *steps += phis;
+    if e.missing_phi != NO_INST {
+        return Err(phi_undefined(f, e, e.missing_phi, Ub::PhiMissingEdge));
+    }
+    let first = e.first_move as usize;
+    let moves = &f.moves[first..first + e.move_count as usize];
+    // All phis read their incoming values at once, on entry, from the edge taken.
+    if e.tracked {
+        for m in moves {
+            if m.check && stamps[m.src as usize] != gen {
+                return Err(phi_undefined(f, e, m.phi, Ub::UndefinedValue));
+            }
+        }
+    }
+    if e.overlapping {
+        scratch.clear();
+        scratch.extend(moves.iter().map(|m| m.c.apply(regs[m.src as usize])));
+        for (m, &v) in moves.iter().zip(scratch.iter()) {
+            regs[m.dst as usize] = v;
+        }
+    } else {
+        for m in moves {
+            regs[m.dst as usize] = m.c.apply(regs[m.src as usize]);
+        }
+    }
+    if e.tracked {
+        for m in moves.iter().filter(|m| m.mark) {
+            stamps[m.dst as usize] = gen;
+        }
+    }
+    Ok(e.target_pc as usize)
+}
+
+impl Machine<'_> {
+    /// Pushes the entry frame with `args` read in the parameter types.
+    fn start(&mut self, func: u32, args: &[i64]) -> Result<(), Outcome> {
+        let f = &self.prog.funcs[func as usize];
+        let base = 0;
+        self.grow(base + f.frame_size as usize, f, 0)?;
+        for (i, (&a, &ty)) in args.iter().zip(&f.params).enumerate() {
+            let v = Canon::of(ty, self.prog.ptr_bytes).apply(a as u64);
+            if i < f.arg_slots as usize {
+                self.regs[base + f.args_base as usize + i] = v;
+            }
+        }
+        self.push_frame(func, base, args.len() as u32, NO_SITE)
+    }
+
+    /// Makes room for registers up to `end`, or stack overflow (reported at `pc` of `f`).
+    fn grow(&mut self, end: usize, f: &CompiledFunc, pc: usize) -> Result<(), Outcome> {
+        if end > MAX_STACK_REGS {
+            return Err(undefined(f, pc, Ub::StackOverflow));
+        }
+        if self.regs.len() < end {
+            self.regs.resize(end, 0);
+            self.stamps.resize(end, 0);
+        }
+        Ok(())
+    }
+
+    /// A generation no live frame has.
+    fn next_generation(&mut self) -> u32 {
+        if self.generation == u32::MAX {
+            // Renumber the live frames 1..=n, keeping exactly their own stamps.
+            for (k, fr) in self.frames.iter_mut().enumerate() {
+                let new_gen = k as u32 + 1;
+                let size = self.prog.funcs[fr.func as usize].frame_size as usize;
+                for s in &mut self.stamps[fr.base..fr.base + size] {
+                    *s = if *s == fr.gen { new_gen } else { 0 };
+                }
+                fr.gen = new_gen;
+            }
+            let live = self.frames.len() as u32;
+            for s in self.stamps.iter_mut() {
+                if *s > live {
+                    *s = 0;
+                }
+            }
+            self.generation = live;
+        }
+        self.generation += 1;
+        self.generation
+    }
+
+    /// Pushes a frame whose registers (arguments included) are in place, copies in its
+    /// constants and enters its entry block.
+    fn push_frame(
+        &mut self,
+        func: u32,
+        base: usize,
+        nargs: u32,
+        caller_site: u32,
+    ) -> Result<(), Outcome> {
+        let f = &self.prog.funcs[func as usize];
+        let cb = base + f.const_base as usize;
+        self.regs[cb..cb + f.consts.len()].copy_from_slice(&f.consts);
+        let gen = self.next_generation();
+        self.frames.push(Frame {
+            func,
+            base,
+            gen,
+            pc: 0,
+            slots_mark: self.stack_slots.len(),
+            nargs,
+            caller_site,
+        });
+        let end = base + f.frame_size as usize;
+        let pc = enter_block(
+            f,
+            f.entry_edge,
+            &mut self.regs[base..end],
+            &mut self.stamps[base..end],
+            gen,
+            &mut self.scratch,
+            &mut self.steps,
+            self.cfg.fuel,
+        )?;
+        self.frames.last_mut().expect("just pushed").pc = pc as u32;
+        Ok(())
+    }
+
+    /// Runs until the outcome.
+    fn execute(&mut self) -> Outcome {
+        let prog = self.prog;
+        let fuel = self.cfg.fuel;
+        loop {
+            let fi = self.frames.len() - 1;
+            let frame = self.frames[fi];
+            let f = &prog.funcs[frame.func as usize];
+            let code = &f.code[..];
+            let end = frame.base + f.frame_size as usize;
+            let regs = &mut self.regs[frame.base..end];
+            let stamps = &mut self.stamps[frame.base..end];
+            let mem = &mut self.mem;
+            let gen = frame.gen;
+            let mut pc = frame.pc as usize;
+            let mut steps = self.steps;
+
+            let transfer = 'frame: loop {
+                let op = code[pc];
+                pc += 1;
+                // Charges one step, or ends the run out of fuel.
+                macro_rules! charge {
+                    () => {
+                        if steps >= fuel {
+                            break 'frame Transfer::Stop(Outcome::OutOfFuel);
+                        }
+                        steps += 1;
+                    };
+                }
+                macro_rules! ub {
+                    ($kind:expr) => {
+                        break 'frame Transfer::Stop(undefined(f, pc - 1, $kind))
+                    };
+                }
+                macro_rules! fault {
+                    ($fault:expr) => {
+                        match $fault {
+                            Fault::Trap(t) => break 'frame Transfer::Stop(Outcome::Trapped(t)),
+                            Fault::Ub(u) => ub!(u),
+                        }
+                    };
+                }
+                macro_rules! r {
+                    ($reg:expr) => {
+                        regs[$reg as usize]
+                    };
+                }
+                macro_rules! jump {
+                    ($edge:expr) => {{
+                        let e = &f.edges[$edge as usize];
+                        if e.phi_count == 0 {
+                            pc = e.target_pc as usize;
+                        } else {
+                            match enter_block(
+                                f,
+                                $edge,
+                                regs,
+                                stamps,
+                                gen,
+                                &mut self.scratch,
+                                &mut steps,
+                                fuel,
+                            ) {
+                                Ok(target) => pc = target,
+                                Err(o) => break 'frame Transfer::Stop(o),
+                            }
+                        }
+                    }};
+                }
+                match op {
+                    Op::Check { r } => {
+                        if stamps[r as usize] != gen {
+                            ub!(Ub::UndefinedValue);
+                        }
+                    }
+                    Op::Mark { r } => stamps[r as usize] = gen,
+                    Op::Convert { d, s, c } => r!(d) = c.apply(r!(s)),
+
+                    Op::Add { d, a, b, c } => {
+                        charge!();
+                        r!(d) = c.apply(r!(a).wrapping_add(r!(b)));
+                    }
+                    Op::Sub { d, a, b, c } => {
+                        charge!();
+                        r!(d) = c.apply(r!(a).wrapping_sub(r!(b)));
+                    }
+                    Op::Mul { d, a, b, c } => {
+                        charge!();
+                        r!(d) = c.apply(r!(a).wrapping_mul(r!(b)));
+                    }
+                    Op::And { d, a, b } => {
+                        charge!();
+                        r!(d) = r!(a) & r!(b);
+                    }
+                    Op::Or { d, a, b } => {
+                        charge!();
+                        r!(d) = r!(a) | r!(b);
+                    }
+                    Op::Xor { d, a, b } => {
+                        charge!();
+                        r!(d) = r!(a) ^ r!(b);
+                    }
+                    Op::SDiv { d, a, b, c } => {
+                        charge!();
+                        match value::sdiv(c, r!(a), r!(b)) {
+                            Ok(v) => r!(d) = v,
+                            Err(t) => fault!(Fault::Trap(t)),
+                        }
+                    }
+                    Op::UDiv { d, a, b, c } => {
+                        charge!();
+                        match value::udiv(c, r!(a), r!(b)) {
+                            Ok(v) => r!(d) = v,
+                            Err(t) => fault!(Fault::Trap(t)),
+                        }
+                    }
+                    Op::SRem { d, a, b, c } => {
+                        charge!();
+                        match value::srem(c, r!(a), r!(b)) {
+                            Ok(v) => r!(d) = v,
+                            Err(t) => fault!(Fault::Trap(t)),
+                        }
+                    }
+                    Op::URem { d, a, b, c } => {
+                        charge!();
+                        match value::urem(c, r!(a), r!(b)) {
+                            Ok(v) => r!(d) = v,
+                            Err(t) => fault!(Fault::Trap(t)),
+                        }
+                    }
+                    Op::Shl { d, a, b, c } => {
+                        charge!();
+                        match value::shl(c, r!(a), r!(b)) {
+                            Ok(v) => r!(d) = v,
+                            Err(u) => ub!(u),
+                        }
+                    }
+                    Op::AShr { d, a, b, c } => {
+                        charge!();
+                        match value::ashr(c, r!(a), r!(b)) {
+                            Ok(v) => r!(d) = v,
+                            Err(u) => ub!(u),
+                        }
+                    }
+                    Op::LShr { d, a, b, c } => {
+                        charge!();
+                        match value::lshr(c, r!(a), r!(b)) {
+                            Ok(v) => r!(d) = v,
+                            Err(u) => ub!(u),
+                        }
+                    }
+                    Op::Neg { d, s, c } => {
+                        charge!();
+                        r!(d) = c.apply(r!(s).wrapping_neg());
+                    }
+                    Op::Not { d, s, c } => {
+                        charge!();
+                        r!(d) = c.apply(!r!(s));
+                    }
+                    Op::Cmp { d, a, b, p, c } => {
+                        charge!();
+                        r!(d) = compare(p, c, r!(a), r!(b));
+                    }
+                    Op::Cast { d, s, c } => {
+                        charge!();
+                        r!(d) = c.apply(r!(s));
+                    }
+                    Op::Move { d, s } => {
+                        charge!();
+                        r!(d) = r!(s);
+                    }
+                    Op::Select { d, cond, pair } => {
+                        charge!();
+                        let (a, b) = f.selects[pair as usize];
+                        r!(d) = if r!(cond) != 0 { r!(a) } else { r!(b) };
+                    }
+                    Op::ParamRef { d, n, c } => {
+                        charge!();
+                        if n >= frame.nargs {
+                            ub!(Ub::BadCall);
+                        }
+                        r!(d) = c.apply(r!(f.args_base + n));
+                    }
+                    Op::Alloca { d, size, align } => {
+                        charge!();
+                        match mem.allocate(size as u64, align, AllocKind::Stack) {
+                            Some((id, addr)) => {
+                                self.stack_slots.push(id);
+                                r!(d) = addr;
+                            }
+                            None => ub!(Ub::StackOverflow),
+                        }
+                    }
+                    Op::Load { d, p, size, c } => {
+                        charge!();
+                        match mem.load(r!(p), size as usize) {
+                            Ok(v) => r!(d) = c.apply(v),
+                            Err(u) => ub!(u),
+                        }
+                    }
+                    Op::Store { v, p, size } => {
+                        charge!();
+                        if let Err(u) = mem.store(r!(p), size as usize, r!(v)) {
+                            ub!(u);
+                        }
+                    }
+                    Op::Gep { d, p, off, c } => {
+                        charge!();
+                        r!(d) = c.apply(r!(p).wrapping_add(r!(off)));
+                    }
+                    Op::Memcpy { dst, src, size } => {
+                        charge!();
+                        if let Err(u) = mem.copy(r!(dst), r!(src), size as u64, false) {
+                            ub!(u);
+                        }
+                    }
+                    Op::Call { site } => {
+                        charge!();
+                        break 'frame Transfer::Call(site);
+                    }
+                    Op::Br { edge } => {
+                        charge!();
+                        jump!(edge);
+                    }
+                    Op::CondBr { cond, t, f: e } => {
+                        charge!();
+                        let edge = if r!(cond) != 0 { t } else { e };
+                        jump!(edge);
+                    }
+                    Op::Switch { v, table } => {
+                        charge!();
+                        let table = &f.switches[table as usize];
+                        let key = r!(v);
+                        let edge = match table.cases.binary_search_by_key(&key, |&(k, _)| k) {
+                            Ok(i) => table.cases[i].1,
+                            Err(_) => table.default,
+                        };
+                        jump!(edge);
+                    }
+                    Op::Ret { v, c } => {
+                        charge!();
+                        break 'frame Transfer::Return(Some(c.apply(r!(v))));
+                    }
+                    Op::RetVoid => {
+                        charge!();
+                        break 'frame Transfer::Return(None);
+                    }
+                    Op::Unreachable => {
+                        charge!();
+                        break 'frame Transfer::Stop(Outcome::Trapped(Trap::Unreachable));
+                    }
+                }
+            };
+            self.steps = steps;
+            self.frames[fi].pc = pc as u32;
+            let result = match transfer {
+                Transfer::Call(site) => self.call(f, site, pc - 1),
+                Transfer::Return(v) => self.ret(f, v, pc - 1),
+                Transfer::Stop(o) => Err(o),
+            };
+            if let Err(outcome) = result {
+                return outcome;
+            }
+        }
+    }
+
+    /// Performs call `site` of `caller` (the instruction at `pc`).
+    fn call(&mut self, caller: &CompiledFunc, site: u32, pc: usize) -> Result<(), Outcome> {
+        let cs = &caller.calls[site as usize];
+        let frame = *self.frames.last().expect("a caller frame");
+        let target = match cs.target {
+            CallTarget::Func(i) => FuncRef::Module(i),
+            CallTarget::Libc(l) => FuncRef::Libc(l),
+            CallTarget::Mismatch => return Err(undefined(caller, pc, Ub::BadCall)),
+            CallTarget::Indirect(r) => {
+                let fp = self.regs[frame.base + r as usize];
+                let target = self
+                    .mem
+                    .function_at(fp)
+                    .map_err(|u| undefined(caller, pc, u))?;
+                if let FuncRef::Module(i) = target {
+                    let callee = &self.prog.funcs[i as usize];
+                    let arg_types = cs.args.iter().map(|a| a.1);
+                    if !signature_matches(
+                        arg_types,
+                        cs.ret,
+                        &callee.params,
+                        callee.variadic,
+                        callee.ret,
+                    ) {
+                        return Err(undefined(caller, pc, Ub::BadCall));
+                    }
+                }
+                target
+            }
+        };
+        match target {
+            FuncRef::Module(i) => {
+                if self.frames.len() >= self.cfg.max_call_depth as usize {
+                    return Err(undefined(caller, pc, Ub::StackOverflow));
+                }
+                let callee = &self.prog.funcs[i as usize];
+                let base = frame.base + caller.frame_size as usize;
+                self.grow(base + callee.frame_size as usize, caller, pc)?;
+                let args_at = base + callee.args_base as usize;
+                for (k, &(r, _)) in cs.args.iter().take(callee.arg_slots as usize).enumerate() {
+                    self.regs[args_at + k] = self.regs[frame.base + r as usize];
+                }
+                self.push_frame(i, base, cs.args.len() as u32, site)
+            }
+            FuncRef::Libc(l) => {
+                self.libc_args.clear();
+                for &(r, ty) in &cs.args {
+                    self.libc_args
+                        .push((ty, self.regs[frame.base + r as usize]));
+                }
+                let result = libc::call(
+                    l,
+                    &self.libc_args,
+                    &mut self.mem,
+                    &mut self.out,
+                    self.prog.ptr_bytes,
+                )
+                .map_err(|u| undefined(caller, pc, u))?;
+                match result {
+                    LibcResult::Value(v) => {
+                        if let Some(d) = cs.dst {
+                            let at = frame.base + d as usize;
+                            self.regs[at] = Canon::of(cs.ret, self.prog.ptr_bytes).apply(v);
+                            if cs.mark_dst {
+                                self.stamps[at] = frame.gen;
+                            }
+                        }
+                        Ok(())
+                    }
+                    LibcResult::Exit(code) => Err(Outcome::Exited(code)),
+                    LibcResult::Abort => Err(Outcome::Trapped(Trap::Abort)),
+                }
+            }
+        }
+    }
+
+    /// Returns `value` from the current frame (of function `f`, at `pc`).
+    fn ret(&mut self, f: &CompiledFunc, value: Option<u64>, pc: usize) -> Result<(), Outcome> {
+        let frame = self.frames.pop().expect("a returning frame");
+        for id in self.stack_slots.drain(frame.slots_mark..) {
+            self.mem.kill_stack_slot(id);
+        }
+        let Some(caller_frame) = self.frames.last().copied() else {
+            // The entry function returned: the run's outcome.
+            return Err(match (f.ret, value) {
+                (IrType::Void, _) => Outcome::Returned(None),
+                (_, Some(v)) => Outcome::Returned(Some(v as i64)),
+                (_, None) => undefined(f, pc, Ub::BadCall),
+            });
+        };
+        let caller = &self.prog.funcs[caller_frame.func as usize];
+        let cs = &caller.calls[frame.caller_site as usize];
+        if let Some(d) = cs.dst {
+            let Some(v) = value else {
+                // The caller expects a value the callee did not return.
+                return Err(undefined(f, pc, Ub::BadCall));
+            };
+            let at = caller_frame.base + d as usize;
+            self.regs[at] = Canon::of(cs.ret, self.prog.ptr_bytes).apply(v);
+            if cs.mark_dst {
+                self.stamps[at] = caller_frame.gen;
+            }
+        }
+        Ok(())
+    }
+}

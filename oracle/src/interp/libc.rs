@@ -1,0 +1,355 @@
+//! The libc subset the oracle implements for declared externals.
+//!
+//! Why: generated and hand-written programs print results and use a few memory and string
+//! routines; the oracle gives them the meaning glibc gives (byte-exact output, the same
+//! return values on x86-64) and calls every misuse undefined, so a reference run that
+//! misuses libc is discarded rather than compared.
+//!
+//! Invariants:
+//! - [`LibcFn::by_name`] is the whole supported set; `Program::new` refuses any other
+//!   external, and any declaration whose shape (named parameter count, variadic or not)
+//!   differs from the C prototype;
+//! - arguments arrive canonical for the types written at the call; results are returned
+//!   as raw bits and canonicalized by the caller in the call's return type;
+//! - pointers are checked by [`Memory`] (bounds, liveness, initialisation); sizes are read
+//!   unsigned; `memcpy` of overlapping ranges is undefined, `memmove` is not; `free` of a
+//!   pointer `malloc` did not return, or twice, is undefined; `malloc` past the memory
+//!   limit returns null, as a real allocator may.
+
+use super::memory::{AllocKind, Memory};
+use super::output::Stdout;
+use super::printf::printf;
+use crate::outcome::Ub;
+use compiler::ir::{IrDecl, IrType};
+
+/// A supported libc function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LibcFn {
+    Printf,
+    Putchar,
+    Puts,
+    Abort,
+    Exit,
+    Memcpy,
+    Memmove,
+    Memset,
+    Memcmp,
+    Strcmp,
+    Strlen,
+    Strncmp,
+    Malloc,
+    Calloc,
+    Free,
+}
+
+/// How a libc call ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LibcResult {
+    /// Returned these bits (ignored for `void`).
+    Value(u64),
+    /// `exit(code)`.
+    Exit(i32),
+    /// `abort()`.
+    Abort,
+}
+
+impl LibcFn {
+    const ALL: [LibcFn; 15] = [
+        LibcFn::Printf,
+        LibcFn::Putchar,
+        LibcFn::Puts,
+        LibcFn::Abort,
+        LibcFn::Exit,
+        LibcFn::Memcpy,
+        LibcFn::Memmove,
+        LibcFn::Memset,
+        LibcFn::Memcmp,
+        LibcFn::Strcmp,
+        LibcFn::Strlen,
+        LibcFn::Strncmp,
+        LibcFn::Malloc,
+        LibcFn::Calloc,
+        LibcFn::Free,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            LibcFn::Printf => "printf",
+            LibcFn::Putchar => "putchar",
+            LibcFn::Puts => "puts",
+            LibcFn::Abort => "abort",
+            LibcFn::Exit => "exit",
+            LibcFn::Memcpy => "memcpy",
+            LibcFn::Memmove => "memmove",
+            LibcFn::Memset => "memset",
+            LibcFn::Memcmp => "memcmp",
+            LibcFn::Strcmp => "strcmp",
+            LibcFn::Strlen => "strlen",
+            LibcFn::Strncmp => "strncmp",
+            LibcFn::Malloc => "malloc",
+            LibcFn::Calloc => "calloc",
+            LibcFn::Free => "free",
+        }
+    }
+
+    /// The supported function called `name`.
+    pub fn by_name(name: &str) -> Option<LibcFn> {
+        LibcFn::ALL.iter().copied().find(|f| f.name() == name)
+    }
+
+    /// Named parameters of the C prototype, and whether it is variadic.
+    fn prototype(self) -> (usize, bool) {
+        match self {
+            LibcFn::Printf => (1, true),
+            LibcFn::Abort => (0, false),
+            LibcFn::Putchar
+            | LibcFn::Puts
+            | LibcFn::Exit
+            | LibcFn::Strlen
+            | LibcFn::Malloc
+            | LibcFn::Free => (1, false),
+            LibcFn::Strcmp | LibcFn::Calloc => (2, false),
+            LibcFn::Memcpy
+            | LibcFn::Memmove
+            | LibcFn::Memset
+            | LibcFn::Memcmp
+            | LibcFn::Strncmp => (3, false),
+        }
+    }
+
+    /// Checks that a declaration has the C prototype's shape.
+    pub fn check_decl(self, decl: &IrDecl) -> Result<(), String> {
+        let (named, variadic) = self.prototype();
+        if decl.params.len() != named || decl.variadic != variadic {
+            return Err(format!(
+                "@{} is declared with {} parameter(s){}, but libc's {} takes {}{}",
+                decl.name,
+                decl.params.len(),
+                if decl.variadic { " and ..." } else { "" },
+                self.name(),
+                named,
+                if variadic { " and ..." } else { "" }
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Runs `f` on `args` (each canonical for its type at the call).
+pub(crate) fn call(
+    f: LibcFn,
+    args: &[(IrType, u64)],
+    mem: &mut Memory,
+    out: &mut Stdout,
+    ptr_bytes: u32,
+) -> Result<LibcResult, Ub> {
+    let (named, variadic) = f.prototype();
+    if args.len() < named || (!variadic && args.len() != named) {
+        return Err(Ub::BadCall);
+    }
+    let arg = |i: usize| args[i].1;
+    let value = match f {
+        LibcFn::Printf => printf(mem, out, arg(0), &args[1..], ptr_bytes)?,
+        LibcFn::Putchar => {
+            let c = arg(0) as u8;
+            out.write(&[c])?;
+            c as u64
+        }
+        LibcFn::Puts => {
+            let s = mem.c_string(arg(0), None)?;
+            let n = s.len() as u64 + 1;
+            out.write(s)?;
+            out.write(b"\n")?;
+            // glibc returns the number of bytes written, capped at INT_MAX.
+            n.min(i32::MAX as u64)
+        }
+        LibcFn::Abort => return Ok(LibcResult::Abort),
+        LibcFn::Exit => return Ok(LibcResult::Exit(arg(0) as i32)),
+        LibcFn::Memcpy | LibcFn::Memmove => {
+            mem.copy(arg(0), arg(1), arg(2), f == LibcFn::Memmove)?;
+            arg(0)
+        }
+        LibcFn::Memset => {
+            mem.fill(arg(0), arg(1) as u8, arg(2))?;
+            arg(0)
+        }
+        LibcFn::Memcmp => {
+            let n = arg(2);
+            let a = mem.read_bytes(arg(0), n)?;
+            let b = mem.read_bytes(arg(1), n)?;
+            byte_difference(a, b, false)
+        }
+        LibcFn::Strcmp => {
+            let a = mem.c_string(arg(0), None)?;
+            let b = mem.c_string(arg(1), None)?;
+            byte_difference(a, b, true)
+        }
+        LibcFn::Strncmp => {
+            let n = arg(2);
+            let a = mem.c_string(arg(0), Some(n))?;
+            let b = mem.c_string(arg(1), Some(n))?;
+            byte_difference(a, b, a.len() < n as usize || b.len() < n as usize)
+        }
+        LibcFn::Strlen => mem.c_string(arg(0), None)?.len() as u64,
+        LibcFn::Malloc => heap_block(mem, Some(arg(0)), false),
+        LibcFn::Calloc => heap_block(mem, arg(0).checked_mul(arg(1)), true),
+        LibcFn::Free => {
+            if arg(0) != 0 {
+                mem.free(arg(0))?;
+            }
+            0
+        }
+    };
+    Ok(LibcResult::Value(value))
+}
+
+/// The difference of the first differing bytes (as unsigned chars), as glibc on x86-64
+/// returns it; 0 when equal. With `terminated`, the shorter string's NUL takes part.
+fn byte_difference(a: &[u8], b: &[u8], terminated: bool) -> u64 {
+    let n = a.len().min(b.len());
+    for i in 0..n {
+        if a[i] != b[i] {
+            return (a[i] as i64 - b[i] as i64) as u64;
+        }
+    }
+    if terminated && a.len() != b.len() {
+        let x = a.get(n).copied().unwrap_or(0) as i64;
+        let y = b.get(n).copied().unwrap_or(0) as i64;
+        return (x - y) as u64;
+    }
+    0
+}
+
+/// `malloc`/`calloc`: a fresh heap block (16-aligned), or null when too large.
+fn heap_block(mem: &mut Memory, size: Option<u64>, zeroed: bool) -> u64 {
+    let Some(size) = size else {
+        return 0;
+    };
+    let Some((_, addr)) = mem.allocate(size, 16, AllocKind::Heap) else {
+        return 0;
+    };
+    if zeroed {
+        // Cannot fail: the block was just made, live and writable.
+        let _ = mem.fill(addr, 0, size);
+    }
+    addr
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn string(mem: &mut Memory, s: &[u8]) -> u64 {
+        let (id, addr) = mem.allocate(s.len() as u64, 1, AllocKind::Global).unwrap();
+        mem.set_global_bytes(id, 0, s);
+        addr
+    }
+
+    fn call8(f: LibcFn, args: &[u64], mem: &mut Memory, out: &mut Stdout) -> Result<u64, Ub> {
+        let typed: Vec<(IrType, u64)> = args.iter().map(|&a| (IrType::U64, a)).collect();
+        match call(f, &typed, mem, out, 8)? {
+            LibcResult::Value(v) => Ok(v),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn strings_compare_like_glibc() {
+        let mut mem = Memory::new(8);
+        let mut out = Stdout::new(100);
+        let abc = string(&mut mem, b"abc\0");
+        let abd = string(&mut mem, b"abd\0");
+        let ab = string(&mut mem, b"ab\0");
+        let cmp = |m: &mut Memory, o: &mut Stdout, a, b| {
+            call8(LibcFn::Strcmp, &[a, b], m, o).unwrap() as i64
+        };
+        assert_eq!(cmp(&mut mem, &mut out, abc, abd), -1);
+        assert_eq!(cmp(&mut mem, &mut out, abd, abc), 1);
+        assert_eq!(cmp(&mut mem, &mut out, abc, ab), b'c' as i64);
+        assert_eq!(cmp(&mut mem, &mut out, ab, abc), -(b'c' as i64));
+        assert_eq!(cmp(&mut mem, &mut out, abc, abc), 0);
+        assert_eq!(
+            call8(LibcFn::Strncmp, &[abc, abd, 2], &mut mem, &mut out),
+            Ok(0)
+        );
+        assert_eq!(
+            call8(LibcFn::Strncmp, &[ab, abc, 3], &mut mem, &mut out).map(|v| v as i64),
+            Ok(-99)
+        );
+        assert_eq!(call8(LibcFn::Strlen, &[abc], &mut mem, &mut out), Ok(3));
+        assert_eq!(
+            call8(LibcFn::Memcmp, &[abc, abd, 3], &mut mem, &mut out).map(|v| v as i64),
+            Ok(-1)
+        );
+        assert_eq!(
+            call8(LibcFn::Memcmp, &[abc, abd, 2], &mut mem, &mut out),
+            Ok(0)
+        );
+    }
+
+    #[test]
+    fn heap_and_memory_routines() {
+        let mut mem = Memory::new(8);
+        let mut out = Stdout::new(100);
+        let p = call8(LibcFn::Malloc, &[8], &mut mem, &mut out).unwrap();
+        assert_ne!(p, 0);
+        assert_eq!(mem.load(p, 1), Err(Ub::UninitRead));
+        call8(LibcFn::Memset, &[p, 0x141, 8], &mut mem, &mut out).unwrap();
+        assert_eq!(mem.load(p, 2), Ok(0x4141));
+        let q = call8(LibcFn::Calloc, &[2, 4], &mut mem, &mut out).unwrap();
+        assert_eq!(mem.load(q, 8), Ok(0));
+        assert_eq!(
+            call8(LibcFn::Calloc, &[u64::MAX, 2], &mut mem, &mut out),
+            Ok(0)
+        );
+        assert_eq!(
+            call8(LibcFn::Malloc, &[u64::MAX], &mut mem, &mut out),
+            Ok(0)
+        );
+        call8(LibcFn::Free, &[p], &mut mem, &mut out).unwrap();
+        call8(LibcFn::Free, &[0], &mut mem, &mut out).unwrap();
+        assert_eq!(
+            call8(LibcFn::Free, &[p], &mut mem, &mut out),
+            Err(Ub::BadLibcCall)
+        );
+        assert_eq!(
+            call8(LibcFn::Memcpy, &[q, p, 1], &mut mem, &mut out),
+            Err(Ub::UseAfterFree)
+        );
+        assert_eq!(
+            call8(LibcFn::Memmove, &[q + 1, q, 4], &mut mem, &mut out),
+            Ok(q + 1)
+        );
+        assert_eq!(
+            call8(LibcFn::Memcpy, &[q + 1, q, 4], &mut mem, &mut out),
+            Err(Ub::BadLibcCall)
+        );
+    }
+
+    #[test]
+    fn output_routines() {
+        let mut mem = Memory::new(8);
+        let mut out = Stdout::new(100);
+        let hi = string(&mut mem, b"hi\0");
+        assert_eq!(call8(LibcFn::Puts, &[hi], &mut mem, &mut out), Ok(3));
+        assert_eq!(
+            call8(LibcFn::Putchar, &[0x141], &mut mem, &mut out),
+            Ok(0x41)
+        );
+        assert_eq!(out.into_bytes(), b"hi\nA");
+        let mut out = Stdout::new(100);
+        let typed = [(IrType::I32, (-3i64) as u64)];
+        assert_eq!(
+            call(LibcFn::Exit, &typed, &mut mem, &mut out, 8),
+            Ok(LibcResult::Exit(-3))
+        );
+        assert_eq!(
+            call(LibcFn::Abort, &[], &mut mem, &mut out, 8),
+            Ok(LibcResult::Abort)
+        );
+        assert_eq!(
+            call(LibcFn::Abort, &typed, &mut mem, &mut out, 8),
+            Err(Ub::BadCall)
+        );
+    }
+}

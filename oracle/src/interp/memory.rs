@@ -1,0 +1,441 @@
+//! Memory: a set of allocations with bounds, liveness and initialisation, and the pointer
+//! values that designate them.
+//!
+//! Why: the oracle must call out-of-bounds accesses, accesses to returned frames, reads of
+//! bytes never written and writes to constants, so a pointer is an allocation plus an
+//! offset (provenance). The provenance is encoded *in the pointer's bits*: a pointer is an
+//! ordinary integer address, and every allocation owns a disjoint address range. So
+//! pointers survive stores and loads (byte by byte, even through `memcpy`), casts to
+//! integers of pointer width and back, and comparisons, with no shadow state.
+//!
+//! Address layout:
+//! - 8-byte pointers: allocation `id` lives at `(id << 32) | 2^31`; an address decodes in
+//!   O(1) to `id = addr >> 32` and a signed offset in `[-2^31, 2^31)`, so a pointer moved
+//!   far out of bounds by `gep` still names its allocation.
+//! - 4-byte pointers: allocations are placed in increasing order in a 32-bit space from
+//!   `NARROW_FIRST_BASE`, separated by at least `NARROW_GAP` unused bytes; each claims the
+//!   addresses from the middle of the gap before it to the middle of the gap after it, and
+//!   an address decodes by binary search over the claims. So a pointer up to 128 bytes
+//!   before or after its allocation still names it (out of bounds); further away it may
+//!   name a neighbour — the price of 32 bits. Addresses below the first claim (null,
+//!   small integers) are invalid.
+//!
+//! Invariants:
+//! - id 0 is no allocation: null and small integers never resolve;
+//! - an allocation is never reused: after its frame returns (or it is freed) its id and
+//!   addresses stay dead for the rest of the run, so dangling pointers are always caught;
+//! - `init[i] != 0` iff byte `i` was written (globals: every byte); `memcpy` copies
+//!   initialisation along with data;
+//! - live bytes (stack + heap + globals) stay under [`MAX_LIVE_BYTES`]: allocation beyond
+//!   that fails and the caller decides what failure means (a stack overflow for `alloca`,
+//!   a null pointer for `malloc`).
+
+use super::code::FuncRef;
+use crate::outcome::Ub;
+
+/// Bytes all live allocations may hold together.
+pub(crate) const MAX_LIVE_BYTES: u64 = 256 << 20;
+/// Largest single allocation (offsets must fit the 8-byte encoding).
+const MAX_ALLOC_SIZE: u64 = (1 << 31) - 1;
+const WIDE_OFFSET_BIAS: u64 = 1 << 31;
+const NARROW_FIRST_BASE: u64 = 0x1_0000;
+const NARROW_GAP: u64 = 256;
+const NARROW_LIMIT: u64 = 1 << 32;
+
+/// What an allocation is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AllocKind {
+    Stack,
+    Global,
+    ConstGlobal,
+    Heap,
+    /// A function's address: it can be called, never read or written.
+    Function(FuncRef),
+}
+
+/// Whether an allocation can still be accessed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Status {
+    Live,
+    /// A stack slot whose frame returned.
+    FrameReturned,
+    /// A heap block passed to `free`.
+    Freed,
+}
+
+#[derive(Clone, Debug)]
+struct Allocation {
+    base: u64,
+    size: u64,
+    kind: AllocKind,
+    status: Status,
+    data: Vec<u8>,
+    init: Vec<u8>,
+}
+
+/// All allocations of one run.
+#[derive(Clone, Debug)]
+pub(crate) struct Memory {
+    allocs: Vec<Allocation>,
+    /// 4-byte pointers only: the first address allocation `i` claims, increasing, for
+    /// binary search.
+    narrow_claims: Vec<u64>,
+    wide: bool,
+    next_base: u64,
+    live_bytes: u64,
+}
+
+impl Memory {
+    /// Empty memory for `ptr_bytes`-wide pointers (4 or 8).
+    pub fn new(ptr_bytes: u32) -> Memory {
+        let null = Allocation {
+            base: 0,
+            size: 0,
+            kind: AllocKind::Heap,
+            status: Status::Freed,
+            data: Vec::new(),
+            init: Vec::new(),
+        };
+        Memory {
+            allocs: vec![null],
+            narrow_claims: vec![0],
+            wide: ptr_bytes == 8,
+            next_base: NARROW_FIRST_BASE,
+            live_bytes: 0,
+        }
+    }
+
+    /// A fresh allocation of `size` bytes, uninitialised (stack, heap) or zero and
+    /// initialised (globals). Returns its id and address, or `None` past the limits.
+    pub fn allocate(&mut self, size: u64, align: u32, kind: AllocKind) -> Option<(u32, u64)> {
+        if size > MAX_ALLOC_SIZE || self.live_bytes + size > MAX_LIVE_BYTES {
+            return None;
+        }
+        let id = u32::try_from(self.allocs.len()).ok()?;
+        let base = if self.wide {
+            ((id as u64) << 32) | WIDE_OFFSET_BIAS
+        } else {
+            // This allocation claims the addresses from the middle of the gap before it
+            // to the middle of the gap after it.
+            let claim_start = self.next_base;
+            let align = align.max(1) as u64;
+            let base = (claim_start + NARROW_GAP / 2).div_ceil(align) * align;
+            // Function addresses take one byte of address space so they stay distinct.
+            let claim_end = base + size.max(1) + NARROW_GAP / 2;
+            if claim_end > NARROW_LIMIT {
+                return None;
+            }
+            self.next_base = claim_end;
+            self.narrow_claims.push(claim_start);
+            base
+        };
+        let initialised = matches!(kind, AllocKind::Global | AllocKind::ConstGlobal);
+        let data = vec![0u8; size as usize];
+        let init = vec![initialised as u8; size as usize];
+        self.live_bytes += size;
+        self.allocs.push(Allocation {
+            base,
+            size,
+            kind,
+            status: Status::Live,
+            data,
+            init,
+        });
+        Some((id, base))
+    }
+
+    /// Writes a global's initial bytes (all bytes of a global count as initialised).
+    pub fn set_global_bytes(&mut self, id: u32, offset: usize, bytes: &[u8]) {
+        let a = &mut self.allocs[id as usize];
+        a.data[offset..offset + bytes.len()].copy_from_slice(bytes);
+    }
+
+    /// Ends a stack slot's life when its frame returns.
+    pub fn kill_stack_slot(&mut self, id: u32) {
+        let a = &mut self.allocs[id as usize];
+        if a.status == Status::Live {
+            a.status = Status::FrameReturned;
+            self.live_bytes -= a.size;
+            a.data = Vec::new();
+            a.init = Vec::new();
+        }
+    }
+
+    /// `free(addr)` for a non-null `addr`: must be the start of a live heap block.
+    pub fn free(&mut self, addr: u64) -> Result<(), Ub> {
+        let (id, off) = self.resolve(addr)?;
+        let a = &mut self.allocs[id];
+        if a.kind != AllocKind::Heap || off != 0 || a.status != Status::Live {
+            // Double free, or freeing what malloc did not return.
+            return Err(Ub::BadLibcCall);
+        }
+        a.status = Status::Freed;
+        self.live_bytes -= a.size;
+        a.data = Vec::new();
+        a.init = Vec::new();
+        Ok(())
+    }
+
+    /// The function a pointer designates (offset 0 of a function's address).
+    pub fn function_at(&self, addr: u64) -> Result<FuncRef, Ub> {
+        let (id, off) = self.resolve(addr)?;
+        match self.allocs[id].kind {
+            AllocKind::Function(f) if off == 0 => Ok(f),
+            _ => Err(Ub::InvalidPointer),
+        }
+    }
+
+    /// Decodes an address into allocation index and signed offset.
+    #[inline(always)]
+    fn resolve(&self, addr: u64) -> Result<(usize, i64), Ub> {
+        if self.wide {
+            let id = (addr >> 32) as usize;
+            if id == 0 || id >= self.allocs.len() {
+                return Err(Ub::InvalidPointer);
+            }
+            Ok((id, (addr & 0xffff_ffff) as i64 - WIDE_OFFSET_BIAS as i64))
+        } else {
+            let idx = self.narrow_claims.partition_point(|&b| b <= addr) - 1;
+            if idx == 0 {
+                return Err(Ub::InvalidPointer);
+            }
+            let a = &self.allocs[idx];
+            let off = addr as i64 - a.base as i64;
+            if off >= (a.size.max(1) + NARROW_GAP / 2) as i64 {
+                // Past the last allocation's claim.
+                return Err(Ub::InvalidPointer);
+            }
+            Ok((idx, off))
+        }
+    }
+
+    /// Checks an access of `len > 0` bytes at `addr` and returns the allocation index
+    /// and byte offset. The rule, in order: a live allocation, not a function, in bounds,
+    /// and for writes not a constant.
+    #[inline(always)]
+    fn access(&self, addr: u64, len: u64, write: bool) -> Result<(usize, usize), Ub> {
+        let (id, off) = self.resolve(addr)?;
+        let a = &self.allocs[id];
+        match a.status {
+            Status::Live => {}
+            Status::FrameReturned => return Err(Ub::DeadFrame),
+            Status::Freed => return Err(Ub::UseAfterFree),
+        }
+        if let AllocKind::Function(_) = a.kind {
+            return Err(Ub::InvalidPointer);
+        }
+        if off < 0 || off as u64 + len > a.size {
+            return Err(Ub::OutOfBounds);
+        }
+        if write && a.kind == AllocKind::ConstGlobal {
+            return Err(Ub::WriteToConst);
+        }
+        Ok((id, off as usize))
+    }
+
+    /// Reads `size` (1..=8) initialised bytes, little-endian, zero-extended.
+    #[inline]
+    pub fn load(&self, addr: u64, size: usize) -> Result<u64, Ub> {
+        let (id, o) = self.access(addr, size as u64, false)?;
+        let a = &self.allocs[id];
+        if a.init[o..o + size].contains(&0) {
+            return Err(Ub::UninitRead);
+        }
+        let mut buf = [0u8; 8];
+        buf[..size].copy_from_slice(&a.data[o..o + size]);
+        Ok(u64::from_le_bytes(buf))
+    }
+
+    /// Writes the low `size` (1..=8) bytes of `val`, little-endian.
+    #[inline]
+    pub fn store(&mut self, addr: u64, size: usize, val: u64) -> Result<(), Ub> {
+        let (id, o) = self.access(addr, size as u64, true)?;
+        let a = &mut self.allocs[id];
+        a.data[o..o + size].copy_from_slice(&val.to_le_bytes()[..size]);
+        a.init[o..o + size].fill(1);
+        Ok(())
+    }
+
+    /// Copies `len` bytes with their initialisation state. Overlapping ranges are
+    /// undefined unless `overlap_ok` (memmove) or the ranges are identical.
+    pub fn copy(&mut self, dst: u64, src: u64, len: u64, overlap_ok: bool) -> Result<(), Ub> {
+        if len == 0 {
+            return Ok(());
+        }
+        let (sid, so) = self.access(src, len, false)?;
+        let (did, d) = self.access(dst, len, true)?;
+        let n = len as usize;
+        if sid == did {
+            let overlaps = so < d + n && d < so + n;
+            if overlaps && so != d && !overlap_ok {
+                return Err(Ub::BadLibcCall);
+            }
+            let a = &mut self.allocs[sid];
+            a.data.copy_within(so..so + n, d);
+            a.init.copy_within(so..so + n, d);
+            return Ok(());
+        }
+        let (s, t) = if sid < did {
+            let (lo, hi) = self.allocs.split_at_mut(did);
+            (&lo[sid], &mut hi[0])
+        } else {
+            let (lo, hi) = self.allocs.split_at_mut(sid);
+            (&hi[0], &mut lo[did])
+        };
+        t.data[d..d + n].copy_from_slice(&s.data[so..so + n]);
+        t.init[d..d + n].copy_from_slice(&s.init[so..so + n]);
+        Ok(())
+    }
+
+    /// `memset`: `len` bytes of `byte`, now initialised.
+    pub fn fill(&mut self, dst: u64, byte: u8, len: u64) -> Result<(), Ub> {
+        if len == 0 {
+            return Ok(());
+        }
+        let (id, o) = self.access(dst, len, true)?;
+        let a = &mut self.allocs[id];
+        let n = len as usize;
+        a.data[o..o + n].fill(byte);
+        a.init[o..o + n].fill(1);
+        Ok(())
+    }
+
+    /// `len` initialised bytes at `addr`.
+    pub fn read_bytes(&self, addr: u64, len: u64) -> Result<&[u8], Ub> {
+        if len == 0 {
+            return Ok(&[]);
+        }
+        let (id, o) = self.access(addr, len, false)?;
+        let a = &self.allocs[id];
+        let n = len as usize;
+        if a.init[o..o + n].contains(&0) {
+            return Err(Ub::UninitRead);
+        }
+        Ok(&a.data[o..o + n])
+    }
+
+    /// The bytes of the C string at `addr` (without its NUL), reading at most `limit`
+    /// bytes: each byte read must be live, in bounds and initialised.
+    pub fn c_string(&self, addr: u64, limit: Option<u64>) -> Result<&[u8], Ub> {
+        let limit = limit.unwrap_or(u64::MAX);
+        if limit == 0 {
+            return Ok(&[]);
+        }
+        let (id, o) = self.access(addr, 1, false)?;
+        let a = &self.allocs[id];
+        let avail = (a.size as usize - o) as u64;
+        let window = avail.min(limit) as usize;
+        for (i, (&byte, &init)) in a.data[o..o + window]
+            .iter()
+            .zip(&a.init[o..o + window])
+            .enumerate()
+        {
+            if init == 0 {
+                return Err(Ub::UninitRead);
+            }
+            if byte == 0 {
+                return Ok(&a.data[o..o + i]);
+            }
+        }
+        if (window as u64) < limit {
+            // Ran off the end of the allocation before a NUL.
+            return Err(Ub::OutOfBounds);
+        }
+        Ok(&a.data[o..o + window])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn both() -> [Memory; 2] {
+        [Memory::new(4), Memory::new(8)]
+    }
+
+    #[test]
+    fn round_trip_and_bounds() {
+        for mut m in both() {
+            let (_, p) = m.allocate(8, 4, AllocKind::Stack).unwrap();
+            assert_eq!(m.load(p, 4), Err(Ub::UninitRead));
+            m.store(p + 4, 4, 0xdead_beef).unwrap();
+            assert_eq!(m.load(p + 4, 4), Ok(0xdead_beef));
+            assert_eq!(m.load(p + 4, 2), Ok(0xbeef));
+            assert_eq!(m.load(p + 2, 4), Err(Ub::UninitRead));
+            assert_eq!(m.load(p + 6, 4), Err(Ub::OutOfBounds));
+            assert_eq!(m.store(p.wrapping_sub(1), 1, 0), Err(Ub::OutOfBounds));
+            assert_eq!(m.load(0, 1), Err(Ub::InvalidPointer));
+            assert_eq!(m.load(16, 1), Err(Ub::InvalidPointer));
+        }
+    }
+
+    #[test]
+    fn dead_frames_and_freed_blocks_stay_dead() {
+        for mut m in both() {
+            let (id, p) = m.allocate(4, 4, AllocKind::Stack).unwrap();
+            m.store(p, 4, 1).unwrap();
+            m.kill_stack_slot(id);
+            let (_, q) = m.allocate(4, 4, AllocKind::Stack).unwrap();
+            assert_ne!(p, q, "addresses are never reused");
+            assert_eq!(m.load(p, 4), Err(Ub::DeadFrame));
+            let (_, h) = m.allocate(4, 16, AllocKind::Heap).unwrap();
+            m.free(h).unwrap();
+            assert_eq!(m.load(h, 1), Err(Ub::UseAfterFree));
+            assert_eq!(m.free(h), Err(Ub::BadLibcCall));
+            assert_eq!(m.free(q), Err(Ub::BadLibcCall));
+        }
+    }
+
+    #[test]
+    fn const_globals_and_functions() {
+        for mut m in both() {
+            let (id, g) = m.allocate(2, 1, AllocKind::ConstGlobal).unwrap();
+            m.set_global_bytes(id, 0, b"hi");
+            assert_eq!(m.load(g, 2), Ok(u16::from_le_bytes(*b"hi") as u64));
+            assert_eq!(m.store(g, 1, 0), Err(Ub::WriteToConst));
+            let (_, f) = m
+                .allocate(0, 1, AllocKind::Function(FuncRef::Module(3)))
+                .unwrap();
+            assert_eq!(m.function_at(f), Ok(FuncRef::Module(3)));
+            assert_eq!(m.function_at(g), Err(Ub::InvalidPointer));
+            assert_eq!(m.load(f, 1), Err(Ub::InvalidPointer));
+        }
+    }
+
+    #[test]
+    fn copies_carry_initialisation_and_reject_overlap() {
+        for mut m in both() {
+            let (_, a) = m.allocate(8, 8, AllocKind::Stack).unwrap();
+            let (_, b) = m.allocate(8, 8, AllocKind::Stack).unwrap();
+            m.store(a, 2, 0x0102).unwrap();
+            m.copy(b, a, 8, false).unwrap();
+            assert_eq!(m.load(b, 2), Ok(0x0102));
+            assert_eq!(m.load(b + 2, 1), Err(Ub::UninitRead));
+            assert_eq!(m.copy(a + 1, a, 4, false), Err(Ub::BadLibcCall));
+            m.copy(a + 1, a, 2, true).unwrap();
+            assert_eq!(m.load(a, 1), Ok(0x02));
+            assert_eq!(m.load(a + 1, 2), Ok(0x0102));
+            m.copy(a, a, 8, false).unwrap();
+        }
+    }
+
+    #[test]
+    fn c_strings() {
+        for mut m in both() {
+            let (id, g) = m.allocate(4, 1, AllocKind::Global).unwrap();
+            m.set_global_bytes(id, 0, b"ab\0c");
+            assert_eq!(m.c_string(g, None), Ok(&b"ab"[..]));
+            assert_eq!(m.c_string(g + 3, None), Err(Ub::OutOfBounds));
+            assert_eq!(m.c_string(g + 3, Some(1)), Ok(&b"c"[..]));
+            assert_eq!(m.c_string(g, Some(1)), Ok(&b"a"[..]));
+        }
+    }
+
+    #[test]
+    fn limits() {
+        let mut m = Memory::new(8);
+        assert!(m.allocate(MAX_ALLOC_SIZE + 1, 1, AllocKind::Heap).is_none());
+        let mut n = Memory::new(4);
+        assert!(n.allocate(MAX_LIVE_BYTES + 1, 1, AllocKind::Heap).is_none());
+    }
+}
