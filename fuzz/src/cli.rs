@@ -76,6 +76,42 @@ enum Command {
         #[arg(long, default_value_t = 8, value_parser = clap::builder::PossibleValuesParser::new(["4", "8"]).map(|s| if s == "4" { 4u32 } else { 8u32 }))]
         ptr_bytes: u32,
     },
+    /// The main job: generate programs, run every stage, save, reduce and report
+    /// findings. Ends with the line `N findings`.
+    Hunt {
+        /// Generators: cfg, phi, or all.
+        #[arg(long = "gen", default_value = "all")]
+        generators: String,
+        /// How long to hunt, e.g. 30s, 10m, 8h.
+        #[arg(long, default_value = "30s", value_parser = parse_duration)]
+        time: Duration,
+        /// Base seed (program i uses seed + i); default: from the clock, printed.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Output directory (default: reports/<UTC timestamp>/).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Stop after this many programs.
+        #[arg(long)]
+        max_programs: Option<u64>,
+        /// Time budget to reduce each unique finding (0s: no reduction).
+        #[arg(long, default_value = "30s", value_parser = parse_duration)]
+        reduce_time: Duration,
+        /// Where reduced findings are copied for the regression corpus.
+        #[arg(long, default_value = "corpus/found")]
+        corpus_found: PathBuf,
+    },
+    /// Print the program a generator makes for a seed, with `; run:` lines of the
+    /// oracle's reference outcomes.
+    Gen {
+        /// cfg or phi.
+        generator: String,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
     /// Shrink a failing `.ir` file while its bug signature (kind, stage) holds. The entry
     /// and argument vectors come from its `; run:` lines (the first line's function).
     Reduce {
@@ -160,6 +196,28 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             };
             check_paths(&files, &settings).exit_code()
         }
+        Command::Hunt {
+            generators,
+            time,
+            seed,
+            jobs,
+            out,
+            max_programs,
+            reduce_time,
+            corpus_found,
+        } => crate::campaign::cli::hunt_command(crate::campaign::cli::HuntArgs {
+            generators,
+            time,
+            seed,
+            jobs,
+            out,
+            max_programs,
+            reduce_time,
+            corpus_found,
+            mutants: active,
+            pipeline,
+        }),
+        Command::Gen { generator, seed } => crate::campaign::cli::gen_command(&generator, seed),
         Command::Reduce { file, output, time } => {
             crate::reduce::cli::reduce_file(&file, output.as_deref(), time)
         }

@@ -14,6 +14,8 @@
 //!   bugs, and the corpus is replayed by `cargo test`);
 //! - Ctrl-C stops the workers after their current program; the report is still written.
 
+pub mod cli;
+pub mod generators;
 pub mod progress;
 pub mod report;
 pub mod source;

@@ -181,7 +181,8 @@ fn count_slots(f: &IrFunction, fc: &mut FeatureCounts) {
             }
         }
     }
-    let slot_of: FxHashMap<Value, usize> = allocas.iter().enumerate().map(|(i, a)| (a.0, i)).collect();
+    let slot_of: FxHashMap<Value, usize> =
+        allocas.iter().enumerate().map(|(i, a)| (a.0, i)).collect();
     let mut escapes = vec![Escapes::default(); allocas.len()];
     let mut mark = |op: &Operand, how: fn(&mut Escapes)| {
         if let Some(&i) = op.as_value().and_then(|v| slot_of.get(&v)) {
@@ -212,7 +213,8 @@ fn count_slots(f: &IrFunction, fc: &mut FeatureCounts) {
                 other => other.for_each_operand(|op| mark(op, |e| e.other = true)),
             }
         }
-        b.term.for_each_operand_typed(|op, _| mark(op, |e| e.other = true));
+        b.term
+            .for_each_operand_typed(|op, _| mark(op, |e| e.other = true));
     }
     let mut stored_in_entry: FxHashSet<Value> = FxHashSet::default();
     if let Some(entry) = f.blocks.first() {
@@ -355,7 +357,14 @@ fn count_phis(f: &IrFunction, fc: &mut FeatureCounts) {
         }
         for &p in cfg.preds.row(bi) {
             let pred = &f.blocks[p as usize];
-            if pred.term.successors().iter().filter(|&&t| t == b.label).count() >= 2 {
+            if pred
+                .term
+                .successors()
+                .iter()
+                .filter(|&&t| t == b.label)
+                .count()
+                >= 2
+            {
                 fc.phi_repeated_pred_edges += 1;
             }
             let copies: Vec<(Value, Option<Value>)> = phis

@@ -15,9 +15,9 @@
 //!   is only opened while `weight * (bound + 1) <= max_weight`;
 //! - recursion depth is bounded by `MAX_DEPTH`, not by the input.
 
+use super::expr::int_type;
 use super::frame::Role;
 use super::function::{FnGen, LoopTargets};
-use super::expr::int_type;
 use crate::gen::choice::Pick;
 use crate::gen::consts::canonical;
 use arbitrary::Result;
@@ -193,7 +193,9 @@ impl FnGen<'_, '_> {
             self.define(masked, ty);
             v = masked.into();
         }
-        let narms = self.u.between(1, 4.min(self.blocks_left.saturating_sub(1)).max(1))? as usize;
+        let narms =
+            self.u
+                .between(1, 4.min(self.blocks_left.saturating_sub(1)).max(1))? as usize;
         let join = self.block();
         let arms: Vec<BlockId> = (0..narms).map(|_| self.block()).collect();
         let mut pool = arms.clone();
@@ -202,7 +204,11 @@ impl FnGen<'_, '_> {
         // cases the others, or the cases take all arms and the default goes anywhere.
         let ncases = (self.u.between(1, 6)? as usize).max(narms);
         let default_anywhere = self.u.chance(30)?;
-        let default = if default_anywhere { pool[self.u.index(pool.len())?] } else { arms[0] };
+        let default = if default_anywhere {
+            pool[self.u.index(pool.len())?]
+        } else {
+            arms[0]
+        };
         let first_arm = if default_anywhere { 0 } else { 1 };
         let mut cases: Vec<(i64, BlockId)> = Vec::new();
         let mut candidate = self.u.between(0, 4)? as i64 - 2;
@@ -247,7 +253,11 @@ impl FnGen<'_, '_> {
         let c = self.b.load(ty, slot.ptr.into());
         let c1 = self.b.bin(BinOp::Add, ty, c.into(), konst(ty, 1));
         self.b.store(ty, c1.into(), slot.ptr.into());
-        let pred = if ty.is_signed() { CmpPred::Sle } else { CmpPred::Ule };
+        let pred = if ty.is_signed() {
+            CmpPred::Sle
+        } else {
+            CmpPred::Ule
+        };
         let t = self.b.cmp(pred, ty, c1.into(), konst(ty, bound as i64));
         self.define(c, ty);
         self.define(c1, ty);
@@ -296,7 +306,10 @@ impl FnGen<'_, '_> {
             let t = self.counter_step(ctr, bound)?;
             self.branch_either(t, body, exit)?;
             let header_mark = self.mark();
-            self.loops.push(LoopTargets { cont: header, brk: exit });
+            self.loops.push(LoopTargets {
+                cont: header,
+                brk: exit,
+            });
             self.b.switch_to(body);
             self.sequence(depth + 1, self.cfg.max_stmts)?;
             if self.u.chance(30)? {
@@ -310,7 +323,10 @@ impl FnGen<'_, '_> {
         } else {
             // do-while: the body is entered first; continue goes to the latch.
             let latch = self.block();
-            self.loops.push(LoopTargets { cont: latch, brk: exit });
+            self.loops.push(LoopTargets {
+                cont: latch,
+                brk: exit,
+            });
             self.b.switch_to(header);
             self.sequence(depth + 1, self.cfg.max_stmts)?;
             self.close_to(latch)?;

@@ -70,7 +70,11 @@ impl FnGen<'_, '_> {
             3 => {
                 let mut from = int_type(self.u)?;
                 if from == ty {
-                    from = if ty == IrType::I64 { IrType::U8 } else { IrType::I64 };
+                    from = if ty == IrType::I64 {
+                        IrType::U8
+                    } else {
+                        IrType::I64
+                    };
                 }
                 let src = self.expr(from, d)?;
                 self.b.cast(from, src, ty)
@@ -89,7 +93,9 @@ impl FnGen<'_, '_> {
             .copied()
             .filter(|&i| self.frame.slots[i].spec.ty == ty)
             .collect();
-        let in_scope: Vec<usize> = (0..self.avail.len()).filter(|&i| self.avail[i].1 == ty).collect();
+        let in_scope: Vec<usize> = (0..self.avail.len())
+            .filter(|&i| self.avail[i].1 == ty)
+            .collect();
         let objs = objects(&self.frame, self.plan);
         let w = [
             if same.is_empty() { 0 } else { 7 },

@@ -65,6 +65,8 @@ impl FnGen<'_, '_> {
 
     fn trip_room_for_irreducible(&self) -> u32 {
         let room = self.cfg.max_weight / self.b.weight.max(1);
-        room.saturating_sub(1).min(self.cfg.max_loop_bound as u64).max(1) as u32
+        room.saturating_sub(1)
+            .min(self.cfg.max_loop_bound as u64)
+            .max(1) as u32
     }
 }

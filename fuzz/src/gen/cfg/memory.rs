@@ -148,5 +148,12 @@ pub fn emit_contract_addr(
     }
     let obj = *fitting[u.index(fitting.len())?];
     let start = u.between(0, obj.count - c.count)?;
-    Ok(Some(emit_addr(b, u, frame, plan, &obj, start * c.elem.max_size())?))
+    Ok(Some(emit_addr(
+        b,
+        u,
+        frame,
+        plan,
+        &obj,
+        start * c.elem.max_size(),
+    )?))
 }

@@ -119,7 +119,9 @@ impl FnGen<'_, '_> {
             return Ok(());
         };
         let objs = objects(&self.frame, self.plan);
-        let Some(first) = emit_contract_addr(&mut self.b, self.u, &self.frame, self.plan, &objs, c)? else {
+        let Some(first) =
+            emit_contract_addr(&mut self.b, self.u, &self.frame, self.plan, &objs, c)?
+        else {
             return Ok(());
         };
         let addr = if self.u.chance(30)? {
@@ -144,8 +146,14 @@ impl FnGen<'_, '_> {
         let w = self.b.weight;
         let callable: Vec<usize> = (self.fi + 1..self.plan.sigs.len())
             .filter(|&j| {
-                self.b.cost.saturating_add(w.saturating_mul(self.plan.costs[j] + 16)) <= self.cfg.max_cost
-                    && self.prints.saturating_add(w.saturating_mul(self.plan.prints[j])) <= self.cfg.max_prints
+                self.b
+                    .cost
+                    .saturating_add(w.saturating_mul(self.plan.costs[j] + 16))
+                    <= self.cfg.max_cost
+                    && self
+                        .prints
+                        .saturating_add(w.saturating_mul(self.plan.prints[j]))
+                        <= self.cfg.max_prints
             })
             .collect();
         if callable.is_empty() {
@@ -166,9 +174,23 @@ impl FnGen<'_, '_> {
                         .filter(|o| !matches!(o.base, Base::Global(_)))
                         .collect();
                     let pool = if self.u.chance(70)? { &local } else { &objs };
-                    let addr = match emit_contract_addr(&mut self.b, self.u, &self.frame, self.plan, pool, *c)? {
+                    let addr = match emit_contract_addr(
+                        &mut self.b,
+                        self.u,
+                        &self.frame,
+                        self.plan,
+                        pool,
+                        *c,
+                    )? {
                         Some(a) => a,
-                        None => match emit_contract_addr(&mut self.b, self.u, &self.frame, self.plan, &objs, *c)? {
+                        None => match emit_contract_addr(
+                            &mut self.b,
+                            self.u,
+                            &self.frame,
+                            self.plan,
+                            &objs,
+                            *c,
+                        )? {
                             Some(a) => a,
                             None => return Ok(()),
                         },
@@ -177,8 +199,13 @@ impl FnGen<'_, '_> {
                 }
             }
         }
-        self.b.cost = self.b.cost.saturating_add(w.saturating_mul(self.plan.costs[j]));
-        self.prints = self.prints.saturating_add(w.saturating_mul(self.plan.prints[j]));
+        self.b.cost = self
+            .b
+            .cost
+            .saturating_add(w.saturating_mul(self.plan.costs[j]));
+        self.prints = self
+            .prints
+            .saturating_add(w.saturating_mul(self.plan.prints[j]));
         let Some(r) = self.b.call(sig.ret, &sig.name, args) else {
             return Ok(());
         };
@@ -207,7 +234,11 @@ impl FnGen<'_, '_> {
         };
         let v = self.expr(ty, 2)?;
         let f = self.b.global_addr(fmt);
-        if let Some(r) = self.b.call(IrType::I32, "printf", vec![(IrType::Ptr, f.into()), (ty, v)]) {
+        if let Some(r) = self.b.call(
+            IrType::I32,
+            "printf",
+            vec![(IrType::Ptr, f.into()), (ty, v)],
+        ) {
             self.define(r, IrType::I32);
         }
         self.prints += w;

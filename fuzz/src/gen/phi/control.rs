@@ -61,7 +61,8 @@ impl PhiGen<'_, '_> {
         let nest = depth < MAX_DEPTH;
         let bl = self.blocks_left;
         let in_loop = !self.loops.is_empty();
-        let can_loop = nest && (self.loops.len() as u32) < self.cfg.max_loop_depth && self.trip_room() >= 1;
+        let can_loop =
+            nest && (self.loops.len() as u32) < self.cfg.max_loop_depth && self.trip_room() >= 1;
         let on = |c: bool, w: u32| if c { w } else { 0 };
         let w = [
             10,
@@ -121,7 +122,9 @@ impl PhiGen<'_, '_> {
         if self.u.chance(60)? {
             v = self.b.bin(BinOp::And, ty, v, konst(ty, 3)).into();
         }
-        let narms = self.u.between(1, 3.min(self.blocks_left.saturating_sub(1)).max(1))? as usize;
+        let narms =
+            self.u
+                .between(1, 3.min(self.blocks_left.saturating_sub(1)).max(1))? as usize;
         let join = self.new_join();
         let arms: Vec<usize> = (0..narms).map(|_| self.new_join()).collect();
         let mut pool: Vec<usize> = arms.clone();
@@ -130,7 +133,11 @@ impl PhiGen<'_, '_> {
         // cases the others, or the cases take all arms and the default goes anywhere.
         let ncases = (self.u.between(1, 5)? as usize).max(narms);
         let default_anywhere = self.u.chance(30)?;
-        let default = if default_anywhere { pool[self.u.index(pool.len())?] } else { arms[0] };
+        let default = if default_anywhere {
+            pool[self.u.index(pool.len())?]
+        } else {
+            arms[0]
+        };
         let first_arm = if default_anywhere { 0 } else { 1 };
         let mut cases: Vec<(i64, usize)> = Vec::new();
         let mut next_val = 0i64;
@@ -209,8 +216,17 @@ impl PhiGen<'_, '_> {
             let ty = self.types[i];
             self.env[i] = self.expr(ty, 1)?;
         }
-        let pred = if counter_ty.is_signed() { CmpPred::Slt } else { CmpPred::Ult };
-        let t = self.b.cmp(pred, counter_ty, counter.into(), konst(counter_ty, bound as i64));
+        let pred = if counter_ty.is_signed() {
+            CmpPred::Slt
+        } else {
+            CmpPred::Ult
+        };
+        let t = self.b.cmp(
+            pred,
+            counter_ty,
+            counter.into(),
+            konst(counter_ty, bound as i64),
+        );
         self.loops.push(LoopCtx {
             header,
             exit,
@@ -218,7 +234,9 @@ impl PhiGen<'_, '_> {
         });
         self.branch(t.into(), Dest::Join(body), Dest::Join(exit))?;
         self.enter(body)?;
-        let next = self.b.bin(BinOp::Add, counter_ty, counter.into(), konst(counter_ty, 1));
+        let next = self
+            .b
+            .bin(BinOp::Add, counter_ty, counter.into(), konst(counter_ty, 1));
         if let Some(l) = self.loops.last_mut() {
             l.next = next.into();
         }

@@ -23,7 +23,9 @@ use crate::gen::checksum::{emit_checksum, narrow_result};
 use crate::gen::choice::Pick;
 use crate::gen::consts::interesting;
 use arbitrary::{Result, Unstructured};
-use compiler::ir::{konst, BinOp, BlockId, CmpPred, FuncAttrs, Inst, IrFunction, IrType, Operand, Terminator, UnOp};
+use compiler::ir::{
+    konst, BinOp, BlockId, CmpPred, FuncAttrs, Inst, IrFunction, IrType, Operand, Terminator, UnOp,
+};
 
 /// A function's signature in the phi generator (integer parameters only).
 #[derive(Clone, Debug)]
@@ -121,7 +123,8 @@ pub(super) fn generate_function(
     g.emit_return();
     debug_assert_eq!(g.b.unterminated(), 0, "unterminated blocks in {}", sig.name);
     let cost = g.b.cost;
-    let f = g.b.finish(sig.name, sig.params, sig.ret, FuncAttrs::default());
+    let f =
+        g.b.finish(sig.name, sig.params, sig.ret, FuncAttrs::default());
     Ok((f, cost))
 }
 
@@ -185,7 +188,11 @@ impl PhiGen<'_, '_> {
 
     /// `condbr c, d1, d2` (in random order); both edges record the same environment.
     pub fn branch(&mut self, c: Operand, d1: Dest, d2: Dest) -> Result<()> {
-        let (d1, d2) = if self.u.chance(50)? { (d1, d2) } else { (d2, d1) };
+        let (d1, d2) = if self.u.chance(50)? {
+            (d1, d2)
+        } else {
+            (d2, d1)
+        };
         let t1 = self.record(d1);
         let t2 = self.record(d2);
         self.b.terminate(Terminator::CondBr {
@@ -217,7 +224,13 @@ impl PhiGen<'_, '_> {
         let block = self.joins[j].block;
         self.b.switch_to(block);
         let join = self.joins[j].clone();
-        self.env = emit_join_phis(&mut self.b, self.u, &self.types, &join, self.cfg.extra_phi_percent)?;
+        self.env = emit_join_phis(
+            &mut self.b,
+            self.u,
+            &self.types,
+            &join,
+            self.cfg.extra_phi_percent,
+        )?;
         Ok(())
     }
 
@@ -232,7 +245,9 @@ impl PhiGen<'_, '_> {
     /// A variable's value of type `ty` (converted from another type if none has it), or a
     /// constant.
     pub fn operand(&mut self, ty: IrType) -> Result<Operand> {
-        let same: Vec<usize> = (0..self.types.len()).filter(|&i| self.types[i] == ty).collect();
+        let same: Vec<usize> = (0..self.types.len())
+            .filter(|&i| self.types[i] == ty)
+            .collect();
         if self.u.chance(15)? || self.env.is_empty() {
             return Ok(konst(ty, interesting(self.u, ty)?));
         }
@@ -320,7 +335,12 @@ impl PhiGen<'_, '_> {
     fn callable(&self) -> Vec<usize> {
         let w = self.b.weight;
         (self.fi + 1..self.sigs.len())
-            .filter(|&j| self.b.cost.saturating_add(w.saturating_mul(self.costs[j] + 16)) <= self.cfg.max_cost)
+            .filter(|&j| {
+                self.b
+                    .cost
+                    .saturating_add(w.saturating_mul(self.costs[j] + 16))
+                    <= self.cfg.max_cost
+            })
             .collect()
     }
 
@@ -332,7 +352,10 @@ impl PhiGen<'_, '_> {
         for &t in &sig.params {
             args.push((t, self.expr(t, 1)?));
         }
-        self.b.cost = self.b.cost.saturating_add(self.b.weight.saturating_mul(self.costs[j]));
+        self.b.cost = self
+            .b
+            .cost
+            .saturating_add(self.b.weight.saturating_mul(self.costs[j]));
         if let Some(r) = self.b.call(sig.ret, &sig.name, args) {
             let i = self.u.index(self.types.len())?;
             self.env[i] = self.convert(r.into(), sig.ret, self.types[i]);
@@ -345,7 +368,12 @@ impl PhiGen<'_, '_> {
         if !self.b.is_open() {
             return;
         }
-        let items: Vec<(Operand, IrType)> = self.env.iter().copied().zip(self.types.iter().copied()).collect();
+        let items: Vec<(Operand, IrType)> = self
+            .env
+            .iter()
+            .copied()
+            .zip(self.types.iter().copied())
+            .collect();
         let h = emit_checksum(&mut self.b, &items);
         let ret = self.sigs[self.fi].ret;
         let r = narrow_result(&mut self.b, h, ret);
