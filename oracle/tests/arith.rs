@@ -107,7 +107,11 @@ fn shifts() {
 fn shifts_by_the_width_or_more_are_undefined() {
     let at = |ty: &str, a, b, op: &str| {
         let o = bin(op, ty, a, b);
-        assert_eq!(o, undefined_at(Ub::ShiftTooLarge, "f", 0, Some(2)), "{op} {ty} {b}");
+        assert_eq!(
+            o,
+            undefined_at(Ub::ShiftTooLarge, "f", 0, Some(2)),
+            "{op} {ty} {b}"
+        );
     };
     at("i32", 1, 32, "shl");
     at("i64", 1, 64, "shl");
@@ -203,7 +207,11 @@ fn comparisons_take_the_predicate_signedness() {
     assert_eq!(cmp("sge", "i64", i64::MIN, i64::MAX), f);
     assert_eq!(cmp("ule", "u16", 0, 65535), t);
     assert_eq!(cmp("uge", "i16", -1, 0), t);
-    assert_eq!(cmp("eq", "i8", -1, 255), t, "the argument 255 is -1 as an i8");
+    assert_eq!(
+        cmp("eq", "i8", -1, 255),
+        t,
+        "the argument 255 is -1 as an i8"
+    );
     assert_eq!(cmp("ne", "u32", 1, 2), t);
     assert_eq!(cmp("eq", "u32", 7, 7), t);
     assert_eq!(cmp("ne", "i64", 7, 7), f);

@@ -63,7 +63,10 @@ fn call_depth_is_limited() {
         fuel: u64::MAX,
         ..RunConfig::default()
     };
-    assert_eq!(run_cfg(DEPTH, "depth", &[150_000], &deep).outcome, ret(150_000));
+    assert_eq!(
+        run_cfg(DEPTH, "depth", &[150_000], &deep).outcome,
+        ret(150_000)
+    );
     // Unbounded recursion ends at the default limit.
     assert_eq!(ub_of(&outcome(DEPTH, "depth", &[-1])), Ub::StackOverflow);
 }
@@ -146,7 +149,10 @@ fn indirect_calls() {
     assert_eq!(r.outcome, ret(65));
     assert_eq!(r.stdout, b"A");
     // Past the table: the slot after @table's 16 bytes is out of bounds.
-    assert_eq!(ub_of(&outcome(INDIRECT, "through_table", &[2, 0])), Ub::OutOfBounds);
+    assert_eq!(
+        ub_of(&outcome(INDIRECT, "through_table", &[2, 0])),
+        Ub::OutOfBounds
+    );
 }
 
 #[test]
@@ -184,9 +190,18 @@ func @h() -> i32 {
     %0 = call i32 @g(i64 5)
     ret i32 %0
 }";
-    assert_eq!(outcome(src, "f", &[1]), undefined_at(Ub::BadCall, "f", 2, Some(0)));
-    assert_eq!(outcome(src, "f", &[0]), undefined_at(Ub::BadCall, "f", 3, Some(0)));
-    assert_eq!(outcome(src, "h", &[]), undefined_at(Ub::BadCall, "h", 4, Some(0)));
+    assert_eq!(
+        outcome(src, "f", &[1]),
+        undefined_at(Ub::BadCall, "f", 2, Some(0))
+    );
+    assert_eq!(
+        outcome(src, "f", &[0]),
+        undefined_at(Ub::BadCall, "f", 3, Some(0))
+    );
+    assert_eq!(
+        outcome(src, "h", &[]),
+        undefined_at(Ub::BadCall, "h", 4, Some(0))
+    );
 }
 
 #[test]
@@ -212,7 +227,10 @@ func @one() -> i32 {
     ret i32 %0
 }";
     assert_eq!(outcome(src, "two", &[]), ret(2));
-    assert_eq!(outcome(src, "one", &[]), undefined_at(Ub::BadCall, "v", 0, Some(0)));
+    assert_eq!(
+        outcome(src, "one", &[]),
+        undefined_at(Ub::BadCall, "v", 0, Some(0))
+    );
 }
 
 #[test]

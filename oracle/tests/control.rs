@@ -253,7 +253,11 @@ func @g(u8) -> i32 {
     assert_eq!(outcome(src, "f", &[-4]), ret(20));
     assert_eq!(outcome(src, "f", &[100]), ret(30));
     assert_eq!(outcome(src, "f", &[5]), ret(0));
-    assert_eq!(outcome(src, "f", &[0x1_0000_0001]), ret(10), "the argument is an i32");
+    assert_eq!(
+        outcome(src, "f", &[0x1_0000_0001]),
+        ret(10),
+        "the argument is an i32"
+    );
     assert_eq!(outcome(src, "g", &[-1]), ret(1), "-1 is 255 as a u8");
     assert_eq!(outcome(src, "g", &[254]), ret(2));
 }

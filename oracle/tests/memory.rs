@@ -36,7 +36,10 @@ func @bytes() -> i8 {
     for pb in WIDTHS {
         let r = |f: &str| run_cfg(src, f, &[], &cfg(pb)).outcome;
         assert_eq!(r("f"), undefined_at(Ub::UninitRead, "f", 0, Some(1)));
-        assert_eq!(r("partial"), undefined_at(Ub::UninitRead, "partial", 1, Some(2)));
+        assert_eq!(
+            r("partial"),
+            undefined_at(Ub::UninitRead, "partial", 1, Some(2))
+        );
         // 287454020 = 0x11223344, little-endian: byte 1 is 0x33 = 51.
         assert_eq!(r("bytes"), ret(51));
     }
@@ -89,7 +92,10 @@ func @wide() -> i64 {
         assert_eq!(ub_of(&run("wide")), Ub::OutOfBounds);
     }
     // With 8-byte pointers an allocation keeps its identity 2 GiB either way.
-    assert_eq!(outcome(src, "at", &[1 << 20]), undefined_at(Ub::OutOfBounds, "at", 0, Some(6)));
+    assert_eq!(
+        outcome(src, "at", &[1 << 20]),
+        undefined_at(Ub::OutOfBounds, "at", 0, Some(6))
+    );
 }
 
 #[test]
@@ -134,7 +140,10 @@ func @f() -> i32 {
     store i32 1, %0
     ret i32 %1
 }";
-    assert_eq!(outcome(src, "f", &[]), undefined_at(Ub::WriteToConst, "f", 0, Some(2)));
+    assert_eq!(
+        outcome(src, "f", &[]),
+        undefined_at(Ub::WriteToConst, "f", 0, Some(2))
+    );
 }
 
 #[test]
@@ -320,7 +329,10 @@ func @overlap() -> void {
         let r = |f: &str, args: &[i64]| run_cfg(src, f, args, &cfg(pb)).outcome;
         assert_eq!(r("f", &[0]), ret(5));
         assert_eq!(r("f", &[4]), undefined_at(Ub::UninitRead, "f", 0, Some(6)));
-        assert_eq!(r("overlap", &[]), undefined_at(Ub::BadLibcCall, "overlap", 1, Some(5)));
+        assert_eq!(
+            r("overlap", &[]),
+            undefined_at(Ub::BadLibcCall, "overlap", 1, Some(5))
+        );
     }
 }
 
@@ -384,5 +396,8 @@ func @f() -> void {
     %0 = alloca i8, 4000000000, 1
     ret
 }";
-    assert_eq!(outcome(src, "f", &[]), undefined_at(Ub::StackOverflow, "f", 0, Some(0)));
+    assert_eq!(
+        outcome(src, "f", &[]),
+        undefined_at(Ub::StackOverflow, "f", 0, Some(0))
+    );
 }

@@ -105,7 +105,9 @@ fn cases() -> Vec<Case> {
         }
     }
     // Pointers: NULL prints (nil); others as %#lx of their integer value.
-    for spec in ["", "20", "-20", "+", " ", "020", ".10", "#", "-+8", ".3", "3"] {
+    for spec in [
+        "", "20", "-20", "+", " ", "020", ".10", "#", "-+8", ".3", "3",
+    ] {
         for p in [0u64, 0x1234, 0xdead_beef, u64::MAX] {
             out.push(case(format!("(%{spec}p)"), vec![Ptr(p)]));
         }
@@ -129,7 +131,13 @@ fn cases() -> Vec<Case> {
     // Several conversions in one format.
     out.push(case(
         "%d %s %c %x %p %%",
-        vec![Int(I32, -3), Str("mid"), Int(I32, 90), Int(U32, 48879), Ptr(0)],
+        vec![
+            Int(I32, -3),
+            Str("mid"),
+            Int(I32, 90),
+            Int(U32, 48879),
+            Ptr(0),
+        ],
     ));
     out
 }
@@ -210,7 +218,7 @@ fn ir_program(cases: &[Case]) -> String {
         next += 1;
         next - 1
     };
-    let mut string_global = |name: &str, s: &str, globals: &mut String| {
+    let string_global = |name: &str, s: &str, globals: &mut String| {
         let mut bytes = s.as_bytes().to_vec();
         bytes.push(0);
         writeln!(
@@ -248,7 +256,11 @@ fn ir_program(cases: &[Case]) -> String {
         let n = fresh();
         writeln!(body, "    %{n} = call i32 @printf({args})").unwrap();
         let ignored = fresh();
-        writeln!(body, "    %{ignored} = call i32 @printf(ptr %{count}, i32 %{n})").unwrap();
+        writeln!(
+            body,
+            "    %{ignored} = call i32 @printf(ptr %{count}, i32 %{n})"
+        )
+        .unwrap();
     }
     format!(
         "{globals}\ndeclare @printf(ptr, ...) -> i32\n\nfunc @main() -> i32 {{\n.LBB0:\n{body}    ret i32 0\n}}\n"
