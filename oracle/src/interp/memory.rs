@@ -231,7 +231,7 @@ impl Memory {
         let a = &self.allocs[id];
         // Fast path: the precomputed permission and the bounds.
         let allowed = if write { a.writable } else { a.readable };
-        if allowed && off >= 0 && (off as u64) + len <= a.size {
+        if allowed && off >= 0 && len <= a.size && off as u64 <= a.size - len {
             return Ok((id, off as usize));
         }
         Err(Self::refusal(a, off, len, write))
@@ -248,7 +248,7 @@ impl Memory {
         if let AllocKind::Function(_) = a.kind {
             return Ub::InvalidPointer;
         }
-        if off < 0 || off as u64 + len > a.size {
+        if off < 0 || len > a.size || off as u64 > a.size - len {
             return Ub::OutOfBounds;
         }
         debug_assert!(write && a.kind == AllocKind::ConstGlobal);
@@ -492,6 +492,16 @@ mod tests {
             assert_eq!(m.c_string(g + 3, None), Err(Ub::OutOfBounds));
             assert_eq!(m.c_string(g + 3, Some(1)), Ok(&b"c"[..]));
             assert_eq!(m.c_string(g, Some(1)), Ok(&b"a"[..]));
+        }
+    }
+
+    #[test]
+    fn huge_lengths_are_out_of_bounds_not_overflows() {
+        for mut m in both() {
+            let (_, p) = m.allocate(8, 8, AllocKind::Heap).unwrap();
+            assert_eq!(m.fill(p + 4, 0, u64::MAX), Err(Ub::OutOfBounds));
+            assert_eq!(m.read_bytes(p, u64::MAX - 2), Err(Ub::OutOfBounds));
+            assert_eq!(m.copy(p, p + 1, u64::MAX, true), Err(Ub::OutOfBounds));
         }
     }
 
