@@ -59,6 +59,30 @@ struct Cli {
 }
 
 #[derive(Subcommand, Debug)]
+enum BenchWhat {
+    /// Hunt each mutant (all, or the ones named) until the first finding; prints a table
+    /// ending in `N found, M missed`.
+    Mutants {
+        /// Mutant names (default: every mutant).
+        names: Vec<String>,
+        /// Time budget per mutant.
+        #[arg(long, default_value = "60s", value_parser = parse_duration)]
+        budget: Duration,
+        /// Generators: cfg, phi, or all.
+        #[arg(long = "gen", default_value = "all")]
+        generators: String,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Where the findings go (default: reports/bench-mutants-<UTC timestamp>/).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
 enum Command {
     /// Run every `; run:` line of each input at every pipeline stage; prints a table per
     /// file and `N passed, M failed`. Exit 0 all agree, 1 a mismatch, 2 invalid input.
@@ -103,6 +127,11 @@ enum Command {
         /// Where reduced findings are copied for the regression corpus.
         #[arg(long, default_value = "corpus/found")]
         corpus_found: PathBuf,
+    },
+    /// Benchmarks: `mutants` hunts each seeded bug until found or out of budget.
+    Bench {
+        #[command(subcommand)]
+        what: BenchWhat,
     },
     /// Print the program a generator makes for a seed, with `; run:` lines of the
     /// oracle's reference outcomes.
@@ -215,6 +244,25 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             reduce_time,
             corpus_found,
             mutants: active,
+            pipeline,
+        }),
+        Command::Bench {
+            what:
+                BenchWhat::Mutants {
+                    names,
+                    budget,
+                    generators,
+                    seed,
+                    jobs,
+                    out,
+                },
+        } => crate::campaign::cli::bench_mutants_command(crate::campaign::cli::BenchArgs {
+            names,
+            budget,
+            generators,
+            seed,
+            jobs,
+            out,
             pipeline,
         }),
         Command::Gen { generator, seed } => crate::campaign::cli::gen_command(&generator, seed),

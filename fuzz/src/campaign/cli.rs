@@ -124,6 +124,7 @@ pub fn gen_command(generator: &str, seed: u64) -> i32 {
             Verdict::Agree {
                 expectations,
                 dropped,
+                ..
             } => (
                 expectations,
                 if dropped.is_empty() {
@@ -144,4 +145,77 @@ pub fn gen_command(generator: &str, seed: u64) -> i32 {
         test_file_text(&header, &cand.entry, &expectations, &cand.module)
     );
     0
+}
+
+/// `phihunt bench mutants`'s settings after parsing.
+pub struct BenchArgs {
+    pub names: Vec<String>,
+    pub budget: Duration,
+    pub generators: String,
+    pub seed: u64,
+    pub jobs: Option<usize>,
+    pub out: Option<PathBuf>,
+    pub pipeline: PipelineOptions,
+}
+
+/// Runs `phihunt bench mutants`; the last line is `N found, M missed`.
+pub fn bench_mutants_command(args: BenchArgs) -> i32 {
+    let mutants = if args.names.is_empty() {
+        Mutant::ALL.to_vec()
+    } else {
+        match compiler::mutants::parse_list(&args.names.join(",")) {
+            Ok(m) => m,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 2;
+            }
+        }
+    };
+    let sources = match sources_for(&args.generators) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: --gen: {e}");
+            return 2;
+        }
+    };
+    let out_dir = args.out.unwrap_or_else(|| {
+        PathBuf::from("reports").join(format!(
+            "bench-mutants-{}",
+            crate::findings::timestamp(crate::findings::unix_now())
+        ))
+    });
+    let jobs = args.jobs.unwrap_or_else(default_jobs).max(1);
+    println!(
+        "phihunt bench mutants: {} mutants, budget {:.0?} each, seed {}, {jobs} jobs, generators {}, out {}",
+        mutants.len(),
+        args.budget,
+        args.seed,
+        args.generators,
+        out_dir.display()
+    );
+    install_ctrlc();
+    let settings = super::bench::BenchSettings {
+        mutants,
+        budget: args.budget,
+        seed: args.seed,
+        jobs,
+        sources,
+        out_dir,
+        pipeline: args.pipeline,
+    };
+    match super::bench::bench_mutants(&settings) {
+        Ok(rows) => {
+            let found = rows.iter().filter(|r| r.found).count();
+            println!("{} found, {} missed", found, rows.len() - found);
+            if found == rows.len() {
+                0
+            } else {
+                1
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
 }

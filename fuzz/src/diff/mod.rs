@@ -85,6 +85,8 @@ pub enum Verdict {
         expectations: Vec<(Vec<i64>, RunResult)>,
         /// Vectors dropped because their reference was invalid, by reason.
         dropped: Vec<String>,
+        /// (pass, changes) for every stage that ran, for per-pass statistics.
+        pass_changes: Vec<(&'static str, usize)>,
     },
     /// The program cannot serve as a test; the reason is for counting.
     Discarded {
@@ -195,9 +197,15 @@ pub fn differential(
         };
         return finding(Signature::new(kind, f.stage()), f.message(), expectations);
     }
+    let pass_changes = staged
+        .snapshots
+        .iter()
+        .map(|s| (s.pass, s.changes))
+        .collect();
     Verdict::Agree {
         expectations,
         dropped,
+        pass_changes,
     }
 }
 
