@@ -95,6 +95,9 @@ mod tests {
     #[test]
     fn no_params_one_empty_vector() {
         let mut u = Unstructured::new(&[1, 2, 3]);
-        assert_eq!(argument_vectors(&mut u, &[]).unwrap(), vec![Vec::<i64>::new()]);
+        assert_eq!(
+            argument_vectors(&mut u, &[]).unwrap(),
+            vec![Vec::<i64>::new()]
+        );
     }
 }

@@ -37,12 +37,22 @@ pub fn emit_safe_bin(
 /// A divisor that is never 0 and never -1 at type `ty`. Signed ops get `(d & 0x7f) | 1`;
 /// unsigned ops may get just `d | 1` when `unsigned_odd_divisor` (odd, hence non-zero, and
 /// an unsigned division cannot overflow).
-fn safe_divisor(b: &mut FuncBuilder, op: BinOp, ty: IrType, d: Operand, unsigned_odd_divisor: bool) -> Operand {
+fn safe_divisor(
+    b: &mut FuncBuilder,
+    op: BinOp,
+    ty: IrType,
+    d: Operand,
+    unsigned_odd_divisor: bool,
+) -> Operand {
     let unsigned_op = matches!(op, BinOp::UDiv | BinOp::URem);
     let only_odd = unsigned_op && unsigned_odd_divisor;
     match d {
         Operand::Const(c) => {
-            let v = if only_odd { c.bits | 1 } else { (c.bits & 0x7f) | 1 };
+            let v = if only_odd {
+                c.bits | 1
+            } else {
+                (c.bits & 0x7f) | 1
+            };
             Operand::Const(IrConst::new(ty, v))
         }
         Operand::Value(_) => {
@@ -84,15 +94,39 @@ mod tests {
     fn constant_divisors_are_folded_safe() {
         let mut ids = BlockCounter::default();
         let mut b = FuncBuilder::new(&mut ids);
-        emit_safe_bin(&mut b, BinOp::SDiv, IrType::I8, konst(IrType::I8, 5), konst(IrType::I8, -1), false);
-        emit_safe_bin(&mut b, BinOp::SRem, IrType::I32, konst(IrType::I32, 5), konst(IrType::I32, 0), false);
-        emit_safe_bin(&mut b, BinOp::Shl, IrType::U16, konst(IrType::U16, 5), konst(IrType::U16, 17), false);
+        emit_safe_bin(
+            &mut b,
+            BinOp::SDiv,
+            IrType::I8,
+            konst(IrType::I8, 5),
+            konst(IrType::I8, -1),
+            false,
+        );
+        emit_safe_bin(
+            &mut b,
+            BinOp::SRem,
+            IrType::I32,
+            konst(IrType::I32, 5),
+            konst(IrType::I32, 0),
+            false,
+        );
+        emit_safe_bin(
+            &mut b,
+            BinOp::Shl,
+            IrType::U16,
+            konst(IrType::U16, 5),
+            konst(IrType::U16, 17),
+            false,
+        );
         let insts = last_rhs(b);
         // -1 & 0x7f | 1 = 127; 0 & 0x7f | 1 = 1; 17 & 15 = 1 — worked by hand.
         let rhs: Vec<i64> = insts
             .iter()
             .map(|i| match i {
-                Inst::Bin { rhs: Operand::Const(c), .. } => c.bits,
+                Inst::Bin {
+                    rhs: Operand::Const(c),
+                    ..
+                } => c.bits,
                 _ => panic!("expected a constant rhs"),
             })
             .collect();
@@ -105,8 +139,22 @@ mod tests {
         let mut ids = BlockCounter::default();
         let mut b = FuncBuilder::new(&mut ids);
         let d = b.fresh();
-        emit_safe_bin(&mut b, BinOp::UDiv, IrType::U32, konst(IrType::U32, 9), d.into(), true);
-        emit_safe_bin(&mut b, BinOp::SDiv, IrType::I64, konst(IrType::I64, 9), d.into(), true);
+        emit_safe_bin(
+            &mut b,
+            BinOp::UDiv,
+            IrType::U32,
+            konst(IrType::U32, 9),
+            d.into(),
+            true,
+        );
+        emit_safe_bin(
+            &mut b,
+            BinOp::SDiv,
+            IrType::I64,
+            konst(IrType::I64, 9),
+            d.into(),
+            true,
+        );
         let insts = last_rhs(b);
         let ops: Vec<BinOp> = insts
             .iter()

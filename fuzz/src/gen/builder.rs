@@ -257,7 +257,13 @@ impl FuncBuilder {
         dest
     }
 
-    pub fn select(&mut self, ty: IrType, cond: Operand, on_true: Operand, on_false: Operand) -> Value {
+    pub fn select(
+        &mut self,
+        ty: IrType,
+        cond: Operand,
+        on_true: Operand,
+        on_false: Operand,
+    ) -> Value {
         let dest = self.fresh();
         self.push(Inst::Select {
             dest,
@@ -285,7 +291,12 @@ impl FuncBuilder {
     }
 
     /// A direct call; returns the result value unless `ret` is `void`.
-    pub fn call(&mut self, ret: IrType, callee: &str, args: Vec<(IrType, Operand)>) -> Option<Value> {
+    pub fn call(
+        &mut self,
+        ret: IrType,
+        callee: &str,
+        args: Vec<(IrType, Operand)>,
+    ) -> Option<Value> {
         let dest = if ret == IrType::Void {
             None
         } else {
@@ -312,7 +323,12 @@ mod tests {
         let mut b = FuncBuilder::new(&mut ids);
         let late = b.new_block(&mut ids);
         let early = b.new_block(&mut ids);
-        let x = b.bin(BinOp::Add, IrType::I32, konst(IrType::I32, 1), konst(IrType::I32, 2));
+        let x = b.bin(
+            BinOp::Add,
+            IrType::I32,
+            konst(IrType::I32, 1),
+            konst(IrType::I32, 2),
+        );
         let slot = b.fresh();
         b.push_prologue(Inst::Alloca {
             dest: slot,

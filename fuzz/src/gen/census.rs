@@ -181,7 +181,8 @@ fn count_slots(f: &IrFunction, fc: &mut FeatureCounts) {
             }
         }
     }
-    let slot_of: FxHashMap<Value, usize> = allocas.iter().enumerate().map(|(i, a)| (a.0, i)).collect();
+    let slot_of: FxHashMap<Value, usize> =
+        allocas.iter().enumerate().map(|(i, a)| (a.0, i)).collect();
     let mut escapes = vec![Escapes::default(); allocas.len()];
     let mut mark = |op: &Operand, how: fn(&mut Escapes)| {
         if let Some(&i) = op.as_value().and_then(|v| slot_of.get(&v)) {
@@ -212,7 +213,8 @@ fn count_slots(f: &IrFunction, fc: &mut FeatureCounts) {
                 other => other.for_each_operand(|op| mark(op, |e| e.other = true)),
             }
         }
-        b.term.for_each_operand_typed(|op, _| mark(op, |e| e.other = true));
+        b.term
+            .for_each_operand_typed(|op, _| mark(op, |e| e.other = true));
     }
     let mut stored_in_entry: FxHashSet<Value> = FxHashSet::default();
     if let Some(entry) = f.blocks.first() {
@@ -234,9 +236,11 @@ fn count_slots(f: &IrFunction, fc: &mut FeatureCounts) {
         *fc.slot_types.entry(ty.name().to_string()).or_default() += 1;
         fc.ptr_slots += (ty == IrType::Ptr) as u64;
         fc.volatile_slots += volatile as u64;
-        let is_array = ty_size > 0 && size >= 2 * ty_size;
-        fc.array_slots += is_array as u64;
-        fc.padded_slots += (!is_array && size > ty_size) as u64;
+        // Larger than its type: an array when its address is taken (elements are reached
+        // through it), a padded scalar when only loaded and stored at offset 0.
+        let larger = ty_size > 0 && size > ty_size;
+        fc.array_slots += (larger && size >= 2 * ty_size && e.any()) as u64;
+        fc.padded_slots += (larger && !e.any()) as u64;
         fc.escaped_gep += e.gep as u64;
         fc.escaped_call += e.call as u64;
         fc.escaped_stored += e.stored as u64;
@@ -290,13 +294,13 @@ fn count_instructions(m: &IrModule, f: &IrFunction, fc: &mut FeatureCounts) {
                     if let Callee::Direct(name) = callee {
                         if m.function(name).is_some() {
                             fc.calls += 1;
+                            if args.iter().any(|(t, _)| *t == IrType::Ptr) {
+                                fc.calls_with_ptr_args += 1;
+                            }
                         }
                         if name == "printf" {
                             fc.printf_calls += 1;
                         }
-                    }
-                    if args.iter().any(|(t, _)| *t == IrType::Ptr) {
-                        fc.calls_with_ptr_args += 1;
                     }
                 }
                 _ => {}
@@ -355,7 +359,14 @@ fn count_phis(f: &IrFunction, fc: &mut FeatureCounts) {
         }
         for &p in cfg.preds.row(bi) {
             let pred = &f.blocks[p as usize];
-            if pred.term.successors().iter().filter(|&&t| t == b.label).count() >= 2 {
+            if pred
+                .term
+                .successors()
+                .iter()
+                .filter(|&&t| t == b.label)
+                .count()
+                >= 2
+            {
                 fc.phi_repeated_pred_edges += 1;
             }
             let copies: Vec<(Value, Option<Value>)> = phis

@@ -15,9 +15,9 @@
 //!   is only opened while `weight * (bound + 1) <= max_weight`;
 //! - recursion depth is bounded by `MAX_DEPTH`, not by the input.
 
+use super::expr::int_type;
 use super::frame::Role;
 use super::function::{FnGen, LoopTargets};
-use super::expr::int_type;
 use crate::gen::choice::Pick;
 use crate::gen::consts::canonical;
 use arbitrary::Result;
@@ -123,8 +123,9 @@ impl FnGen<'_, '_> {
         Ok(())
     }
 
-    /// `condbr c, a, b` with the two targets in random order (the condition's sense does
-    /// not matter to the program's validity).
+    /// `condbr c, a, b` with the two targets in random order: only for data conditions,
+    /// whose sense does not matter to the program's validity (never for counter tests,
+    /// see [`FnGen::branch_keep_going`]).
     pub fn branch_either(&mut self, c: Operand, a: BlockId, b: BlockId) -> Result<()> {
         let (t, f) = if self.u.chance(50)? { (a, b) } else { (b, a) };
         self.b.terminate(Terminator::CondBr {
@@ -132,6 +133,29 @@ impl FnGen<'_, '_> {
             if_true: t,
             if_false: f,
         });
+        Ok(())
+    }
+
+    /// Branches to `stay` when the counter test `t` holds and to `leave` otherwise: as
+    /// `condbr t, stay, leave`, or negated as `condbr (t == 0), leave, stay`. The sense of a
+    /// counter test is what makes the cycle terminate, so it is never randomized.
+    pub fn branch_keep_going(&mut self, t: Operand, stay: BlockId, leave: BlockId) -> Result<()> {
+        let term = if self.u.chance(50)? {
+            let negated = self.b.cmp(CmpPred::Eq, IrType::I8, t, konst(IrType::I8, 0));
+            self.define(negated, IrType::I8);
+            Terminator::CondBr {
+                cond: negated.into(),
+                if_true: leave,
+                if_false: stay,
+            }
+        } else {
+            Terminator::CondBr {
+                cond: t,
+                if_true: stay,
+                if_false: leave,
+            }
+        };
+        self.b.terminate(term);
         Ok(())
     }
 
@@ -188,12 +212,16 @@ impl FnGen<'_, '_> {
     fn switch_stmt(&mut self, depth: u32) -> Result<()> {
         let ty = int_type(self.u)?;
         let mut v = self.expr(ty, 1)?;
-        if self.u.chance(60)? {
-            let masked = self.b.bin(BinOp::And, ty, v, konst(ty, 7));
+        if self.u.chance(80)? {
+            // Keep the value small so that the cases are hit.
+            let mask = if self.u.chance(50)? { 3 } else { 7 };
+            let masked = self.b.bin(BinOp::And, ty, v, konst(ty, mask));
             self.define(masked, ty);
             v = masked.into();
         }
-        let narms = self.u.between(1, 4.min(self.blocks_left.saturating_sub(1)).max(1))? as usize;
+        let narms =
+            self.u
+                .between(1, 4.min(self.blocks_left.saturating_sub(1)).max(1))? as usize;
         let join = self.block();
         let arms: Vec<BlockId> = (0..narms).map(|_| self.block()).collect();
         let mut pool = arms.clone();
@@ -202,19 +230,23 @@ impl FnGen<'_, '_> {
         // cases the others, or the cases take all arms and the default goes anywhere.
         let ncases = (self.u.between(1, 6)? as usize).max(narms);
         let default_anywhere = self.u.chance(30)?;
-        let default = if default_anywhere { pool[self.u.index(pool.len())?] } else { arms[0] };
+        let default = if default_anywhere {
+            pool[self.u.index(pool.len())?]
+        } else {
+            arms[0]
+        };
         let first_arm = if default_anywhere { 0 } else { 1 };
         let mut cases: Vec<(i64, BlockId)> = Vec::new();
-        let mut candidate = self.u.between(0, 4)? as i64 - 2;
+        let mut candidate = if self.u.chance(70)? { 0 } else { -2 };
         for k in 0..ncases {
             let target = match arms.get(first_arm + k) {
                 Some(&a) => a,
                 None => pool[self.u.index(pool.len())?],
             };
-            // Strictly increasing small candidates (-2..=35): distinct after
+            // Strictly increasing small candidates (-2..=12): distinct after
             // canonicalization for every type, and small enough to be hit.
             let val = canonical(ty, candidate);
-            candidate += 1 + self.u.between(0, 2)? as i64;
+            candidate += 1 + self.u.between(0, 1)? as i64;
             cases.push((val, target));
         }
         self.b.terminate(Terminator::Switch {
@@ -247,7 +279,11 @@ impl FnGen<'_, '_> {
         let c = self.b.load(ty, slot.ptr.into());
         let c1 = self.b.bin(BinOp::Add, ty, c.into(), konst(ty, 1));
         self.b.store(ty, c1.into(), slot.ptr.into());
-        let pred = if ty.is_signed() { CmpPred::Sle } else { CmpPred::Ule };
+        let pred = if ty.is_signed() {
+            CmpPred::Sle
+        } else {
+            CmpPred::Ule
+        };
         let t = self.b.cmp(pred, ty, c1.into(), konst(ty, bound as i64));
         self.define(c, ty);
         self.define(c1, ty);
@@ -294,9 +330,12 @@ impl FnGen<'_, '_> {
                 self.simple_statement()?;
             }
             let t = self.counter_step(ctr, bound)?;
-            self.branch_either(t, body, exit)?;
+            self.branch_keep_going(t, body, exit)?;
             let header_mark = self.mark();
-            self.loops.push(LoopTargets { cont: header, brk: exit });
+            self.loops.push(LoopTargets {
+                cont: header,
+                brk: exit,
+            });
             self.b.switch_to(body);
             self.sequence(depth + 1, self.cfg.max_stmts)?;
             if self.u.chance(30)? {
@@ -310,14 +349,17 @@ impl FnGen<'_, '_> {
         } else {
             // do-while: the body is entered first; continue goes to the latch.
             let latch = self.block();
-            self.loops.push(LoopTargets { cont: latch, brk: exit });
+            self.loops.push(LoopTargets {
+                cont: latch,
+                brk: exit,
+            });
             self.b.switch_to(header);
             self.sequence(depth + 1, self.cfg.max_stmts)?;
             self.close_to(latch)?;
             self.reset(mark);
             self.b.switch_to(latch);
             let t = self.counter_step(ctr, bound)?;
-            self.branch_either(t, header, exit)?;
+            self.branch_keep_going(t, header, exit)?;
         }
         self.loops.pop();
         self.loop_depth -= 1;

@@ -86,7 +86,12 @@ pub struct Frame {
 
 /// Decides the slots of function `fi`: one per parameter, data slots, and arrays shaped
 /// for the pointer contracts of its callees.
-pub fn plan_slots(u: &mut Unstructured, cfg: &CfgGenConfig, plan: &ModulePlan, fi: usize) -> Result<Vec<SlotSpec>> {
+pub fn plan_slots(
+    u: &mut Unstructured,
+    cfg: &CfgGenConfig,
+    plan: &ModulePlan,
+    fi: usize,
+) -> Result<Vec<SlotSpec>> {
     let sig = &plan.sigs[fi];
     let mut specs = Vec::new();
     for (n, p) in sig.params.iter().enumerate() {
@@ -206,7 +211,9 @@ pub fn emit_frame(
             continue;
         }
         if slot.spec.ty == IrType::Ptr {
-            let Some(c) = slot.spec.contract else { continue };
+            let Some(c) = slot.spec.contract else {
+                continue;
+            };
             match emit_contract_addr(b, u, &frame, plan, &entry_objects, c)? {
                 Some(addr) => b.store(IrType::Ptr, addr, slot.ptr.into()),
                 None => debug_assert!(false, "planned contract with no object"),
@@ -219,7 +226,8 @@ pub fn emit_frame(
             let addr: Operand = if k == 0 {
                 slot.ptr.into()
             } else {
-                b.gep(slot.ptr.into(), konst(IrType::I64, (k * esize) as i64)).into()
+                b.gep(slot.ptr.into(), konst(IrType::I64, (k * esize) as i64))
+                    .into()
             };
             b.store(slot.spec.ty, val, addr);
         }

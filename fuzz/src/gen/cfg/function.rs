@@ -74,7 +74,8 @@ pub(super) fn generate_function(
     let sig = plan.sigs[fi].clone();
     let mut b = FuncBuilder::new(ids);
     let frame = emit_frame(&mut b, u, plan, &sig, specs)?;
-    let blocks_left = crate::gen::choice::Pick::between(u, cfg.min_blocks, cfg.max_blocks)?.saturating_sub(1);
+    let blocks_left =
+        crate::gen::choice::Pick::between(u, cfg.min_blocks, cfg.max_blocks)?.saturating_sub(1);
     let mut g = FnGen {
         u,
         cfg,
@@ -168,16 +169,23 @@ impl FnGen<'_, '_> {
             if slot.spec.role == Role::Guarded {
                 continue;
             }
-            let (base, elem, count): (Operand, IrType, u32) = match (slot.spec.ty, slot.spec.contract) {
-                (IrType::Ptr, Some(c)) => (self.b.load(IrType::Ptr, slot.ptr.into()).into(), c.elem, c.count),
-                (IrType::Ptr, None) => continue,
-                (ty, _) => (slot.ptr.into(), ty, slot.spec.count),
-            };
+            let (base, elem, count): (Operand, IrType, u32) =
+                match (slot.spec.ty, slot.spec.contract) {
+                    (IrType::Ptr, Some(c)) => (
+                        self.b.load(IrType::Ptr, slot.ptr.into()).into(),
+                        c.elem,
+                        c.count,
+                    ),
+                    (IrType::Ptr, None) => continue,
+                    (ty, _) => (slot.ptr.into(), ty, slot.spec.count),
+                };
             for k in 0..count {
                 let addr: Operand = if k == 0 {
                     base
                 } else {
-                    self.b.gep(base, konst(IrType::I64, (k * elem.max_size()) as i64)).into()
+                    self.b
+                        .gep(base, konst(IrType::I64, (k * elem.max_size()) as i64))
+                        .into()
                 };
                 items.push((self.b.load(elem, addr).into(), elem));
             }
@@ -193,7 +201,9 @@ impl FnGen<'_, '_> {
                     let addr: Operand = if k == 0 {
                         base
                     } else {
-                        self.b.gep(base, konst(IrType::I64, (k * elem.max_size()) as i64)).into()
+                        self.b
+                            .gep(base, konst(IrType::I64, (k * elem.max_size()) as i64))
+                            .into()
                     };
                     items.push((self.b.load(elem, addr).into(), elem));
                 }

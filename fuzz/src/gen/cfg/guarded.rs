@@ -14,9 +14,9 @@
 //! which sent control through the store. Guarded slots are never addressable, never
 //! written elsewhere (except in blocks nothing reaches) and never in the checksum.
 
+use super::expr::int_type;
 use super::frame::Role;
 use super::function::{FnGen, Guard};
-use super::expr::int_type;
 use crate::gen::choice::Pick;
 use arbitrary::Result;
 use compiler::ir::{Operand, Terminator};
@@ -90,7 +90,9 @@ impl FnGen<'_, '_> {
             let t = self.frame.slots[targets[self.u.index(targets.len())?]];
             let val = self.convert(v.into(), ty, t.spec.ty);
             let old = self.b.load(t.spec.ty, t.ptr.into());
-            let mixed = self.b.bin(compiler::ir::BinOp::Xor, t.spec.ty, old.into(), val);
+            let mixed = self
+                .b
+                .bin(compiler::ir::BinOp::Xor, t.spec.ty, old.into(), val);
             self.b.store(t.spec.ty, mixed.into(), t.ptr.into());
         }
         self.close_to(join)?;

@@ -147,6 +147,17 @@ pub fn emit_contract_addr(
         return Ok(None);
     }
     let obj = *fitting[u.index(fitting.len())?];
-    let start = u.between(0, obj.count - c.count)?;
-    Ok(Some(emit_addr(b, u, frame, plan, &obj, start * c.elem.max_size())?))
+    let start = if u.chance(50)? {
+        0
+    } else {
+        u.between(0, obj.count - c.count)?
+    };
+    Ok(Some(emit_addr(
+        b,
+        u,
+        frame,
+        plan,
+        &obj,
+        start * c.elem.max_size(),
+    )?))
 }

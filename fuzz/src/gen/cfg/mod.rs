@@ -116,7 +116,9 @@ pub fn generate(u: &mut Unstructured, cfg: &CfgGenConfig) -> Result<GeneratedPro
     let mut functions = Vec::with_capacity(n);
     // Callees first: a caller needs their cost bounds.
     for fi in (0..n).rev() {
-        functions.push(function::generate_function(u, cfg, &mut plan, fi, &mut ids)?);
+        functions.push(function::generate_function(
+            u, cfg, &mut plan, fi, &mut ids,
+        )?);
     }
     functions.reverse();
     let mut decls = Vec::new();
@@ -151,6 +153,8 @@ pub fn generate_from_seed(seed: u64, cfg: &CfgGenConfig) -> GeneratedProgram {
     match generate(&mut Unstructured::new(&bytes), cfg) {
         Ok(p) => p,
         // `generate` does not fail; should it ever, the empty input still gives a program.
-        Err(_) => generate(&mut Unstructured::new(&[]), cfg).unwrap_or_else(|_| GeneratedProgram::empty()),
+        Err(_) => {
+            generate(&mut Unstructured::new(&[]), cfg).unwrap_or_else(|_| GeneratedProgram::empty())
+        }
     }
 }

@@ -138,7 +138,9 @@ pub fn plan_module(
                     count,
                 }));
             } else {
-                params.push(Param::Int(IrType::INTEGERS[u.index(IrType::INTEGERS.len())?]));
+                params.push(Param::Int(
+                    IrType::INTEGERS[u.index(IrType::INTEGERS.len())?],
+                ));
             }
         }
         let ret = if i == 0 {
@@ -189,7 +191,9 @@ pub fn build_globals(plan: &ModulePlan) -> Vec<IrGlobal> {
         let size = g.elem.max_size() * g.count;
         let init = match &g.init {
             None => GlobalInit::Zero,
-            Some(vals) => GlobalInit::Items(vals.iter().map(|&v| GlobalItem::Int(g.elem, v)).collect()),
+            Some(vals) => {
+                GlobalInit::Items(vals.iter().map(|&v| GlobalItem::Int(g.elem, v)).collect())
+            }
         };
         out.push(IrGlobal {
             name: g.name.clone(),

@@ -49,7 +49,10 @@ impl FnGen<'_, '_> {
         for _ in 0..n {
             self.simple_statement()?;
         }
-        let loop_target = self.loops.last().map(|l| if l.cont == next { l.brk } else { l.cont });
+        let loop_target = self
+            .loops
+            .last()
+            .map(|l| if l.cont == next { l.brk } else { l.cont });
         let w = [6, if loop_target.is_some() { 2 } else { 0 }, 1, 1, 2];
         match self.u.weighted(&w)? {
             0 => self.b.terminate(Terminator::Br(next)),
@@ -61,7 +64,11 @@ impl FnGen<'_, '_> {
             2 => self.b.terminate(Terminator::Unreachable),
             3 => {
                 let ret = self.plan.sigs[self.fi].ret;
-                let r = if ret == IrType::Void { None } else { Some((ret, konst(ret, 0))) };
+                let r = if ret == IrType::Void {
+                    None
+                } else {
+                    Some((ret, konst(ret, 0)))
+                };
                 self.b.terminate(Terminator::Ret(r));
             }
             _ => {

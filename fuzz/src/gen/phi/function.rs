@@ -23,7 +23,9 @@ use crate::gen::checksum::{emit_checksum, narrow_result};
 use crate::gen::choice::Pick;
 use crate::gen::consts::interesting;
 use arbitrary::{Result, Unstructured};
-use compiler::ir::{konst, BinOp, BlockId, CmpPred, FuncAttrs, Inst, IrFunction, IrType, Operand, Terminator, UnOp};
+use compiler::ir::{
+    konst, BinOp, BlockId, CmpPred, FuncAttrs, Inst, IrFunction, IrType, Operand, Terminator, UnOp,
+};
 
 /// A function's signature in the phi generator (integer parameters only).
 #[derive(Clone, Debug)]
@@ -121,7 +123,8 @@ pub(super) fn generate_function(
     g.emit_return();
     debug_assert_eq!(g.b.unterminated(), 0, "unterminated blocks in {}", sig.name);
     let cost = g.b.cost;
-    let f = g.b.finish(sig.name, sig.params, sig.ret, FuncAttrs::default());
+    let f =
+        g.b.finish(sig.name, sig.params, sig.ret, FuncAttrs::default());
     Ok((f, cost))
 }
 
@@ -183,9 +186,20 @@ impl PhiGen<'_, '_> {
         self.b.terminate(Terminator::Br(t));
     }
 
-    /// `condbr c, d1, d2` (in random order); both edges record the same environment.
+    /// `condbr c, d1, d2` for a data condition, in random order (the sense of a data
+    /// condition does not matter to validity); both edges record the same environment.
     pub fn branch(&mut self, c: Operand, d1: Dest, d2: Dest) -> Result<()> {
-        let (d1, d2) = if self.u.chance(50)? { (d1, d2) } else { (d2, d1) };
+        let (d1, d2) = if self.u.chance(50)? {
+            (d1, d2)
+        } else {
+            (d2, d1)
+        };
+        self.branch_exact(c, d1, d2);
+        Ok(())
+    }
+
+    /// `condbr c, d1, d2` exactly: `c != 0` goes to `d1`.
+    pub fn branch_exact(&mut self, c: Operand, d1: Dest, d2: Dest) {
         let t1 = self.record(d1);
         let t2 = self.record(d2);
         self.b.terminate(Terminator::CondBr {
@@ -193,7 +207,6 @@ impl PhiGen<'_, '_> {
             if_true: t1,
             if_false: t2,
         });
-        Ok(())
     }
 
     /// Jumps to `d`, sometimes as `condbr c, d, d` (a repeated target).
@@ -217,7 +230,13 @@ impl PhiGen<'_, '_> {
         let block = self.joins[j].block;
         self.b.switch_to(block);
         let join = self.joins[j].clone();
-        self.env = emit_join_phis(&mut self.b, self.u, &self.types, &join, self.cfg.extra_phi_percent)?;
+        self.env = emit_join_phis(
+            &mut self.b,
+            self.u,
+            &self.types,
+            &join,
+            self.cfg.extra_phi_percent,
+        )?;
         Ok(())
     }
 
@@ -232,7 +251,21 @@ impl PhiGen<'_, '_> {
     /// A variable's value of type `ty` (converted from another type if none has it), or a
     /// constant.
     pub fn operand(&mut self, ty: IrType) -> Result<Operand> {
-        let same: Vec<usize> = (0..self.types.len()).filter(|&i| self.types[i] == ty).collect();
+        let same: Vec<usize> = (0..self.types.len())
+            .filter(|&i| self.types[i] == ty)
+            .collect();
+        if !self.loops.is_empty() && self.u.chance(12)? {
+            // An enclosing header's phi (a variable's or the counter) read directly, as
+            // after value numbering: every enclosing header dominates the current point.
+            let l = &self.loops[self.u.index(self.loops.len())?];
+            let (h, hty) = if self.u.chance(40)? || self.types.is_empty() {
+                (l.header.counter, l.header.counter_ty)
+            } else {
+                let j = self.u.index(self.types.len())?;
+                (l.header.dests[j], self.types[j])
+            };
+            return Ok(self.convert(h.into(), hty, ty));
+        }
         if self.u.chance(15)? || self.env.is_empty() {
             return Ok(konst(ty, interesting(self.u, ty)?));
         }
@@ -279,7 +312,11 @@ impl PhiGen<'_, '_> {
         };
         let pred = CmpPred::ALL[self.u.index(CmpPred::ALL.len())?];
         let l = self.operand(ty)?;
-        let r = self.operand(ty)?;
+        let mut r = self.operand(ty)?;
+        if r == l {
+            // `x op x` is constant: compare with a constant instead.
+            r = konst(ty, interesting(self.u, ty)?);
+        }
         Ok(self.b.cmp(pred, ty, l, r).into())
     }
 
@@ -291,7 +328,14 @@ impl PhiGen<'_, '_> {
             0 => {
                 let i = self.u.index(self.types.len())?;
                 let ty = self.types[i];
-                self.env[i] = self.expr(ty, 2)?;
+                let e = self.expr(ty, 2)?;
+                self.env[i] = if self.u.chance(60)? {
+                    // Accumulate (bijective in the old value) so no information is lost.
+                    let op = [BinOp::Add, BinOp::Sub, BinOp::Xor][self.u.index(3)?];
+                    self.b.bin(op, ty, self.env[i], e).into()
+                } else {
+                    e
+                };
             }
             1 => self.shuffle()?,
             2 => {
@@ -320,7 +364,12 @@ impl PhiGen<'_, '_> {
     fn callable(&self) -> Vec<usize> {
         let w = self.b.weight;
         (self.fi + 1..self.sigs.len())
-            .filter(|&j| self.b.cost.saturating_add(w.saturating_mul(self.costs[j] + 16)) <= self.cfg.max_cost)
+            .filter(|&j| {
+                self.b
+                    .cost
+                    .saturating_add(w.saturating_mul(self.costs[j] + 16))
+                    <= self.cfg.max_cost
+            })
             .collect()
     }
 
@@ -332,7 +381,10 @@ impl PhiGen<'_, '_> {
         for &t in &sig.params {
             args.push((t, self.expr(t, 1)?));
         }
-        self.b.cost = self.b.cost.saturating_add(self.b.weight.saturating_mul(self.costs[j]));
+        self.b.cost = self
+            .b
+            .cost
+            .saturating_add(self.b.weight.saturating_mul(self.costs[j]));
         if let Some(r) = self.b.call(sig.ret, &sig.name, args) {
             let i = self.u.index(self.types.len())?;
             self.env[i] = self.convert(r.into(), sig.ret, self.types[i]);
@@ -345,7 +397,12 @@ impl PhiGen<'_, '_> {
         if !self.b.is_open() {
             return;
         }
-        let items: Vec<(Operand, IrType)> = self.env.iter().copied().zip(self.types.iter().copied()).collect();
+        let items: Vec<(Operand, IrType)> = self
+            .env
+            .iter()
+            .copied()
+            .zip(self.types.iter().copied())
+            .collect();
         let h = emit_checksum(&mut self.b, &items);
         let ret = self.sigs[self.fi].ret;
         let r = narrow_result(&mut self.b, h, ret);

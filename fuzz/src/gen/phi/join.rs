@@ -140,7 +140,9 @@ mod tests {
         let mut u = Unstructured::new(&[]);
         let env = emit_join_phis(&mut b, &mut u, &[IrType::I32, IrType::I8], &join, 0).unwrap();
         assert_eq!(env[0], Operand::Value(x));
-        let Operand::Value(p) = env[1] else { panic!("expected a phi") };
+        let Operand::Value(p) = env[1] else {
+            panic!("expected a phi")
+        };
         assert_ne!(p, x);
     }
 }

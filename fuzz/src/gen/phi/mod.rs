@@ -101,7 +101,11 @@ pub fn generate(u: &mut Unstructured, cfg: &PhiGenConfig) -> Result<GeneratedPro
         } else {
             IrType::INTEGERS[u.index(IrType::INTEGERS.len())?]
         };
-        let name = if i == 0 { ENTRY.to_string() } else { format!("f{i}") };
+        let name = if i == 0 {
+            ENTRY.to_string()
+        } else {
+            format!("f{i}")
+        };
         sigs.push(PhiSig { name, params, ret });
     }
     let mut ids = BlockCounter::default();
@@ -135,6 +139,8 @@ pub fn generate_from_seed(seed: u64, cfg: &PhiGenConfig) -> GeneratedProgram {
     let bytes = bytes_from_seed(seed, SEED_BYTES);
     match generate(&mut Unstructured::new(&bytes), cfg) {
         Ok(p) => p,
-        Err(_) => generate(&mut Unstructured::new(&[]), cfg).unwrap_or_else(|_| GeneratedProgram::empty()),
+        Err(_) => {
+            generate(&mut Unstructured::new(&[]), cfg).unwrap_or_else(|_| GeneratedProgram::empty())
+        }
     }
 }

@@ -41,7 +41,11 @@ pub fn plan_shuffle(u: &mut Unstructured, types: &[IrType]) -> Result<Vec<(usize
     match u.weighted(&[5, 3, 3, 1, 2])? {
         0 | 4 => {
             // A rotation of the first m (a swap for m = 2): g0 <- g1 <- ... <- g(m-1) <- g0.
-            let m = if group.len() >= 2 { u.between(2, group.len() as u32)? as usize } else { group.len() };
+            let m = if group.len() >= 2 {
+                u.between(2, group.len() as u32)? as usize
+            } else {
+                group.len()
+            };
             for k in 0..m {
                 moves.push((group[k], Source::Var(group[(k + 1) % m])));
             }
@@ -101,20 +105,34 @@ mod tests {
     fn parallel_semantics_swap_and_rotate() {
         let types = [IrType::I32; 3];
         let mut env: Vec<Operand> = (0..3).map(|i| Operand::Value(Value(i))).collect();
-        apply_shuffle(&mut env, &types, &[(0, Source::Var(1)), (1, Source::Var(0))]);
+        apply_shuffle(
+            &mut env,
+            &types,
+            &[(0, Source::Var(1)), (1, Source::Var(0))],
+        );
         assert_eq!(env, vec![Value(1).into(), Value(0).into(), Value(2).into()]);
         let mut env: Vec<Operand> = (0..3).map(|i| Operand::Value(Value(i))).collect();
         apply_shuffle(
             &mut env,
             &types,
-            &[(0, Source::Var(1)), (1, Source::Var(2)), (2, Source::Var(0))],
+            &[
+                (0, Source::Var(1)),
+                (1, Source::Var(2)),
+                (2, Source::Var(0)),
+            ],
         );
         assert_eq!(env, vec![Value(1).into(), Value(2).into(), Value(0).into()]);
     }
 
     #[test]
     fn moves_stay_within_one_type() {
-        let types = [IrType::I32, IrType::U8, IrType::I32, IrType::U8, IrType::I32];
+        let types = [
+            IrType::I32,
+            IrType::U8,
+            IrType::I32,
+            IrType::U8,
+            IrType::I32,
+        ];
         let data: Vec<u8> = (0..=255u8).cycle().take(8192).collect();
         let mut u = Unstructured::new(&data);
         for _ in 0..200 {
