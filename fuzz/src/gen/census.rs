@@ -290,17 +290,19 @@ fn count_instructions(m: &IrModule, f: &IrFunction, fc: &mut FeatureCounts) {
                     }
                 }
                 Inst::GlobalAddr { .. } => fc.global_accesses += 1,
-                Inst::Call { callee, args, .. } => {
-                    if let Callee::Direct(name) = callee {
-                        if m.function(name).is_some() {
-                            fc.calls += 1;
-                            if args.iter().any(|(t, _)| *t == IrType::Ptr) {
-                                fc.calls_with_ptr_args += 1;
-                            }
+                Inst::Call {
+                    callee: Callee::Direct(name),
+                    args,
+                    ..
+                } => {
+                    if m.function(name).is_some() {
+                        fc.calls += 1;
+                        if args.iter().any(|(t, _)| *t == IrType::Ptr) {
+                            fc.calls_with_ptr_args += 1;
                         }
-                        if name == "printf" {
-                            fc.printf_calls += 1;
-                        }
+                    }
+                    if name == "printf" {
+                        fc.printf_calls += 1;
                     }
                 }
                 _ => {}

@@ -324,10 +324,13 @@ impl PhiGen<'_, '_> {
             return Ok(());
         };
         let c = self.cond()?;
+        // A continue through a block of its own needs two blocks; with one left it goes
+        // straight to the header.
+        let direct = self.blocks_left < 2 || self.u.chance(50)?;
         let next = self.new_join();
         if is_break {
             self.branch(c, Dest::Join(exit), Dest::Join(next))?;
-        } else if self.u.chance(50)? {
+        } else if direct {
             // A critical back edge: the fall-through continues the body.
             self.branch(c, Dest::Header, Dest::Join(next))?;
         } else {
