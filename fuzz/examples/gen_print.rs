@@ -1,10 +1,11 @@
 //! Prints one generated program, its argument vectors, feature counts and (with `--run`)
 //! its outcomes at every stage, so a human can eyeball the generators.
 //!
-//! `cargo run -p phihunt --example gen_print -- cfg 7 [--run]`
+//! `cargo run -p phihunt --example gen_print -- cfg 7 [--run] [--features] [--small]`
+//! (`--small`: a small configuration, for reading).
 
 use compiler::ir::text::print_module;
-use phihunt::gen::{generate_from_seed, GenKind};
+use phihunt::gen::{cfg, generate_from_seed, phi, CfgGenConfig, GenKind, PhiGenConfig};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -17,7 +18,33 @@ fn main() {
         None => GenKind::Cfg,
     };
     let seed: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-    let p = generate_from_seed(kind, seed);
+    let small = args.iter().any(|a| a == "--small");
+    let p = match (kind, small) {
+        (_, false) => generate_from_seed(kind, seed),
+        (GenKind::Cfg, true) => cfg::generate_from_seed(
+            seed,
+            &CfgGenConfig {
+                max_functions: 2,
+                max_blocks: 14,
+                max_slots: 4,
+                max_params: 2,
+                max_globals: 1,
+                max_stmts: 3,
+                ..CfgGenConfig::default()
+            },
+        ),
+        (GenKind::Phi, true) => phi::generate_from_seed(
+            seed,
+            &PhiGenConfig {
+                max_functions: 1,
+                max_vars: 4,
+                max_type_groups: 1,
+                max_blocks: 10,
+                max_stmts: 3,
+                ..PhiGenConfig::default()
+            },
+        ),
+    };
     println!("; generator {kind}, seed {seed}");
     for v in &p.arg_vectors {
         let list: Vec<String> = v.iter().map(|x| x.to_string()).collect();

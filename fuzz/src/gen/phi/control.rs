@@ -69,7 +69,7 @@ impl PhiGen<'_, '_> {
             10,
             on(nest && bl >= 2, 4),
             on(nest && bl >= 3, 4),
-            on(nest && bl >= 3, 2),
+            on(nest && bl >= 3, 3),
             on(can_loop && bl >= 3, 6),
             on(in_loop && bl >= 1, 2),
             on(in_loop && bl >= 1, 3),
@@ -120,7 +120,7 @@ impl PhiGen<'_, '_> {
     fn switch_stmt(&mut self, depth: u32) -> Result<()> {
         let ty = self.types[self.u.index(self.types.len())?];
         let mut v = self.operand(ty)?;
-        if self.u.chance(60)? {
+        if self.u.chance(85)? {
             v = self.b.bin(BinOp::And, ty, v, konst(ty, 3)).into();
         }
         let narms =

@@ -115,8 +115,13 @@ pub(super) fn generate_function(
         loops: Vec::new(),
         blocks_left,
     };
-    for &ty in &types {
-        let init = g.initial_value(ty, &params)?;
+    for (i, &ty) in types.iter().enumerate() {
+        // The first variables come from the parameters (so every argument matters); the
+        // rest from a random parameter or a constant.
+        let init = match params.get(i) {
+            Some(&(p, pty)) => g.convert(p, pty, ty),
+            None => g.initial_value(ty, &params)?,
+        };
         g.env.push(init);
     }
     g.sequence(0, cfg.max_stmts.saturating_mul(3))?;
@@ -297,7 +302,10 @@ impl PhiGen<'_, '_> {
             _ => {
                 let c = self.cond()?;
                 let a = self.operand(ty)?;
-                let b = self.operand(ty)?;
+                let mut b = self.operand(ty)?;
+                if b == a {
+                    b = konst(ty, interesting(self.u, ty)?);
+                }
                 self.b.select(ty, c, a, b).into()
             }
         })
