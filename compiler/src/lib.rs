@@ -5,4 +5,5 @@
 pub mod ir;
 pub mod mem2reg;
 pub mod mutants;
+pub mod passes;
 pub mod pipeline;

@@ -28,10 +28,30 @@ pub enum Mutant {
     M2rFrontierSkipsLoopHeader,
     /// mem2reg keeps wide literals unnarrowed when storing into narrow slots.
     M2rNoNarrowing,
+    /// The inliner forgets to store the last argument into the callee's parameter slot.
+    InlineSkipParamStore,
+    /// CFG simplification merges a block into its predecessor without renaming the
+    /// merged block in its successors' phi incoming labels.
+    CfgSimplifyNoPhiFix,
+    /// Copy propagation also runs after phi elimination (where copies are moves, not
+    /// SSA definitions).
+    CopyPropAfterPhiElim,
+    /// Constant folding folds `udiv`/`urem` with signed division.
+    ConstFoldUdivSigned,
+    /// Algebraic simplification rewrites `ashr` by a constant as `lshr`.
+    SimplifyAshrAsLshr,
+    /// GVN gives two loads of the same address the same number across a store.
+    GvnLoadAcrossStore,
+    /// LICM hoists a division out of a loop even when the loop guards its divisor.
+    LicmHoistGuardedDiv,
+    /// DCE deletes stores to allocas as if they had no effect.
+    DceRemovesStore,
+    /// Dead static function elimination ignores references by `globaladdr`.
+    DeadStaticIgnoresAddressTaken,
 }
 
 impl Mutant {
-    pub const ALL: [Mutant; 7] = [
+    pub const ALL: [Mutant; 16] = [
         Mutant::PhiElimNoTemporaries,
         Mutant::PhiElimNoTrampoline,
         Mutant::PhiElimRepeatedTargetOnce,
@@ -39,6 +59,15 @@ impl Mutant {
         Mutant::M2rNoStackPop,
         Mutant::M2rFrontierSkipsLoopHeader,
         Mutant::M2rNoNarrowing,
+        Mutant::InlineSkipParamStore,
+        Mutant::CfgSimplifyNoPhiFix,
+        Mutant::CopyPropAfterPhiElim,
+        Mutant::ConstFoldUdivSigned,
+        Mutant::SimplifyAshrAsLshr,
+        Mutant::GvnLoadAcrossStore,
+        Mutant::LicmHoistGuardedDiv,
+        Mutant::DceRemovesStore,
+        Mutant::DeadStaticIgnoresAddressTaken,
     ];
 
     /// The stable name used by `--mutant` and `PHIHUNT_MUTANT`.
@@ -51,6 +80,15 @@ impl Mutant {
             Mutant::M2rNoStackPop => "m2r_no_stack_pop",
             Mutant::M2rFrontierSkipsLoopHeader => "m2r_frontier_skips_loop_header",
             Mutant::M2rNoNarrowing => "m2r_no_narrowing",
+            Mutant::InlineSkipParamStore => "inline_skip_param_store",
+            Mutant::CfgSimplifyNoPhiFix => "cfg_simplify_no_phi_fix",
+            Mutant::CopyPropAfterPhiElim => "copy_prop_after_phi_elim",
+            Mutant::ConstFoldUdivSigned => "const_fold_udiv_signed",
+            Mutant::SimplifyAshrAsLshr => "simplify_ashr_as_lshr",
+            Mutant::GvnLoadAcrossStore => "gvn_load_across_store",
+            Mutant::LicmHoistGuardedDiv => "licm_hoist_guarded_div",
+            Mutant::DceRemovesStore => "dce_removes_store",
+            Mutant::DeadStaticIgnoresAddressTaken => "dead_static_ignores_address_taken",
         }
     }
 

@@ -6,17 +6,22 @@
 //!
 //! Invariants: snapshots are in pipeline order and start with `lowered`; when the pipeline
 //! fails, `failure` names the stage that failed and there is no snapshot of it or of any
-//! later stage. A panic inside a stage is caught and attributed to the stage after the
-//! last one observed — it never escapes to the caller.
+//! later stage. A panic inside a stage is caught and attributed to the stage the
+//! pipeline was running (`compiler::pipeline::current_stage`) — it never escapes.
 
 use compiler::ir::IrModule;
-use compiler::pipeline::{run_pipeline, stage_names, PipelineOptions, StageError};
+use compiler::pipeline::{current_stage, run_pipeline, PipelineOptions, StageError};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// The module as it stood after one stage.
 #[derive(Clone, Debug)]
 pub struct StageSnapshot {
     pub stage: String,
+    /// The pass behind the stage (`gvn` for `gvn#2`).
+    pub pass: &'static str,
+    /// Changes the stage reported.
+    pub changes: usize,
+    pub elapsed: std::time::Duration,
     pub module: IrModule,
 }
 
@@ -66,12 +71,14 @@ pub struct StagedPipeline {
 
 /// Runs the pipeline on a copy of `module`, keeping every stage's snapshot.
 pub fn snapshot_stages(module: &IrModule, opts: &PipelineOptions) -> StagedPipeline {
-    let names = stage_names(opts);
     let mut snapshots: Vec<StageSnapshot> = Vec::new();
     let result = catch_unwind(AssertUnwindSafe(|| {
-        run_pipeline(module.clone(), opts, &mut |stage, m| {
+        run_pipeline(module.clone(), opts, &mut |event, m| {
             snapshots.push(StageSnapshot {
-                stage: stage.to_string(),
+                stage: event.name.clone(),
+                pass: event.pass,
+                changes: event.changes,
+                elapsed: event.elapsed,
                 module: m.clone(),
             })
         })
@@ -85,16 +92,10 @@ pub fn snapshot_stages(module: &IrModule, opts: &PipelineOptions) -> StagedPipel
                 .map(|s| s.to_string())
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "non-string panic payload".into());
-            let stage = match snapshots.last() {
-                None => names.first().cloned().unwrap_or_default(),
-                Some(last) => names
-                    .iter()
-                    .position(|n| *n == last.stage)
-                    .and_then(|i| names.get(i + 1))
-                    .cloned()
-                    .unwrap_or_else(|| format!("after {}", last.stage)),
-            };
-            Some(StageFailure::Panic { stage, message })
+            Some(StageFailure::Panic {
+                stage: current_stage(),
+                message,
+            })
         }
     };
     StagedPipeline { snapshots, failure }

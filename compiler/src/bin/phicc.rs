@@ -45,8 +45,8 @@ fn main() -> ExitCode {
         }
     };
     let mut printed = false;
-    let result = run_pipeline(module, &PipelineOptions::default(), &mut |name, m| {
-        if name == stage {
+    let result = run_pipeline(module, &PipelineOptions::default(), &mut |event, m| {
+        if event.name == stage {
             print!("{}", print_module(m));
             printed = true;
         }

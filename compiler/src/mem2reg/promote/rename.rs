@@ -98,40 +98,42 @@ impl Renamer<'_> {
     /// gives each successor's phis the definitions live at the end of `b`.
     fn enter(&mut self, func: &mut IrFunction, b: usize) -> Frame {
         let undo_len = self.undo.len();
-        let block = &mut func.blocks[b];
-        let old = std::mem::take(&mut block.insts);
         let phis = self.plan.of_block(b);
-        let mut new = Vec::with_capacity(old.len() + phis.len());
-        // The new phis go first, before any phi the block already had.
+        let mut new_phis = Vec::with_capacity(phis.len());
         for id in phis {
             let slot = self.plan.slot[id] as usize;
             let dest = self.plan.dest[id];
-            new.push(Inst::Phi {
+            new_phis.push(Inst::Phi {
                 dest,
                 ty: self.slots.slots[slot].ty,
                 incoming: Vec::new(), // filled by `fill_phis` once the walk is done
             });
             self.push(slot, Operand::Value(dest));
         }
-        for inst in old {
-            match (self.slots.access(&inst), inst) {
-                (Some((Access::Alloca, slot)), alloca) => {
-                    if self.slots.slots[slot].retain_alloca {
-                        new.push(alloca);
-                    }
-                }
-                (Some((Access::Load, slot)), Inst::Load { dest, ty, .. }) => {
+        // Rewritten in place, in order: each load reads the definition of the moment.
+        let insts = &mut func.blocks[b].insts;
+        insts.retain_mut(|inst| match self.slots.access(inst) {
+            Some((Access::Alloca, slot)) => self.slots.slots[slot].retain_alloca,
+            Some((Access::Load, slot)) => {
+                if let Inst::Load { dest, ty, .. } = *inst {
                     let src = self.top(slot);
-                    new.push(Inst::Copy { dest, ty, src });
+                    *inst = Inst::Copy { dest, ty, src };
                 }
-                (Some((Access::Store, slot)), Inst::Store { val, .. }) => {
+                true
+            }
+            Some((Access::Store, slot)) => {
+                if let Inst::Store { val, .. } = *inst {
                     let val = narrow(val, self.slots.slots[slot].ty);
                     self.push(slot, val);
                 }
-                (_, other) => new.push(other),
+                false
             }
+            None => true,
+        });
+        // The new phis go first, before any phi the block already had.
+        if !new_phis.is_empty() {
+            insts.splice(0..0, new_phis);
         }
-        func.blocks[b].insts = new;
 
         // Successor phis: the CFG rows are deduplicated, so one entry per predecessor.
         for &s in self.cfg.succs.row(b) {
@@ -207,21 +209,18 @@ fn narrow(val: Operand, slot_ty: IrType) -> Operand {
 /// An unreachable block gets no phis and no walk, but may still load or store promoted
 /// slots: loads read the zero of their type, stores vanish, allocas go.
 fn rewrite_unreachable_block(func: &mut IrFunction, b: usize, slots: &Slots) {
-    let block = &mut func.blocks[b];
-    let old = std::mem::take(&mut block.insts);
-    block.insts = old
-        .into_iter()
-        .filter_map(|inst| match (slots.access(&inst), inst) {
-            (Some((Access::Alloca, slot)), alloca) => {
-                slots.slots[slot].retain_alloca.then_some(alloca)
+    func.blocks[b]
+        .insts
+        .retain_mut(|inst| match slots.access(inst) {
+            Some((Access::Alloca, slot)) => slots.slots[slot].retain_alloca,
+            Some((Access::Load, _)) => {
+                if let Inst::Load { dest, ty, .. } = *inst {
+                    let src = Operand::Const(IrConst::zero(ty));
+                    *inst = Inst::Copy { dest, ty, src };
+                }
+                true
             }
-            (Some((Access::Load, _)), Inst::Load { dest, ty, .. }) => Some(Inst::Copy {
-                dest,
-                ty,
-                src: Operand::Const(IrConst::zero(ty)),
-            }),
-            (Some((Access::Store, _)), _) => None,
-            (_, other) => Some(other),
-        })
-        .collect();
+            Some((Access::Store, _)) => false,
+            None => true,
+        });
 }

@@ -4,7 +4,7 @@
 use super::build::*;
 use super::eval::run;
 use super::ssa_check::check_ssa;
-use super::{memory_ops_through, promote, promote_params};
+use super::{memory_ops_through, promote, promote_params, verify};
 use crate::ir::{CmpPred, Inst, IrFunction, IrType, Terminator, Value};
 use crate::mem2reg::promote_allocas;
 use crate::mutants::{set_active, Mutant};
@@ -221,6 +221,10 @@ fn random_functions_behave_the_same_after_promotion() {
         for &(s, _) in &slots {
             assert_eq!(memory_ops_through(&promoted_all, s), 0, "seed {seed}");
         }
+        assert!(
+            verify(&f).is_ok(),
+            "seed {seed}: the generator's input is invalid"
+        );
         compared += same_results(&f, &promoted, seed);
         compared += same_results(&f, &promoted_all, seed);
         runs += 2 * ARGS.len();
@@ -257,7 +261,9 @@ fn mutants_are_seen_on_random_functions() {
             set_active(&[mutant]);
             promote_allocas(&mut out);
             set_active(&[]);
-            if check_ssa(&out).is_err() {
+            // Both checkers agree on what is rejected.
+            assert_eq!(check_ssa(&out).is_err(), verify(&out).is_err());
+            if verify(&out).is_err() {
                 rejections += 1;
                 continue;
             }

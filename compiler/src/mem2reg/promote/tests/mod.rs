@@ -14,13 +14,16 @@ mod placement;
 mod rules;
 
 use super::{promote_allocas, promote_allocas_with_params};
-use crate::ir::{Inst, IrFunction, Value};
+use crate::ir::verify::{verify_module, VerifyError, VerifyMode};
+use crate::ir::{Inst, IrFunction, IrModule, Value};
 
-/// Runs `promote_allocas` on a copy of `f`, checks the output is SSA, returns both.
+/// Runs `promote_allocas` on a copy of `f`, checks the output is SSA (and passes the
+/// verifier when the input did), returns both.
 fn promote(f: &IrFunction) -> (usize, IrFunction) {
     let mut out = f.clone();
     let n = promote_allocas(&mut out);
     assert_ssa(&out);
+    assert_verifies_if_input_did(f, &out);
     (n, out)
 }
 
@@ -29,7 +32,31 @@ fn promote_params(f: &IrFunction) -> (usize, IrFunction) {
     let mut out = f.clone();
     let n = promote_allocas_with_params(&mut out);
     assert_ssa(&out);
+    assert_verifies_if_input_did(f, &out);
     (n, out)
+}
+
+/// The verifier's result on a module holding just `f`.
+fn verify(f: &IrFunction) -> Result<(), Vec<VerifyError>> {
+    let module = IrModule {
+        functions: vec![f.clone()],
+        ..IrModule::default()
+    };
+    verify_module(&module, VerifyMode::Ssa)
+}
+
+/// mem2reg keeps the verifier's rules: what went in valid comes out valid. (Some rule
+/// tests build inputs the verifier rejects, e.g. calls to undeclared functions.)
+fn assert_verifies_if_input_did(before: &IrFunction, after: &IrFunction) {
+    if verify(before).is_ok() {
+        if let Err(errors) = verify(after) {
+            let errors: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+            panic!(
+                "the verifier rejects the output:\n  {}",
+                errors.join("\n  ")
+            );
+        }
+    }
 }
 
 /// Panics with every broken SSA rule.

@@ -4,7 +4,7 @@
 use super::build::*;
 use super::eval::{run, Stop};
 use super::ssa_check::check_ssa;
-use super::{assert_ssa, promote};
+use super::{assert_ssa, promote, verify};
 use crate::ir::{CmpPred, IrFunction};
 use crate::mem2reg::promote_allocas;
 use crate::mutants::{set_active, Mutant};
@@ -69,6 +69,7 @@ fn gep_base_mutant_promotes_an_address_taken_slot() {
     );
     assert_eq!((n, &out), (1, &expected));
     assert_ssa(&out);
+    assert!(verify(&f).is_ok() && verify(&out).is_ok());
     assert_eq!(run(&f, &[], 100), Ok(7));
     assert_eq!(run(&out, &[], 100), Ok(0));
 }
@@ -112,6 +113,7 @@ fn no_stack_pop_mutant_leaks_a_sibling_definition() {
     let (n, out) = promote_mutated(&f, Mutant::M2rNoStackPop);
     assert_eq!((n, &out), (1, &expected(7)));
     assert_ssa(&out);
+    assert!(verify(&f).is_ok() && verify(&out).is_ok());
     assert_eq!(run(&f, &[0], 100), Ok(5));
     assert_eq!(run(&out, &[0], 100), Ok(7));
 }
@@ -179,6 +181,7 @@ fn frontier_skips_loop_header_mutant_loses_the_loop_phi() {
     let (n, out) = promote_mutated(&f, Mutant::M2rFrontierSkipsLoopHeader);
     assert_eq!((n, &out), (1, &mutated));
     assert_ssa(&out);
+    assert!(verify(&f).is_ok() && verify(&out).is_ok());
     assert_eq!(run(&out, &[], 1000), Err(Stop::OutOfFuel));
 }
 
@@ -206,6 +209,9 @@ fn no_narrowing_mutant_lets_a_wide_literal_into_a_narrow_copy() {
     // The verifier rule "copy operands have exactly the copy's type" catches it.
     let errors = check_ssa(&out).unwrap_err();
     assert!(errors[0].contains("operand i64 in a i8"), "{errors:?}");
+    assert!(verify(&f).is_ok());
+    let errors = verify(&out).unwrap_err();
+    assert_eq!(errors.len(), 1, "{errors:?}");
     assert_eq!(run(&f, &[], 100), Ok(44));
     assert_eq!(run(&out, &[], 100), Ok(300));
 }
