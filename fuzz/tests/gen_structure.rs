@@ -104,10 +104,13 @@ fn seeded_programs_keep_every_promise() {
             if let Err(e) = check_wellformed(&p) {
                 panic!("{kind} seed {seed}: {e}");
             }
-            assert!(
-                p.arg_vectors.len() >= 3 && p.arg_vectors.len() <= 4,
-                "{kind} seed {seed}"
-            );
+            assert!((3..=4).contains(&p.arg_vectors.len()), "{kind} seed {seed}");
+            for (i, a) in p.arg_vectors.iter().enumerate() {
+                assert!(
+                    !p.arg_vectors[i + 1..].contains(a),
+                    "{kind} seed {seed}: duplicate {a:?}"
+                );
+            }
             assert_eq!(p.entry, "main");
         }
     }
