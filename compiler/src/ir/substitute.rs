@@ -165,13 +165,15 @@ pub enum Rewrite {
 }
 
 /// Rounds of the walk before giving up on the phis whose loop-carried operands were
-/// replaced after the phi was visited (each further round only follows such phis).
+/// replaced after the phi was visited (a further round runs only when such a phi
+/// changed).
 const MAX_ROUNDS: usize = 4;
 
 /// Applies `rule` to every instruction of `func` in dominance order (reachable blocks in
 /// reverse postorder, then the unreachable ones), with each instruction's operands
 /// rewritten by the replacements found so far; replaces and removes what the rule says.
-/// Repeats while a round changes something (at most [`MAX_ROUNDS`] rounds). Returns the
+/// Repeats while a round changed a phi's operand (at most [`MAX_ROUNDS`] rounds): every
+/// other use comes after its definition in this order. Returns the
 /// number of instructions replaced or substituted.
 pub fn rewrite_in_dominance_order(
     func: &mut IrFunction,
@@ -205,10 +207,19 @@ pub fn rewrite_in_dominance_order(
                 }
             }
         }
-        subst.apply(func);
+        // Every operand not rewritten during the walk: phi entries on back edges (their
+        // phi was visited before the value was replaced) and terminators.
+        let mut phi_changed = false;
+        for block in &mut func.blocks {
+            for inst in &mut block.insts {
+                phi_changed |= subst.rewrite_inst(inst) && inst.is_phi();
+            }
+            subst.rewrite_terminator(&mut block.term);
+        }
         subst.remove_replaced(func);
         total += changes;
-        if changes == 0 {
+        // Rule: another round can only find something new through a changed phi.
+        if changes == 0 || !phi_changed {
             break;
         }
     }
@@ -295,9 +306,9 @@ mod tests {
     #[test]
     fn the_walk_sees_definitions_before_uses() {
         // In function order the use (.LBB1) comes before the definition (.LBB2); in
-        // reverse postorder it does not, so the first round folds both (two rule calls)
-        // and the second has nothing left to look at. In function order the use would
-        // wait for a second round: three calls.
+        // reverse postorder it does not, so one round folds both, with two rule calls.
+        // In function order the use would be visited first and stay unfolded (further
+        // rounds run only for changed phis).
         let src = "func @f() -> i32 {\n.LBB0:\n    br .LBB2\n.LBB1:\n    %3 = add i32 %2, 0\n    \
                    ret i32 %3\n.LBB2:\n    %2 = add i32 1, 2\n    br .LBB1\n}\n";
         let mut m = parse_module(src).unwrap();
