@@ -66,7 +66,7 @@ pub fn run(func: &mut IrFunction) -> usize {
     // Mark: roots first, then whatever live instructions read.
     let mut live = vec![false; bound];
     let mut worklist: Vec<Value> = Vec::new();
-    let mut mark = |v: Value, live: &mut Vec<bool>, worklist: &mut Vec<Value>| {
+    let mark = |v: Value, live: &mut Vec<bool>, worklist: &mut Vec<Value>| {
         if let Some(seen) = live.get_mut(v.index()) {
             if !*seen {
                 *seen = true;

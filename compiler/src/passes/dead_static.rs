@@ -41,7 +41,7 @@ pub fn run(module: &mut IrModule) -> usize {
     let n = module.functions.len();
     let mut live = vec![false; n];
     let mut worklist: Vec<usize> = Vec::new();
-    let mut mark = |name: &str, live: &mut Vec<bool>, worklist: &mut Vec<usize>| {
+    let mark = |name: &str, live: &mut Vec<bool>, worklist: &mut Vec<usize>| {
         if let Some(&f) = index.get(name) {
             if !live[f] {
                 live[f] = true;
