@@ -2,9 +2,11 @@
 # Sets up a fresh machine for phihunt: idempotent, safe to run twice.
 #
 # What phihunt needs today:
-#   - a Rust toolchain with cargo (stable; nightly only for `cargo +nightly fuzz`)
+#   - a Rust toolchain with cargo (stable builds and tests everything);
+#   - cargo-fuzz, for `cargo +nightly fuzz run <target>` (installed when a nightly
+#     toolchain is present; set PHIHUNT_SKIP_CARGO_FUZZ=1 to skip it).
 # Later issues add here: cross gcc toolchains and qemu-user (native runs on four targets),
-# csmith and cvise (C hunting and reduction), cargo-fuzz.
+# csmith and cvise (C hunting and reduction).
 set -euo pipefail
 
 say() { printf 'setup: %s\n' "$*"; }
@@ -28,4 +30,17 @@ if ! command -v cargo >/dev/null 2>&1; then
   exit 1
 fi
 say "cargo: $(cargo --version)"
+
+if [ "${PHIHUNT_SKIP_CARGO_FUZZ:-0}" != 1 ]; then
+  if cargo +nightly --version >/dev/null 2>&1; then
+    if cargo fuzz --version >/dev/null 2>&1; then
+      say "cargo-fuzz: $(cargo fuzz --version)"
+    else
+      say "installing cargo-fuzz (once; about a minute)"
+      cargo install cargo-fuzz --locked --quiet
+    fi
+  else
+    say "no nightly toolchain: skipping cargo-fuzz (stable smoke loops still run in cargo test)"
+  fi
+fi
 say "ready"

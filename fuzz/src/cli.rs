@@ -4,7 +4,7 @@
 //! `reduce`, `gen`, `replay`, `bench`. Every subcommand returns an exit code instead of
 //! exiting, so tests can drive it.
 
-use crate::check::check_paths;
+use crate::check::{check_paths, CheckSettings};
 use clap::builder::TypedValueParser;
 use clap::{Parser, Subcommand};
 use compiler::mutants;
@@ -50,8 +50,36 @@ struct Cli {
     /// Switch on seeded bugs in the compiler (comma-separated; also PHIHUNT_MUTANT).
     #[arg(long, global = true, value_name = "NAME[,NAME]")]
     mutant: Option<String>,
+    /// Switch optimization passes off (comma-separated pass names or `all`; also
+    /// PHIHUNT_DISABLE_PASSES).
+    #[arg(long, global = true, value_name = "PASS[,PASS]")]
+    disable_passes: Option<String>,
     #[command(subcommand)]
     command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum BenchWhat {
+    /// Hunt each mutant (all, or the ones named) until the first finding; prints a table
+    /// ending in `N found, M missed`.
+    Mutants {
+        /// Mutant names (default: every mutant).
+        names: Vec<String>,
+        /// Time budget per mutant.
+        #[arg(long, default_value = "60s", value_parser = parse_duration)]
+        budget: Duration,
+        /// Generators: cfg, phi, or all.
+        #[arg(long = "gen", default_value = "all")]
+        generators: String,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Where the findings go (default: reports/bench-mutants-<UTC timestamp>/).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -65,9 +93,53 @@ enum Command {
         /// Instructions per run before the oracle gives up.
         #[arg(long, default_value_t = 10_000_000)]
         fuel: u64,
+        /// Print each stage's change count and time under its table.
+        #[arg(long)]
+        time_passes: bool,
         /// Pointer width of the interpreted target, in bytes (8 or 4).
         #[arg(long, default_value_t = 8, value_parser = clap::builder::PossibleValuesParser::new(["4", "8"]).map(|s| if s == "4" { 4u32 } else { 8u32 }))]
         ptr_bytes: u32,
+    },
+    /// The main job: generate programs, run every stage, save, reduce and report
+    /// findings. Ends with the line `N findings`.
+    Hunt {
+        /// Generators: cfg, phi, or all.
+        #[arg(long = "gen", default_value = "all")]
+        generators: String,
+        /// How long to hunt, e.g. 30s, 10m, 8h.
+        #[arg(long, default_value = "30s", value_parser = parse_duration)]
+        time: Duration,
+        /// Base seed (program i uses seed + i); default: from the clock, printed.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Output directory (default: reports/<UTC timestamp>/).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Stop after this many programs.
+        #[arg(long)]
+        max_programs: Option<u64>,
+        /// Time budget to reduce each unique finding (0s: no reduction).
+        #[arg(long, default_value = "30s", value_parser = parse_duration)]
+        reduce_time: Duration,
+        /// Where reduced findings are copied for the regression corpus.
+        #[arg(long, default_value = "corpus/found")]
+        corpus_found: PathBuf,
+    },
+    /// Benchmarks: `mutants` hunts each seeded bug until found or out of budget.
+    Bench {
+        #[command(subcommand)]
+        what: BenchWhat,
+    },
+    /// Print the program a generator makes for a seed, with `; run:` lines of the
+    /// oracle's reference outcomes.
+    Gen {
+        /// cfg or phi.
+        generator: String,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
     },
     /// Shrink a failing `.ir` file while its bug signature (kind, stage) holds. The entry
     /// and argument vectors come from its `; run:` lines (the first line's function).
@@ -118,24 +190,91 @@ pub fn cli_main(args: Vec<String>) -> i32 {
         let names: Vec<_> = active.iter().map(|m| m.name()).collect();
         eprintln!("note: seeded bugs switched on: {}", names.join(", "));
     }
+    let pipeline = match PipelineOptions::from_env() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: PHIHUNT_DISABLE_PASSES: {e}");
+            return 2;
+        }
+    };
+    let pipeline = match &cli.disable_passes {
+        Some(list) => match pipeline.with_disabled(list) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("error: --disable-passes: {e}");
+                return 2;
+            }
+        },
+        None => pipeline,
+    };
     match cli.command {
         Command::Check {
             files,
             fuel,
             ptr_bytes,
+            time_passes,
         } => {
-            let cfg = RunConfig {
-                fuel,
-                ptr_bytes,
-                ..RunConfig::default()
+            let settings = CheckSettings {
+                pipeline,
+                run: RunConfig {
+                    fuel,
+                    ptr_bytes,
+                    ..RunConfig::default()
+                },
+                time_passes,
             };
-            check_paths(&files, &PipelineOptions::default(), &cfg).exit_code()
+            check_paths(&files, &settings).exit_code()
         }
+        Command::Hunt {
+            generators,
+            time,
+            seed,
+            jobs,
+            out,
+            max_programs,
+            reduce_time,
+            corpus_found,
+        } => crate::campaign::cli::hunt_command(crate::campaign::cli::HuntArgs {
+            generators,
+            time,
+            seed,
+            jobs,
+            out,
+            max_programs,
+            reduce_time,
+            corpus_found,
+            mutants: active,
+            pipeline,
+        }),
+        Command::Bench {
+            what:
+                BenchWhat::Mutants {
+                    names,
+                    budget,
+                    generators,
+                    seed,
+                    jobs,
+                    out,
+                },
+        } => crate::campaign::cli::bench_mutants_command(crate::campaign::cli::BenchArgs {
+            names,
+            budget,
+            generators,
+            seed,
+            jobs,
+            out,
+            pipeline,
+        }),
+        Command::Gen { generator, seed } => crate::campaign::cli::gen_command(&generator, seed),
         Command::Reduce { file, output, time } => {
             crate::reduce::cli::reduce_file(&file, output.as_deref(), time)
         }
         Command::Replay { dir } => {
-            check_paths(&[dir], &PipelineOptions::default(), &RunConfig::default()).exit_code()
+            let settings = CheckSettings {
+                pipeline,
+                ..CheckSettings::default()
+            };
+            check_paths(&[dir], &settings).exit_code()
         }
     }
 }

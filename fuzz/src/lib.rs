@@ -7,5 +7,6 @@ pub mod cli;
 pub mod diff;
 pub mod findings;
 pub mod fuzzers;
+pub mod gen;
 pub mod reduce;
 pub mod stages;

@@ -53,7 +53,7 @@ fn counts(line: &str) -> (usize, usize) {
 
 #[test]
 fn corpus_replays_with_every_stage_agreeing() {
-    let (code, out, err) = phihunt(&["check", "corpus/ir"]);
+    let (code, out, err) = phihunt(&["check", "corpus"]);
     assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
     let (passed, failed) = counts(last_line(&out));
     assert_eq!(failed, 0);

@@ -14,6 +14,9 @@
 //!   bugs, and the corpus is replayed by `cargo test`);
 //! - Ctrl-C stops the workers after their current program; the report is still written.
 
+pub mod bench;
+pub mod cli;
+pub mod generators;
 pub mod progress;
 pub mod report;
 pub mod source;
@@ -67,6 +70,7 @@ enum Summary {
     Agreed {
         vectors: u64,
         dropped: Vec<String>,
+        pass_changes: Vec<(&'static str, usize)>,
     },
     Discarded(String),
     Finding(Box<SavedFinding>),
@@ -90,6 +94,8 @@ pub struct HuntResult {
     pub signatures: Vec<SignatureTally>,
     pub elapsed: Duration,
     pub interrupted: bool,
+    /// When the first finding arrived, and after how many programs.
+    pub first_finding: Option<(Duration, u64)>,
     /// Programs per second over the hunt.
     pub rate: f64,
     pub report_path: PathBuf,
@@ -125,9 +131,11 @@ fn run_one(
         Verdict::Agree {
             expectations,
             dropped,
+            pass_changes,
         } => Summary::Agreed {
             vectors: expectations.len() as u64,
             dropped,
+            pass_changes,
         },
         Verdict::Discarded { reason } => Summary::Discarded(reason),
         Verdict::Finding(f) => {
@@ -180,6 +188,7 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
     let mut per_generator: BTreeMap<String, Totals> = BTreeMap::new();
     let mut first_by_sig: BTreeMap<Signature, (u64, SavedFinding)> = BTreeMap::new();
     let mut fatal: Option<String> = None;
+    let mut first_finding: Option<(Duration, u64)> = None;
     let mut progress = progress::Progress::new(cfg.show_progress, cfg.duration);
 
     // Panics inside stages are caught and reported as findings; keep them off the screen.
@@ -227,8 +236,23 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                             *t.features.entry(k.clone()).or_default() += v;
                         }
                         match &verdict {
-                            Summary::Agreed { vectors, dropped } => {
+                            Summary::Agreed {
+                                vectors,
+                                dropped,
+                                pass_changes,
+                            } => {
                                 t.agreed += 1;
+                                let mut changed = std::collections::BTreeSet::new();
+                                for (pass, n) in pass_changes {
+                                    *t.pass_changes.entry(pass.to_string()).or_default() +=
+                                        *n as u64;
+                                    if *n > 0 {
+                                        changed.insert(*pass);
+                                    }
+                                }
+                                for pass in changed {
+                                    *t.pass_programs.entry(pass.to_string()).or_default() += 1;
+                                }
                                 t.vectors_valid += vectors;
                                 t.vectors_dropped += dropped.len() as u64;
                                 for d in dropped {
@@ -245,6 +269,7 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                     }
                     match verdict {
                         Summary::Finding(f) => {
+                            first_finding.get_or_insert((start.elapsed(), totals.programs));
                             progress.finding(&f.record.signature, &f.dir);
                             if cfg.stop_at_first {
                                 stop.store(true, Ordering::SeqCst);
@@ -369,6 +394,7 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
         signatures,
         elapsed,
         interrupted: INTERRUPTED.load(Ordering::SeqCst),
+        first_finding,
         rate,
         report_path: cfg.out_dir.join("report.md"),
     };

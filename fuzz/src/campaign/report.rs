@@ -103,6 +103,17 @@ pub fn write_reports(
             );
         }
     }
+    if !r.totals.pass_changes.is_empty() {
+        let _ = writeln!(
+            md,
+            "\n## Stages: changes made during the campaign (agreeing programs)\n"
+        );
+        let _ = writeln!(md, "| pass | changes | programs changed |\n|---|---|---|");
+        for (pass, n) in &r.totals.pass_changes {
+            let programs = r.totals.pass_programs.get(pass).copied().unwrap_or(0);
+            let _ = writeln!(md, "| {pass} | {n} | {programs} |");
+        }
+    }
     if !r.totals.features.is_empty() {
         let _ = writeln!(
             md,

@@ -22,6 +22,10 @@ pub struct Totals {
     pub discard_reasons: BTreeMap<String, u64>,
     /// Feature -> count, summed over generated programs.
     pub features: BTreeMap<String, u64>,
+    /// Pass -> changes it made, summed over agreeing programs.
+    pub pass_changes: BTreeMap<String, u64>,
+    /// Pass -> agreeing programs in which it changed something.
+    pub pass_programs: BTreeMap<String, u64>,
 }
 
 impl Totals {

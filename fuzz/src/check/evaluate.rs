@@ -34,6 +34,8 @@ pub enum FileVerdict {
         cells: Vec<Vec<Cell>>,
         /// Extra lines to print under the table (verifier messages, panics).
         notes: Vec<String>,
+        /// (stage, changes, time) for every stage that ran, for `--time-passes`.
+        timings: Vec<(String, usize, std::time::Duration)>,
     },
     /// The input cannot be judged; the message has `file:line:col`.
     Invalid(String),
@@ -165,6 +167,11 @@ pub fn check_ir_source(
     }
 
     let staged = snapshot_stages(&module, opts);
+    let timings = staged
+        .snapshots
+        .iter()
+        .map(|s| (s.stage.clone(), s.changes, s.elapsed))
+        .collect();
     let mut stages = Vec::new();
     let mut cells = Vec::new();
     let mut notes = Vec::new();
@@ -236,5 +243,6 @@ pub fn check_ir_source(
         directives,
         cells,
         notes,
+        timings,
     }
 }

@@ -67,11 +67,11 @@ impl CheckSummary {
 /// Checks one file and prints its table (or its error) to `out`.
 pub fn check_file(
     path: &Path,
-    opts: &PipelineOptions,
-    cfg: &RunConfig,
+    settings: &CheckSettings,
     out: &mut String,
     summary: &mut CheckSummary,
 ) {
+    let (opts, cfg) = (&settings.pipeline, &settings.run);
     let name = path.display().to_string();
     let src = match std::fs::read(path) {
         Ok(bytes) => match String::from_utf8(bytes) {
@@ -100,12 +100,22 @@ pub fn check_file(
                 directives,
                 cells,
                 notes,
+                timings,
             } = &v
             {
                 out.push_str(&format!("== {name}\n"));
                 out.push_str(&table::render(stages, directives, cells));
                 for n in notes {
                     out.push_str(&format!("note: {n}\n"));
+                }
+                if settings.time_passes {
+                    out.push_str("time-passes: stage, changes, time\n");
+                    for (stage, changes, time) in timings {
+                        out.push_str(&format!(
+                            "  {stage:<16} {changes:>6}  {:>9.3} ms\n",
+                            time.as_secs_f64() * 1e3
+                        ));
+                    }
                 }
                 out.push('\n');
             }
@@ -118,8 +128,17 @@ pub fn check_file(
     }
 }
 
+/// How `check` runs its inputs.
+#[derive(Clone, Debug, Default)]
+pub struct CheckSettings {
+    pub pipeline: PipelineOptions,
+    pub run: RunConfig,
+    /// Print each stage's change count and time under its table.
+    pub time_passes: bool,
+}
+
 /// Checks every input, printing as it goes; returns the summary.
-pub fn check_paths(paths: &[PathBuf], opts: &PipelineOptions, cfg: &RunConfig) -> CheckSummary {
+pub fn check_paths(paths: &[PathBuf], settings: &CheckSettings) -> CheckSummary {
     let mut summary = CheckSummary::default();
     let files = match expand_inputs(paths) {
         Ok(f) => f,
@@ -131,7 +150,7 @@ pub fn check_paths(paths: &[PathBuf], opts: &PipelineOptions, cfg: &RunConfig) -
     };
     for f in &files {
         let mut out = String::new();
-        check_file(f, opts, cfg, &mut out, &mut summary);
+        check_file(f, settings, &mut out, &mut summary);
         print!("{out}");
     }
     if !summary.failing_files.is_empty() {

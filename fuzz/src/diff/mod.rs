@@ -14,7 +14,9 @@
 //!   plus slack), since phi elimination legitimately adds copies; running out of that is
 //!   a mismatch (the stage made a terminating program loop);
 //! - stages are examined in pipeline order and the FIRST disagreeing one is reported, so
-//!   a bug's signature `(kind, stage)` is stable across programs.
+//!   a bug's signature `(kind, stage)` is stable across programs; a stage whose output
+//!   is identical to the previous module run is not run again (same module, same
+//!   deterministic outcome).
 
 pub mod signature;
 
@@ -83,6 +85,8 @@ pub enum Verdict {
         expectations: Vec<(Vec<i64>, RunResult)>,
         /// Vectors dropped because their reference was invalid, by reason.
         dropped: Vec<String>,
+        /// (pass, changes) for every stage that ran, for per-pass statistics.
+        pass_changes: Vec<(&'static str, usize)>,
     },
     /// The program cannot serve as a test; the reason is for counting.
     Discarded {
@@ -138,7 +142,14 @@ pub fn differential(
     };
 
     let staged = snapshot_stages(module, &cfg.pipeline);
+    // A stage whose output equals the last module run behaves the same (the oracle is
+    // deterministic): skip it. Most loop stages change nothing on most programs.
+    let mut last_run = &staged.snapshots[0].module;
     for snap in staged.snapshots.iter().skip(1) {
+        if snap.module == *last_run {
+            continue;
+        }
+        last_run = &snap.module;
         let program = match Program::new(&snap.module, &stage_cfg) {
             Ok(p) => p,
             Err(e) => {
@@ -186,9 +197,15 @@ pub fn differential(
         };
         return finding(Signature::new(kind, f.stage()), f.message(), expectations);
     }
+    let pass_changes = staged
+        .snapshots
+        .iter()
+        .map(|s| (s.pass, s.changes))
+        .collect();
     Verdict::Agree {
         expectations,
         dropped,
+        pass_changes,
     }
 }
 

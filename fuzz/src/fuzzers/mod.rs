@@ -2,5 +2,8 @@
 //! `fuzz/fuzz_targets/` are thin wrappers; `cargo test` runs a short smoke loop of each
 //! on stable Rust (regalloc2's arbtest idea).
 
+pub mod differential;
 pub mod ir_parse;
+pub mod ir_pipeline;
+pub mod phi_elim;
 pub mod stats;

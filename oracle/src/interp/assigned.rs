@@ -17,7 +17,7 @@
 //!   blocks prove nothing.
 
 use compiler::ir::analysis::CfgAnalysis;
-use compiler::ir::IrFunction;
+use compiler::ir::{IrFunction, Value};
 
 /// Read position of a phi's incoming value in its predecessor.
 pub(crate) const END_OF_BLOCK: u32 = u32::MAX;
@@ -33,14 +33,15 @@ pub(crate) struct Definitions {
 }
 
 impl Definitions {
-    /// Collects the definitions of `func`'s registers (`value_count` of them).
-    pub fn collect(func: &IrFunction, value_count: usize) -> Definitions {
+    /// Collects the definitions of `func`'s registers; `reg` numbers them `0..reg_count`.
+    pub fn collect(func: &IrFunction, reg: impl Fn(Value) -> u32, reg_count: usize) -> Definitions {
+        let value_count = reg_count;
         let mut triples: Vec<(u32, u32, u32)> = Vec::new();
         for (b, block) in func.blocks.iter().enumerate() {
             for (i, inst) in block.insts.iter().enumerate() {
                 if let Some(d) = inst.dest() {
                     let pos = if inst.is_phi() { 0 } else { i as u32 + 1 };
-                    triples.push((d.0, b as u32, pos));
+                    triples.push((reg(d), b as u32, pos));
                 }
             }
         }
@@ -56,7 +57,7 @@ impl Definitions {
         Definitions { offsets, sites }
     }
 
-    /// Definition sites of register `v`.
+    /// Definition sites of register `v` (dense number).
     pub fn of(&self, v: u32) -> &[(u32, u32)] {
         let v = v as usize;
         if v + 1 >= self.offsets.len() {
@@ -85,9 +86,7 @@ impl Definitions {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use compiler::ir::{
-        konst, BasicBlock, BlockId, FuncAttrs, Inst, IrType, Operand, Terminator, Value,
-    };
+    use compiler::ir::{konst, BasicBlock, BlockId, FuncAttrs, Inst, IrType, Operand, Terminator};
 
     fn copy(d: u32, v: i64) -> Inst {
         Inst::Copy {
@@ -140,7 +139,7 @@ mod tests {
     fn dominating_definitions_prove_reads() {
         let f = diamond();
         let cfg = CfgAnalysis::build(&f);
-        let defs = Definitions::collect(&f, 3);
+        let defs = Definitions::collect(&f, |v| v.0, 3);
         // %2 is defined at entry position 1: proven in every later block, and after it in
         // the entry, but not before it.
         assert!(defs.proven(&cfg, 2, 0, 1));

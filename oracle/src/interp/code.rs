@@ -6,7 +6,8 @@
 //! `Program`, so a run does no name lookup, no hashing and no allocation per instruction.
 //!
 //! Invariants:
-//! - A frame is `frame_size` registers: values `0..value_count`, then the function's
+//! - A frame is `frame_size` registers: one per value number the function mentions
+//!   (numbered densely in value-number order), then the function's
 //!   constants (copied in on every call, already converted to the type of the position
 //!   that reads them), then conversion scratch registers, then argument slots. Every
 //!   register index in the code is below `frame_size`.

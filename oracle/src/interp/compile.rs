@@ -216,6 +216,7 @@ enum RegType {
 struct FuncCompiler<'a> {
     ctx: &'a ModuleContext<'a>,
     func: &'a IrFunction,
+    values: DenseValues,
     cfg: CfgAnalysis,
     defs: Definitions,
     reg_types: Vec<RegType>,
@@ -249,7 +250,8 @@ impl<'a> FuncCompiler<'a> {
                 return Err(err(format!("@{name}: block {} appears twice", b.label)));
             }
         }
-        let value_count = func.value_bound() as usize;
+        let values = DenseValues::of(func);
+        let value_count = values.count();
         // Frame layout: values, scratch, arguments, constants.
         let mut max_operands = 0usize;
         let mut arg_slots = func.params.len();
@@ -280,7 +282,7 @@ impl<'a> FuncCompiler<'a> {
                     if ty == IrType::Void {
                         return Err(err(format!("@{name}: {d} is defined with type void")));
                     }
-                    let slot = &mut reg_types[d.index()];
+                    let slot = &mut reg_types[values.reg(d) as usize];
                     *slot = match *slot {
                         RegType::Undefined => RegType::Known(ty),
                         RegType::Known(t) if t == ty => RegType::Known(t),
@@ -290,10 +292,11 @@ impl<'a> FuncCompiler<'a> {
             }
         }
         let cfg = CfgAnalysis::build(func);
-        let defs = Definitions::collect(func, value_count);
+        let defs = Definitions::collect(func, |v| values.reg(v), value_count);
         let mut fc = FuncCompiler {
             ctx,
             func,
+            values,
             cfg,
             defs,
             reg_types,
@@ -347,31 +350,28 @@ impl<'a> FuncCompiler<'a> {
 
     /// Marks every register that has a read no definition is proven to precede.
     fn find_tracked(&mut self, labels: &FxHashMap<BlockId, usize>) {
+        let (defs, cfg, values) = (&self.defs, &self.cfg, &self.values);
+        let tracked = &mut self.tracked;
+        let mut see = |v: Value, block: usize, pos: u32| {
+            let r = values.reg(v);
+            if !defs.proven(cfg, r, block, pos) {
+                tracked[r as usize] = true;
+            }
+        };
         for (b, block) in self.func.blocks.iter().enumerate() {
             for (i, inst) in block.insts.iter().enumerate() {
                 if let Inst::Phi { incoming, .. } = inst {
                     for (op, pred) in incoming {
                         if let (Operand::Value(v), Some(&p)) = (op, labels.get(pred)) {
-                            if !self.defs.proven(&self.cfg, v.0, p, END_OF_BLOCK) {
-                                self.tracked[v.index()] = true;
-                            }
+                            see(*v, p, END_OF_BLOCK);
                         }
                     }
-                    continue;
+                } else {
+                    inst.for_each_used_value(|v| see(v, b, i as u32));
                 }
-                let (defs, cfg, tracked) = (&self.defs, &self.cfg, &mut self.tracked);
-                inst.for_each_used_value(|v| {
-                    if !defs.proven(cfg, v.0, b, i as u32) {
-                        tracked[v.index()] = true;
-                    }
-                });
             }
-            let (defs, cfg, tracked) = (&self.defs, &self.cfg, &mut self.tracked);
-            block.term.for_each_used_value(|v| {
-                if !defs.proven(cfg, v.0, b, block.insts.len() as u32) {
-                    tracked[v.index()] = true;
-                }
-            });
+            let end = block.insts.len() as u32;
+            block.term.for_each_used_value(|v| see(v, b, end));
         }
     }
 
@@ -410,20 +410,21 @@ impl<'a> FuncCompiler<'a> {
         match *op {
             Operand::Const(k) => Ok(self.constant(c.apply(k.bits as u64))),
             Operand::Value(v) => {
-                if !self.defs.proven(&self.cfg, v.0, self.block, self.pos) {
-                    self.emit(Op::Check { r: v.0 });
+                let r = self.values.reg(v);
+                if !self.defs.proven(&self.cfg, r, self.block, self.pos) {
+                    self.emit(Op::Check { r });
                 }
-                let unchanged = match self.reg_types[v.index()] {
+                let unchanged = match self.reg_types[r as usize] {
                     RegType::Undefined => true,
                     RegType::Known(t) => c.accepts_unchanged(self.canon(t)),
                     RegType::Mixed => false,
                 };
                 if unchanged {
-                    return Ok(v.0);
+                    return Ok(r);
                 }
                 let d = self.scratch_base + self.next_scratch;
                 self.next_scratch += 1;
-                self.emit(Op::Convert { d, s: v.0, c });
+                self.emit(Op::Convert { d, s: r, c });
                 Ok(d)
             }
         }
@@ -432,9 +433,15 @@ impl<'a> FuncCompiler<'a> {
     /// Emits `op` defining `dest`, and its mark when `dest` is tracked.
     fn define(&mut self, dest: Value, op: Op) {
         self.emit(op);
-        if self.tracked[dest.index()] {
-            self.emit(Op::Mark { r: dest.0 });
+        let r = self.values.reg(dest);
+        if self.tracked[r as usize] {
+            self.emit(Op::Mark { r });
         }
+    }
+
+    /// The register of value `v`.
+    fn reg(&self, v: Value) -> Reg {
+        self.values.reg(v)
     }
 
     fn block(&mut self, b: usize, labels: &FxHashMap<BlockId, usize>) -> Result<(), InterpError> {
@@ -469,7 +476,7 @@ impl<'a> FuncCompiler<'a> {
             } => self.define(
                 *dest,
                 Op::Alloca {
-                    d: dest.0,
+                    d: self.reg(*dest),
                     size: *size,
                     align: *align,
                 },
@@ -479,7 +486,7 @@ impl<'a> FuncCompiler<'a> {
                 self.define(
                     *dest,
                     Op::ParamRef {
-                        d: dest.0,
+                        d: self.reg(*dest),
                         n: *index,
                         c,
                     },
@@ -491,7 +498,7 @@ impl<'a> FuncCompiler<'a> {
                 }
                 let p = self.read(ptr, IrType::Ptr)?;
                 let op = Op::Load {
-                    d: dest.0,
+                    d: self.reg(*dest),
                     p,
                     size: ty.size(pb) as u8,
                     c: self.canon(*ty),
@@ -515,7 +522,7 @@ impl<'a> FuncCompiler<'a> {
                 self.define(
                     *dest,
                     Op::Gep {
-                        d: dest.0,
+                        d: self.reg(*dest),
                         p,
                         off,
                         c,
@@ -529,7 +536,13 @@ impl<'a> FuncCompiler<'a> {
                     .get(name.as_str())
                     .ok_or_else(|| self.fail(format!("address of undefined symbol @{name}")))?;
                 let s = self.constant(addr);
-                self.define(*dest, Op::Move { d: dest.0, s })
+                self.define(
+                    *dest,
+                    Op::Move {
+                        d: self.reg(*dest),
+                        s,
+                    },
+                )
             }
             Inst::Memcpy { dst, src, size } => {
                 let dst = self.read(dst, IrType::Ptr)?;
@@ -549,7 +562,7 @@ impl<'a> FuncCompiler<'a> {
             } => {
                 let a = self.read(lhs, *ty)?;
                 let b = self.read(rhs, *ty)?;
-                let (d, c) = (dest.0, self.canon(*ty));
+                let (d, c) = (self.reg(*dest), self.canon(*ty));
                 let op = match op {
                     BinOp::Add => Op::Add { d, a, b, c },
                     BinOp::Sub => Op::Sub { d, a, b, c },
@@ -569,7 +582,7 @@ impl<'a> FuncCompiler<'a> {
             }
             Inst::Un { dest, op, ty, src } => {
                 let s = self.read(src, *ty)?;
-                let (d, c) = (dest.0, self.canon(*ty));
+                let (d, c) = (self.reg(*dest), self.canon(*ty));
                 let op = match op {
                     UnOp::Neg => Op::Neg { d, s, c },
                     UnOp::Not => Op::Not { d, s, c },
@@ -591,7 +604,7 @@ impl<'a> FuncCompiler<'a> {
                 self.define(
                     *dest,
                     Op::Cmp {
-                        d: dest.0,
+                        d: self.reg(*dest),
                         a,
                         b,
                         p,
@@ -607,11 +620,24 @@ impl<'a> FuncCompiler<'a> {
             } => {
                 let s = self.read(src, *from)?;
                 let c = self.canon(*to);
-                self.define(*dest, Op::Cast { d: dest.0, s, c })
+                self.define(
+                    *dest,
+                    Op::Cast {
+                        d: self.reg(*dest),
+                        s,
+                        c,
+                    },
+                )
             }
             Inst::Copy { dest, ty, src } => {
                 let s = self.read(src, *ty)?;
-                self.define(*dest, Op::Move { d: dest.0, s })
+                self.define(
+                    *dest,
+                    Op::Move {
+                        d: self.reg(*dest),
+                        s,
+                    },
+                )
             }
             Inst::Select {
                 dest,
@@ -628,7 +654,7 @@ impl<'a> FuncCompiler<'a> {
                 self.define(
                     *dest,
                     Op::Select {
-                        d: dest.0,
+                        d: self.reg(*dest),
                         cond,
                         pair,
                     },
@@ -698,8 +724,8 @@ impl<'a> FuncCompiler<'a> {
         self.out.calls.push(CallSite {
             target,
             args: regs,
-            dst: dest.map(|d| d.0),
-            mark_dst: dest.is_some_and(|d| self.tracked[d.index()]),
+            dst: dest.map(|d| self.reg(d)),
+            mark_dst: dest.is_some_and(|d| self.tracked[self.reg(d) as usize]),
             ret,
         });
         self.emit(Op::Call { site });
@@ -802,16 +828,16 @@ impl<'a> FuncCompiler<'a> {
                 Operand::Const(k) => (self.constant(c.apply(k.bits as u64)), false),
                 Operand::Value(v) => {
                     let from = from.expect("the entry edge has no incoming values");
-                    let proven = self.defs.proven(&self.cfg, v.0, from, END_OF_BLOCK);
-                    (v.0, !proven)
+                    let r = self.reg(v);
+                    (r, !self.defs.proven(&self.cfg, r, from, END_OF_BLOCK))
                 }
             };
             self.out.moves.push(PhiMove {
-                dst: dest.0,
+                dst: self.reg(*dest),
                 src,
                 c,
                 check,
-                mark: self.tracked[dest.index()],
+                mark: self.tracked[self.reg(*dest) as usize],
                 phi: i as u32,
             });
         }
@@ -841,6 +867,38 @@ impl<'a> FuncCompiler<'a> {
     }
 }
 
+/// Registers numbered densely: value numbers may be sparse (a reducer deletes
+/// instructions, a pass renumbers), frames should not be.
+struct DenseValues {
+    /// Every value number defined or used, sorted; a value's register is its index.
+    sorted: Vec<u32>,
+}
+
+impl DenseValues {
+    fn of(func: &IrFunction) -> DenseValues {
+        let mut sorted = Vec::new();
+        for b in &func.blocks {
+            for inst in &b.insts {
+                sorted.extend(inst.dest().map(|d| d.0));
+                inst.for_each_used_value(|v| sorted.push(v.0));
+            }
+            b.term.for_each_used_value(|v| sorted.push(v.0));
+        }
+        sorted.sort_unstable();
+        sorted.dedup();
+        DenseValues { sorted }
+    }
+
+    fn count(&self) -> usize {
+        self.sorted.len()
+    }
+
+    /// The register of `v` (every value of the function has one).
+    fn reg(&self, v: Value) -> Reg {
+        self.sorted.binary_search(&v.0).unwrap_or(0) as Reg
+    }
+}
+
 /// A call with these argument types and return type may call a function with this
 /// signature: same named parameter types, extra arguments only for variadic callees, the
 /// same return type.
@@ -857,4 +915,167 @@ pub(crate) fn signature_matches(
         args.len() == params.len()
     };
     count_ok && call_ret == ret && args.zip(params).all(|(a, &p)| a == p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use compiler::ir::text::parse_module;
+
+    fn compile_one(src: &str) -> CompiledFunc {
+        let m = parse_module(src).expect("test IR parses");
+        compile(&m, 8).expect("compiles").funcs.remove(0)
+    }
+
+    fn pseudo_ops(f: &CompiledFunc) -> (usize, usize, usize) {
+        let mut counts = (0, 0, 0);
+        for op in &f.code {
+            match op {
+                Op::Check { .. } => counts.0 += 1,
+                Op::Mark { .. } => counts.1 += 1,
+                Op::Convert { .. } => counts.2 += 1,
+                _ => {}
+            }
+        }
+        counts
+    }
+
+    #[test]
+    fn ssa_code_needs_no_checks_marks_or_conversions() {
+        let f = compile_one(
+            "func @f(i32) -> i32 {
+.LBB0:
+    %0 = paramref 0, i32
+    br .LBB1
+.LBB1:
+    %1 = phi i32 [0, .LBB0], [%2, .LBB1]
+    %2 = add i32 %1, 1
+    %3 = cmp slt i32 %2, %0
+    condbr %3, .LBB1, .LBB2
+.LBB2:
+    ret i32 %2
+}",
+        );
+        assert_eq!(pseudo_ops(&f), (0, 0, 0));
+        // paramref, br, add, cmp, condbr, ret: the phi lives on the edges.
+        assert_eq!(f.code.len(), 6);
+    }
+
+    #[test]
+    fn copies_on_several_paths_are_checked_at_the_join() {
+        let f = compile_one(
+            "func @f(i32) -> i32 {
+.LBB0:
+    %0 = paramref 0, i32
+    condbr %0, .LBB1, .LBB2
+.LBB1:
+    %1 = copy i32 1
+    br .LBB3
+.LBB2:
+    %1 = copy i32 2
+    br .LBB3
+.LBB3:
+    ret i32 %1
+}",
+        );
+        // One check (the ret's read), one mark per copy; the condbr's i32 condition is
+        // converted to i8.
+        assert_eq!(pseudo_ops(&f), (1, 2, 1));
+    }
+
+    #[test]
+    fn constants_are_converted_once_to_their_position_type() {
+        let f = compile_one(
+            "func @f(i32) -> i32 {
+.LBB0:
+    %0 = paramref 0, i32
+    %1 = add i32 %0, 4294967297:i64
+    %2 = add i32 %1, 1
+    %3 = add i8 %1, 255:u8
+    %4 = cast i8 %3 to i32
+    ret i32 %4
+}",
+        );
+        // 2^32 + 1 as i32 is 1, shared with the literal 1; 255:u8 as i8 is -1.
+        assert_eq!(f.consts, vec![1, u64::MAX]);
+        // %1 (i32) read by the i8 add needs a conversion; nothing else does.
+        assert_eq!(pseudo_ops(&f), (0, 0, 1));
+    }
+
+    #[test]
+    fn sparse_value_numbers_make_small_frames() {
+        let f = compile_one(
+            "func @f(i32) -> i32 {
+.LBB0:
+    %9000000 = paramref 0, i32
+    %16000000 = add i32 %9000000, 1
+    ret i32 %16000000
+}",
+        );
+        assert!(f.frame_size < 16, "{}", f.frame_size);
+    }
+
+    #[test]
+    fn parallel_copies_are_detected() {
+        let f = compile_one(
+            "func @f(i32) -> i32 {
+.LBB0:
+    br .LBB1
+.LBB1:
+    %1 = phi i32 [1, .LBB0], [%2, .LBB1]
+    %2 = phi i32 [2, .LBB0], [%1, .LBB1]
+    %3 = phi i32 [0, .LBB0], [%3, .LBB1]
+    br .LBB1
+}",
+        );
+        // Edges into .LBB1: from .LBB0 (constants: no overlap) and the back edge (swaps %1
+        // and %2: overlap; %3's self-copy alone would not need one).
+        let into_loop: Vec<(u32, bool)> = f
+            .edges
+            .iter()
+            .filter(|e| e.block == 1)
+            .map(|e| (e.move_count, e.overlapping))
+            .collect();
+        assert_eq!(into_loop, vec![(3, false), (3, true)]);
+    }
+
+    #[test]
+    fn malformed_input_is_refused() {
+        let refuse = |src: &str| {
+            let m = parse_module(src).expect("test IR parses");
+            compile(&m, 8).err().expect("refused").0
+        };
+        let e = refuse(
+            "func @f() -> i32 {
+.LBB0:
+    br .LBB7
+}",
+        );
+        assert!(e.contains(".LBB7"), "{e}");
+        let e = refuse(
+            "func @f() -> i32 {
+.LBB0:
+    %0 = copy i32 1
+    %1 = phi i32 [1, .LBB0]
+    ret i32 %1
+}",
+        );
+        assert!(e.contains("phi"), "{e}");
+        let e = refuse(
+            "func @f() -> ptr {
+.LBB0:
+    %0 = globaladdr @nowhere
+    ret ptr %0
+}",
+        );
+        assert!(e.contains("@nowhere"), "{e}");
+        let e = refuse(
+            "global @g : 2 align 1 = [i32 1]
+func @f() -> void {
+.LBB0:
+    ret
+}",
+        );
+        assert!(e.contains("@g"), "{e}");
+    }
 }

@@ -74,29 +74,7 @@ pub(crate) struct Machine<'p> {
 
 /// Runs function `func` of `prog` with `args` (already counted) to an outcome.
 pub(crate) fn run(prog: &CompiledProgram, cfg: &RunConfig, func: u32, args: &[i64]) -> RunResult {
-    let mut m = Machine {
-        prog,
-        cfg,
-        regs: Vec::new(),
-        stamps: Vec::new(),
-        frames: Vec::new(),
-        stack_slots: Vec::new(),
-        mem: prog.image.clone(),
-        out: Stdout::new(cfg.max_stdout),
-        steps: 0,
-        generation: 0,
-        scratch: Vec::new(),
-        libc_args: Vec::new(),
-    };
-    let outcome = match m.start(func, args) {
-        Ok(()) => m.execute(),
-        Err(o) => o,
-    };
-    RunResult {
-        outcome,
-        stdout: m.out.into_bytes(),
-        steps: m.steps,
-    }
+    Machine::new(prog, cfg).run(func, args)
 }
 
 /// Where `code[pc]` of `f` came from.
@@ -176,17 +154,49 @@ fn enter_block(
     Ok(e.target_pc as usize)
 }
 
-impl Machine<'_> {
+impl<'p> Machine<'p> {
+    fn new(prog: &'p CompiledProgram, cfg: &'p RunConfig) -> Machine<'p> {
+        Machine {
+            prog,
+            cfg,
+            regs: Vec::new(),
+            stamps: Vec::new(),
+            frames: Vec::new(),
+            stack_slots: Vec::new(),
+            mem: prog.image.clone(),
+            out: Stdout::new(cfg.max_stdout),
+            steps: 0,
+            generation: 0,
+            scratch: Vec::new(),
+            libc_args: Vec::new(),
+        }
+    }
+
+    fn run(mut self, func: u32, args: &[i64]) -> RunResult {
+        let outcome = match self.start(func, args) {
+            Ok(()) => self.execute(),
+            Err(o) => o,
+        };
+        RunResult {
+            outcome,
+            stdout: self.out.into_bytes(),
+            steps: self.steps,
+        }
+    }
+
     /// Pushes the entry frame with `args` read in the parameter types.
     fn start(&mut self, func: u32, args: &[i64]) -> Result<(), Outcome> {
         let f = &self.prog.funcs[func as usize];
         let base = 0;
         self.grow(base + f.frame_size as usize, f, 0)?;
-        for (i, (&a, &ty)) in args.iter().zip(&f.params).enumerate() {
-            let v = Canon::of(ty, self.prog.ptr_bytes).apply(a as u64);
-            if i < f.arg_slots as usize {
-                self.regs[base + f.args_base as usize + i] = v;
-            }
+        // Named arguments in their parameter types; extra (variadic) ones as given,
+        // converted by the paramref that reads them.
+        for (i, &a) in args.iter().enumerate().take(f.arg_slots as usize) {
+            let v = match f.params.get(i) {
+                Some(&ty) => Canon::of(ty, self.prog.ptr_bytes).apply(a as u64),
+                None => a as u64,
+            };
+            self.regs[base + f.args_base as usize + i] = v;
         }
         self.push_frame(func, base, args.len() as u32, NO_SITE)
     }
@@ -634,5 +644,51 @@ impl Machine<'_> {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::interp::compile::compile;
+    use compiler::ir::text::parse_module;
+
+    #[test]
+    fn stamps_survive_generation_wraparound() {
+        // %1 is assigned on one path only (so it is stamp-checked), then two calls push
+        // frames across the wrap of the generation counter.
+        let src = "
+func @f(i32) -> i32 {
+.LBB0:
+    %0 = paramref 0, i32
+    condbr %0, .LBB1, .LBB2
+.LBB1:
+    %1 = copy i32 5
+    br .LBB2
+.LBB2:
+    %2 = call i32 @g()
+    %3 = call i32 @g()
+    %4 = add i32 %1, %2
+    ret i32 %4
+}
+
+func @g() -> i32 {
+.LBB3:
+    ret i32 1
+}";
+        let prog = compile(&parse_module(src).unwrap(), 8).unwrap();
+        let cfg = RunConfig::default();
+        for start in [u32::MAX - 2, u32::MAX - 1, u32::MAX] {
+            let mut m = Machine::new(&prog, &cfg);
+            m.generation = start;
+            assert_eq!(m.run(0, &[1]).outcome, Outcome::Returned(Some(6)));
+            let mut m = Machine::new(&prog, &cfg);
+            m.generation = start;
+            let o = m.run(0, &[0]).outcome;
+            assert!(
+                matches!(o, Outcome::Undefined(Ub::UndefinedValue, _)),
+                "{o}"
+            );
+        }
     }
 }

@@ -69,6 +69,10 @@ struct Allocation {
     size: u64,
     kind: AllocKind,
     status: Status,
+    /// Live and not a function: loads may read it.
+    readable: bool,
+    /// Readable and not a constant: stores may write it.
+    writable: bool,
     data: Vec<u8>,
     init: Vec<u8>,
 }
@@ -93,6 +97,8 @@ impl Memory {
             size: 0,
             kind: AllocKind::Heap,
             status: Status::Freed,
+            readable: false,
+            writable: false,
             data: Vec::new(),
             init: Vec::new(),
         };
@@ -133,11 +139,14 @@ impl Memory {
         let data = vec![0u8; size as usize];
         let init = vec![initialised as u8; size as usize];
         self.live_bytes += size;
+        let readable = !matches!(kind, AllocKind::Function(_));
         self.allocs.push(Allocation {
             base,
             size,
             kind,
             status: Status::Live,
+            readable,
+            writable: readable && kind != AllocKind::ConstGlobal,
             data,
             init,
         });
@@ -155,6 +164,8 @@ impl Memory {
         let a = &mut self.allocs[id as usize];
         if a.status == Status::Live {
             a.status = Status::FrameReturned;
+            a.readable = false;
+            a.writable = false;
             self.live_bytes -= a.size;
             a.data = Vec::new();
             a.init = Vec::new();
@@ -170,6 +181,8 @@ impl Memory {
             return Err(Ub::BadLibcCall);
         }
         a.status = Status::Freed;
+        a.readable = false;
+        a.writable = false;
         self.live_bytes -= a.size;
         a.data = Vec::new();
         a.init = Vec::new();
@@ -216,21 +229,30 @@ impl Memory {
     fn access(&self, addr: u64, len: u64, write: bool) -> Result<(usize, usize), Ub> {
         let (id, off) = self.resolve(addr)?;
         let a = &self.allocs[id];
+        // Fast path: the precomputed permission and the bounds.
+        let allowed = if write { a.writable } else { a.readable };
+        if allowed && off >= 0 && len <= a.size && off as u64 <= a.size - len {
+            return Ok((id, off as usize));
+        }
+        Err(Self::refusal(a, off, len, write))
+    }
+
+    /// Why an access the fast path refused is undefined.
+    #[cold]
+    fn refusal(a: &Allocation, off: i64, len: u64, write: bool) -> Ub {
         match a.status {
             Status::Live => {}
-            Status::FrameReturned => return Err(Ub::DeadFrame),
-            Status::Freed => return Err(Ub::UseAfterFree),
+            Status::FrameReturned => return Ub::DeadFrame,
+            Status::Freed => return Ub::UseAfterFree,
         }
         if let AllocKind::Function(_) = a.kind {
-            return Err(Ub::InvalidPointer);
+            return Ub::InvalidPointer;
         }
-        if off < 0 || off as u64 + len > a.size {
-            return Err(Ub::OutOfBounds);
+        if off < 0 || len > a.size || off as u64 > a.size - len {
+            return Ub::OutOfBounds;
         }
-        if write && a.kind == AllocKind::ConstGlobal {
-            return Err(Ub::WriteToConst);
-        }
-        Ok((id, off as usize))
+        debug_assert!(write && a.kind == AllocKind::ConstGlobal);
+        Ub::WriteToConst
     }
 
     /// Reads `size` (1..=8) initialised bytes, little-endian, zero-extended.
@@ -238,12 +260,20 @@ impl Memory {
     pub fn load(&self, addr: u64, size: usize) -> Result<u64, Ub> {
         let (id, o) = self.access(addr, size as u64, false)?;
         let a = &self.allocs[id];
-        if a.init[o..o + size].contains(&0) {
-            return Err(Ub::UninitRead);
+        match size {
+            1 => read_le::<1>(a, o),
+            2 => read_le::<2>(a, o),
+            4 => read_le::<4>(a, o),
+            8 => read_le::<8>(a, o),
+            _ => {
+                if a.init[o..o + size].contains(&0) {
+                    return Err(Ub::UninitRead);
+                }
+                let mut buf = [0u8; 8];
+                buf[..size].copy_from_slice(&a.data[o..o + size]);
+                Ok(u64::from_le_bytes(buf))
+            }
         }
-        let mut buf = [0u8; 8];
-        buf[..size].copy_from_slice(&a.data[o..o + size]);
-        Ok(u64::from_le_bytes(buf))
     }
 
     /// Writes the low `size` (1..=8) bytes of `val`, little-endian.
@@ -251,8 +281,16 @@ impl Memory {
     pub fn store(&mut self, addr: u64, size: usize, val: u64) -> Result<(), Ub> {
         let (id, o) = self.access(addr, size as u64, true)?;
         let a = &mut self.allocs[id];
-        a.data[o..o + size].copy_from_slice(&val.to_le_bytes()[..size]);
-        a.init[o..o + size].fill(1);
+        match size {
+            1 => write_le::<1>(a, o, val),
+            2 => write_le::<2>(a, o, val),
+            4 => write_le::<4>(a, o, val),
+            8 => write_le::<8>(a, o, val),
+            _ => {
+                a.data[o..o + size].copy_from_slice(&val.to_le_bytes()[..size]);
+                a.init[o..o + size].fill(1);
+            }
+        }
         Ok(())
     }
 
@@ -345,6 +383,32 @@ impl Memory {
     }
 }
 
+/// `N` initialised bytes at `o`, little-endian (the caller checked the bounds).
+#[inline(always)]
+fn read_le<const N: usize>(a: &Allocation, o: usize) -> Result<u64, Ub> {
+    let init: &[u8; N] = a.init[o..o + N].try_into().map_err(|_| Ub::OutOfBounds)?;
+    if init.contains(&0) {
+        return Err(Ub::UninitRead);
+    }
+    let data: &[u8; N] = a.data[o..o + N].try_into().map_err(|_| Ub::OutOfBounds)?;
+    let mut buf = [0u8; 8];
+    buf[..N].copy_from_slice(data);
+    Ok(u64::from_le_bytes(buf))
+}
+
+/// Writes the low `N` bytes of `val` at `o`, little-endian, as initialised (the caller
+/// checked the bounds).
+#[inline(always)]
+fn write_le<const N: usize>(a: &mut Allocation, o: usize, val: u64) {
+    let bytes = val.to_le_bytes();
+    if let Ok(data) = <&mut [u8; N]>::try_from(&mut a.data[o..o + N]) {
+        data.copy_from_slice(&bytes[..N]);
+    }
+    if let Ok(init) = <&mut [u8; N]>::try_from(&mut a.init[o..o + N]) {
+        *init = [1; N];
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -428,6 +492,16 @@ mod tests {
             assert_eq!(m.c_string(g + 3, None), Err(Ub::OutOfBounds));
             assert_eq!(m.c_string(g + 3, Some(1)), Ok(&b"c"[..]));
             assert_eq!(m.c_string(g, Some(1)), Ok(&b"a"[..]));
+        }
+    }
+
+    #[test]
+    fn huge_lengths_are_out_of_bounds_not_overflows() {
+        for mut m in both() {
+            let (_, p) = m.allocate(8, 8, AllocKind::Heap).unwrap();
+            assert_eq!(m.fill(p + 4, 0, u64::MAX), Err(Ub::OutOfBounds));
+            assert_eq!(m.read_bytes(p, u64::MAX - 2), Err(Ub::OutOfBounds));
+            assert_eq!(m.copy(p, p + 1, u64::MAX, true), Err(Ub::OutOfBounds));
         }
     }
 

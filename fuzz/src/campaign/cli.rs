@@ -1,0 +1,221 @@
+//! `phihunt hunt` and `phihunt gen` as the command line runs them.
+
+use super::generators::{sources_for, IrGenerator};
+use super::source::ProgramSource;
+use super::{default_out_dir, hunt, install_ctrlc, HuntConfig};
+use crate::diff::{differential, DiffConfig, Verdict};
+use crate::findings::test_file_text;
+use compiler::mutants::Mutant;
+use compiler::pipeline::PipelineOptions;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// `phihunt hunt`'s settings after parsing.
+pub struct HuntArgs {
+    pub generators: String,
+    pub time: Duration,
+    pub seed: Option<u64>,
+    pub jobs: Option<usize>,
+    pub out: Option<PathBuf>,
+    pub max_programs: Option<u64>,
+    pub reduce_time: Duration,
+    pub corpus_found: PathBuf,
+    pub mutants: Vec<Mutant>,
+    pub pipeline: PipelineOptions,
+}
+
+/// Cores available to this process.
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// A seed from the clock, for hunts that were not given one (printed, so reproducible).
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64)
+}
+
+/// Runs `phihunt hunt`; the last line printed is `N findings`.
+pub fn hunt_command(args: HuntArgs) -> i32 {
+    let sources = match sources_for(&args.generators) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: --gen: {e}");
+            return 2;
+        }
+    };
+    let refs: Vec<&dyn ProgramSource> = sources.iter().map(|s| s as &dyn ProgramSource).collect();
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    let jobs = args.jobs.unwrap_or_else(default_jobs).max(1);
+    let out_dir = args
+        .out
+        .unwrap_or_else(|| default_out_dir(std::path::Path::new(".")));
+    let names: Vec<&str> = refs.iter().map(|s| s.name()).collect();
+    println!(
+        "phihunt hunt: generators {}, seed {seed}, {jobs} jobs, {:.0?}, out {}",
+        names.join(","),
+        args.time,
+        out_dir.display()
+    );
+    install_ctrlc();
+    let cfg = HuntConfig {
+        duration: args.time,
+        base_seed: seed,
+        jobs,
+        out_dir,
+        mutants: args.mutants,
+        diff: DiffConfig {
+            pipeline: args.pipeline,
+            ..DiffConfig::default()
+        },
+        stop_at_first: false,
+        reduce_budget: args.reduce_time,
+        corpus_found: Some(args.corpus_found),
+        max_programs: args.max_programs,
+        show_progress: true,
+    };
+    match hunt(&refs, &cfg) {
+        Ok(r) => {
+            println!(
+                "{} programs in {:.1}s ({:.0}/s), {:.1}% valid; report {}",
+                r.totals.programs,
+                r.elapsed.as_secs_f64(),
+                r.rate,
+                r.totals.valid_ratio() * 100.0,
+                r.report_path.display()
+            );
+            for s in &r.signatures {
+                println!(
+                    "  {} x{}: {}",
+                    s.signature,
+                    s.count,
+                    s.reduced.as_deref().unwrap_or(&s.first)
+                );
+            }
+            println!("{} findings", r.signatures.len());
+            if r.signatures.is_empty() {
+                0
+            } else {
+                1
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            println!("hunt failed");
+            2
+        }
+    }
+}
+
+/// Runs `phihunt gen KIND --seed S`: the program, with its reference outcomes.
+pub fn gen_command(generator: &str, seed: u64) -> i32 {
+    let kind = match generator.parse() {
+        Ok(k) => k,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let cand = IrGenerator(kind).make(seed);
+    let diff = DiffConfig::default();
+    let (expectations, note) =
+        match differential(&cand.module, &cand.entry, &cand.arg_vectors, &diff) {
+            Verdict::Agree {
+                expectations,
+                dropped,
+                ..
+            } => (
+                expectations,
+                if dropped.is_empty() {
+                    String::new()
+                } else {
+                    format!("\ndropped argument vectors: {}", dropped.join(", "))
+                },
+            ),
+            Verdict::Discarded { reason } => (Vec::new(), format!("\ndiscarded: {reason}")),
+            Verdict::Finding(f) => (
+                f.expectations.clone(),
+                format!("\nFINDING {}: {}", f.signature, f.detail),
+            ),
+        };
+    let header = format!("phihunt gen {generator} --seed {seed}{note}");
+    print!(
+        "{}",
+        test_file_text(&header, &cand.entry, &expectations, &cand.module)
+    );
+    0
+}
+
+/// `phihunt bench mutants`'s settings after parsing.
+pub struct BenchArgs {
+    pub names: Vec<String>,
+    pub budget: Duration,
+    pub generators: String,
+    pub seed: u64,
+    pub jobs: Option<usize>,
+    pub out: Option<PathBuf>,
+    pub pipeline: PipelineOptions,
+}
+
+/// Runs `phihunt bench mutants`; the last line is `N found, M missed`.
+pub fn bench_mutants_command(args: BenchArgs) -> i32 {
+    let mutants = if args.names.is_empty() {
+        Mutant::ALL.to_vec()
+    } else {
+        match compiler::mutants::parse_list(&args.names.join(",")) {
+            Ok(m) => m,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 2;
+            }
+        }
+    };
+    let sources = match sources_for(&args.generators) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: --gen: {e}");
+            return 2;
+        }
+    };
+    let out_dir = args.out.unwrap_or_else(|| {
+        PathBuf::from("reports").join(format!(
+            "bench-mutants-{}",
+            crate::findings::timestamp(crate::findings::unix_now())
+        ))
+    });
+    let jobs = args.jobs.unwrap_or_else(default_jobs).max(1);
+    println!(
+        "phihunt bench mutants: {} mutants, budget {:.0?} each, seed {}, {jobs} jobs, generators {}, out {}",
+        mutants.len(),
+        args.budget,
+        args.seed,
+        args.generators,
+        out_dir.display()
+    );
+    install_ctrlc();
+    let settings = super::bench::BenchSettings {
+        mutants,
+        budget: args.budget,
+        seed: args.seed,
+        jobs,
+        sources,
+        out_dir,
+        pipeline: args.pipeline,
+    };
+    match super::bench::bench_mutants(&settings) {
+        Ok(rows) => {
+            let found = rows.iter().filter(|r| r.found).count();
+            println!("{} found, {} missed", found, rows.len() - found);
+            if found == rows.len() {
+                0
+            } else {
+                1
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}

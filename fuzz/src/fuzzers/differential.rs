@@ -1,0 +1,78 @@
+//! Shared body of the differential fuzz targets: generate a program from fuzzer bytes,
+//! run the stage differential, and turn a finding into a crash libFuzzer records.
+//!
+//! Invariant: a finding panics with its signature and detail AND is first written to
+//! `fuzz/findings/` as a replayable `.ir` file (libFuzzer also saves the crashing input
+//! bytes as an artifact); discarded programs are counted by reason, never reported.
+
+use super::stats::FuzzStats;
+use crate::diff::{differential, DiffConfig, Verdict};
+use crate::findings::{test_file_text, write_atomically};
+use crate::gen::{generate, GenKind};
+use arbitrary::Unstructured;
+use std::sync::OnceLock;
+
+/// The differential settings every fuzz target uses: the default pipeline, with
+/// `PHIHUNT_DISABLE_PASSES` respected, and mutants from `PHIHUNT_MUTANT` (switched on
+/// per thread on first use, so `PHIHUNT_MUTANT=... cargo fuzz run ...` measures them).
+fn settings() -> &'static DiffConfig {
+    static CONFIG: OnceLock<DiffConfig> = OnceLock::new();
+    CONFIG.get_or_init(|| {
+        let pipeline = compiler::pipeline::PipelineOptions::from_env()
+            .unwrap_or_else(|e| panic!("PHIHUNT_DISABLE_PASSES: {e}"));
+        DiffConfig {
+            pipeline,
+            ..DiffConfig::default()
+        }
+    })
+}
+
+fn switch_on_env_mutants() {
+    thread_local! {
+        static DONE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+    if !DONE.with(|d| d.replace(true)) {
+        let m = compiler::mutants::from_env().unwrap_or_else(|e| panic!("PHIHUNT_MUTANT: {e}"));
+        compiler::mutants::set_active(&m);
+    }
+}
+
+/// Runs one input through generator `kind` and the differential.
+pub fn check_generated(kind: GenKind, data: &[u8], stats: &FuzzStats) {
+    stats.exec();
+    switch_on_env_mutants();
+    let mut u = Unstructured::new(data);
+    let program = match generate(kind, &mut u) {
+        Ok(p) => p,
+        Err(_) => {
+            stats.discarded("generator_ran_out");
+            stats.maybe_print();
+            return;
+        }
+    };
+    match differential(&program.module, &program.entry, &program.arg_vectors, settings()) {
+        Verdict::Agree { .. } => stats.valid(),
+        Verdict::Discarded { reason } => stats.discarded(&reason),
+        Verdict::Finding(f) => {
+            stats.finding();
+            let dir = std::path::Path::new("fuzz/findings");
+            let header = format!("cargo fuzz finding ({}, generator {kind})\n{}", f.signature, f.detail);
+            let text = test_file_text(&header, &program.entry, &f.expectations, &program.module);
+            let name = format!("{}-{:016x}.ir", f.signature.to_string().replace(['@', ':', '#'], "_"), fxhash(data));
+            let saved = std::fs::create_dir_all(dir).and_then(|_| write_atomically(&dir.join(&name), text.as_bytes()));
+            let where_ = match saved {
+                Ok(()) => format!("saved fuzz/findings/{name}"),
+                Err(e) => format!("could not save to fuzz/findings ({e}); the libFuzzer artifact has the input"),
+            };
+            panic!("phihunt finding {}: {}\n{where_}", f.signature, f.detail);
+        }
+    }
+    stats.maybe_print();
+}
+
+fn fxhash(data: &[u8]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    data.hash(&mut h);
+    h.finish()
+}

@@ -1,0 +1,170 @@
+//! Expressions: values computed from slots, memory, values in scope and constants.
+//!
+//! Why: mem2reg replaces loads with the values last stored, so the generated code loads
+//! slots of every type into arithmetic of every kind — all binary and unary operations,
+//! comparisons, casts between all integer types, selects — and mixes in values kept in
+//! registers across blocks.
+//!
+//! Invariants: an expression of type `T` is an operand of type `T` (constants are built
+//! with type `T`); division and shifts go through `arith::emit_safe_bin`; only initialized
+//! slots are read (never `Guarded` ones, which `guarded` reads under their condition);
+//! memory reads use `memory::pick_access`, so they are in bounds and aligned; recursion is
+//! bounded by the `depth` argument (at most 3), not by the input.
+
+use super::frame::Role;
+use super::function::FnGen;
+use super::memory::{emit_addr, objects, pick_access};
+use crate::gen::arith::emit_safe_bin;
+use crate::gen::choice::Pick;
+use crate::gen::consts::interesting;
+use arbitrary::Result;
+use compiler::ir::{konst, BinOp, CmpPred, IrType, Operand, UnOp};
+
+/// A random integer type.
+pub(super) fn int_type(u: &mut arbitrary::Unstructured) -> Result<IrType> {
+    Ok(IrType::INTEGERS[u.index(IrType::INTEGERS.len())?])
+}
+
+impl FnGen<'_, '_> {
+    /// Indexes of integer slots that hold initialized values and may be read.
+    pub fn readable_slots(&self) -> Vec<usize> {
+        self.frame
+            .slots
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.spec.ty.is_integer() && s.spec.role != Role::Guarded)
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// An operand of type `ty`.
+    pub fn expr(&mut self, ty: IrType, depth: u32) -> Result<Operand> {
+        if depth == 0 || self.u.chance(30)? {
+            return self.leaf(ty);
+        }
+        let d = depth - 1;
+        let cmp_weight = if ty == IrType::I8 { 2 } else { 0 };
+        let v = match self.u.weighted(&[9, 1, 2, 3, cmp_weight])? {
+            0 => {
+                let op = BinOp::ALL[self.u.index(BinOp::ALL.len())?];
+                let lhs = self.expr(ty, d)?;
+                let rhs = if self.u.chance(40)? {
+                    konst(ty, interesting(self.u, ty)?)
+                } else {
+                    self.expr(ty, d)?
+                };
+                let odd = self.u.chance(50)?;
+                emit_safe_bin(&mut self.b, op, ty, lhs, rhs, odd)
+            }
+            1 => {
+                let op = UnOp::ALL[self.u.index(UnOp::ALL.len())?];
+                let src = self.expr(ty, d)?;
+                self.b.un(op, ty, src)
+            }
+            2 => {
+                let c = self.cond(d)?;
+                let a = self.expr(ty, d)?;
+                let b = self.expr(ty, d)?;
+                self.b.select(ty, c, a, b)
+            }
+            3 => {
+                let mut from = int_type(self.u)?;
+                if from == ty {
+                    from = if ty == IrType::I64 {
+                        IrType::U8
+                    } else {
+                        IrType::I64
+                    };
+                }
+                let src = self.expr(from, d)?;
+                self.b.cast(from, src, ty)
+            }
+            _ => return self.compare(d),
+        };
+        self.define(v, ty);
+        Ok(v.into())
+    }
+
+    /// A leaf of type `ty`: a slot load, a memory load, a value in scope or a constant.
+    pub fn leaf(&mut self, ty: IrType) -> Result<Operand> {
+        let readable = self.readable_slots();
+        let same: Vec<usize> = readable
+            .iter()
+            .copied()
+            .filter(|&i| self.frame.slots[i].spec.ty == ty)
+            .collect();
+        let in_scope: Vec<usize> = (0..self.avail.len())
+            .filter(|&i| self.avail[i].1 == ty)
+            .collect();
+        let objs = objects(&self.frame, self.plan);
+        let w = [
+            if same.is_empty() { 0 } else { 7 },
+            if in_scope.is_empty() { 0 } else { 3 },
+            3,
+            if objs.is_empty() { 0 } else { 3 },
+            if readable.is_empty() { 0 } else { 2 },
+        ];
+        match self.u.weighted(&w)? {
+            0 => {
+                let slot = self.frame.slots[same[self.u.index(same.len())?]];
+                let v = self.b.load(ty, slot.ptr.into());
+                self.define(v, ty);
+                Ok(v.into())
+            }
+            1 => Ok(self.avail[in_scope[self.u.index(in_scope.len())?]].0.into()),
+            3 => {
+                let obj = objs[self.u.index(objs.len())?];
+                let (aty, off) = pick_access(self.u, &obj)?;
+                let addr = emit_addr(&mut self.b, self.u, &self.frame, self.plan, &obj, off)?;
+                let v = self.b.load(aty, addr);
+                self.define(v, aty);
+                Ok(self.convert(v.into(), aty, ty))
+            }
+            4 => {
+                let slot = self.frame.slots[readable[self.u.index(readable.len())?]];
+                let sty = slot.spec.ty;
+                let v = self.b.load(sty, slot.ptr.into());
+                self.define(v, sty);
+                Ok(self.convert(v.into(), sty, ty))
+            }
+            _ => Ok(konst(ty, interesting(self.u, ty)?)),
+        }
+    }
+
+    /// `v` of type `from` as type `to` (a cast when they differ).
+    pub fn convert(&mut self, v: Operand, from: IrType, to: IrType) -> Operand {
+        if from == to {
+            return v;
+        }
+        let c = self.b.cast(from, v, to);
+        self.define(c, to);
+        c.into()
+    }
+
+    /// A comparison of two expressions of one random type (an `i8` 0 or 1).
+    pub fn compare(&mut self, depth: u32) -> Result<Operand> {
+        let ty = int_type(self.u)?;
+        let pred = CmpPred::ALL[self.u.index(CmpPred::ALL.len())?];
+        let lhs = self.expr(ty, depth)?;
+        let rhs = if self.u.chance(50)? {
+            konst(ty, interesting(self.u, ty)?)
+        } else {
+            self.expr(ty, depth)?
+        };
+        let v = self.b.cmp(pred, ty, lhs, rhs);
+        self.define(v, IrType::I8);
+        Ok(v.into())
+    }
+
+    /// A branch or select condition (`i8`; any non-zero value is true): usually a
+    /// comparison, sometimes a raw `i8` value.
+    pub fn cond(&mut self, depth: u32) -> Result<Operand> {
+        if self.u.chance(12)? {
+            let v = self.expr(IrType::I8, depth)?;
+            if v.as_value().is_some() {
+                return Ok(v);
+            }
+        }
+        self.compare(depth)
+    }
+}

@@ -1,0 +1,160 @@
+//! The cfg generator: alloca-form modules, as a C front end's lowering produces them,
+//! shaped to break SSA construction.
+//!
+//! Why: mem2reg and phi elimination fail on particular shapes — irreducible cycles,
+//! several back edges, repeated targets, critical edges, unreachable predecessors,
+//! escaping or volatile slots, narrowing stores, reads before writes on untaken paths.
+//! This generator builds whole programs (several functions, an acyclic call graph,
+//! globals, printf) that contain them, from `arbitrary::Unstructured`, so the same code
+//! serves `cargo fuzz` and seeded campaigns.
+//!
+//! Invariants of every generated program (each kept by the module named):
+//! - it verifies in SSA mode: allocas in the entry block, every use dominated by its
+//!   definition (`function`'s scope rule), operand types equal to their context types;
+//! - it terminates: every cycle passes a bounded counter test (`control`, `irreducible`),
+//!   calls go only to later functions (`plan`), and `cost`, an upper bound on the
+//!   instructions one run executes, stays below `max_cost` (`function`);
+//! - it is free of undefined behaviour: every slot read is initialized (`frame`,
+//!   `guarded`), divisors and shift amounts are sanitized (`gen::arith`), memory accesses
+//!   are in bounds (`memory`), pointers never outlive their frame (`plan`), output stays
+//!   below `max_prints` lines;
+//! - the same bytes give the same module: no hash-order iteration, no clock.
+
+mod control;
+mod expr;
+mod frame;
+mod function;
+mod guarded;
+mod irreducible;
+mod memory;
+mod plan;
+mod stmt;
+mod unreachable;
+
+pub use plan::ENTRY;
+
+use super::args::argument_vectors;
+use super::builder::BlockCounter;
+use super::census::census;
+use super::renumber::renumber_module;
+use super::seed::{bytes_from_seed, SEED_BYTES};
+use super::GeneratedProgram;
+use arbitrary::{Result, Unstructured};
+use compiler::ir::{IrDecl, IrModule, IrType};
+use serde::{Deserialize, Serialize};
+
+/// Settings of the cfg generator. Sizes are upper bounds; the bytes choose within them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CfgGenConfig {
+    /// Functions per module (the entry plus callees).
+    pub max_functions: u32,
+    /// Blocks per function (a budget; small inputs give fewer).
+    pub min_blocks: u32,
+    pub max_blocks: u32,
+    /// Data slots per function (parameter, counter and guarded slots come on top).
+    pub min_slots: u32,
+    pub max_slots: u32,
+    /// Parameters per function.
+    pub max_params: u32,
+    /// Data globals per module.
+    pub max_globals: u32,
+    /// Statements per nested sequence (the function body gets three times as many).
+    pub max_stmts: u32,
+    /// Nesting of loops and irreducible regions.
+    pub max_loop_depth: u32,
+    /// Largest trip bound of one loop (a loop runs at most bound + 1 times per entry).
+    pub max_loop_bound: u32,
+    /// Largest product of enclosing trip bounds at any point.
+    pub max_weight: u64,
+    /// Upper bound on instructions one run of a function executes, callees included.
+    pub max_cost: u64,
+    /// Upper bound on lines one run prints.
+    pub max_prints: u64,
+    /// Relative weight of irreducible regions among statements (simple statements: 12).
+    pub irreducible_weight: u32,
+    /// Relative weight of unreachable blocks among statements.
+    pub unreachable_weight: u32,
+    /// Relative weight of printf among straight-line statements (assignments: 8).
+    pub printf_weight: u32,
+    /// Percent of scalar data slots whose address may escape.
+    pub escape_percent: u32,
+    /// Percent of data slots that are volatile.
+    pub volatile_percent: u32,
+}
+
+impl Default for CfgGenConfig {
+    fn default() -> CfgGenConfig {
+        CfgGenConfig {
+            max_functions: 4,
+            min_blocks: 4,
+            max_blocks: 40,
+            min_slots: 2,
+            max_slots: 10,
+            max_params: 3,
+            max_globals: 3,
+            max_stmts: 5,
+            max_loop_depth: 3,
+            max_loop_bound: 8,
+            max_weight: 300,
+            max_cost: 300_000,
+            max_prints: 400,
+            irreducible_weight: 2,
+            unreachable_weight: 1,
+            printf_weight: 1,
+            escape_percent: 25,
+            volatile_percent: 10,
+        }
+    }
+}
+
+/// Generates one program from `u`. Never fails on any input (exhausted bytes give the
+/// smallest program); the `Result` is the `arbitrary` convention.
+pub fn generate(u: &mut Unstructured, cfg: &CfgGenConfig) -> Result<GeneratedProgram> {
+    let mut plan = plan::plan_module(u, cfg.max_functions, cfg.max_params, cfg.max_globals)?;
+    let mut ids = BlockCounter::default();
+    let n = plan.sigs.len();
+    let mut functions = Vec::with_capacity(n);
+    // Callees first: a caller needs their cost bounds.
+    for fi in (0..n).rev() {
+        functions.push(function::generate_function(
+            u, cfg, &mut plan, fi, &mut ids,
+        )?);
+    }
+    functions.reverse();
+    let mut decls = Vec::new();
+    if plan.formats.d || plan.formats.lld {
+        decls.push(IrDecl {
+            name: "printf".into(),
+            params: vec![IrType::Ptr],
+            variadic: true,
+            ret: IrType::I32,
+        });
+    }
+    let mut module = IrModule {
+        globals: plan::build_globals(&plan),
+        decls,
+        functions,
+    };
+    renumber_module(&mut module);
+    let params: Vec<IrType> = plan.sigs[0].params.iter().map(|p| p.ty()).collect();
+    let arg_vectors = argument_vectors(u, &params)?;
+    let features = census(&module);
+    Ok(GeneratedProgram {
+        module,
+        entry: ENTRY.to_string(),
+        arg_vectors,
+        features,
+    })
+}
+
+/// Generates the program of `seed`: 64 KiB of ChaCha8 bytes fed to [`generate`].
+pub fn generate_from_seed(seed: u64, cfg: &CfgGenConfig) -> GeneratedProgram {
+    let bytes = bytes_from_seed(seed, SEED_BYTES);
+    match generate(&mut Unstructured::new(&bytes), cfg) {
+        Ok(p) => p,
+        // `generate` does not fail; should it ever, the empty input still gives a program.
+        Err(_) => {
+            generate(&mut Unstructured::new(&[]), cfg).unwrap_or_else(|_| GeneratedProgram::empty())
+        }
+    }
+}

@@ -1,0 +1,273 @@
+//! Straight-line statements: assignments, memory writes, pointer updates, calls, printf,
+//! memcpy.
+//!
+//! Why: these are what make slots live across the control flow that `control` builds —
+//! stores that mem2reg must turn into phi inputs, stores through escaped addresses that it
+//! must not touch, and calls that read and write a caller's memory.
+//!
+//! Invariants: never write a `Counter` slot (only its loop does) nor a `Guarded` one (only
+//! `guarded` does) — except in blocks nothing reaches; every store is in bounds (see
+//! `memory`); a `ptr` slot is only ever stored a pointer satisfying its contract; calls go
+//! to later functions only, and only while the cost and print budgets allow; memcpy
+//! copies between two distinct, fully initialized objects, so it never overlaps.
+
+use super::frame::{initial_value, Role};
+use super::function::FnGen;
+use super::memory::{emit_addr, emit_base, emit_contract_addr, objects, pick_access, Base};
+use super::plan::{Param, FMT_D, FMT_LLD};
+use crate::gen::choice::Pick;
+use arbitrary::Result;
+use compiler::ir::{Inst, IrType};
+
+impl FnGen<'_, '_> {
+    /// One straight-line statement in the current block.
+    pub fn simple_statement(&mut self) -> Result<()> {
+        let has_ptr_slots = self.ptr_slots().next().is_some();
+        let live = !self.in_unreachable;
+        let w = [
+            8,
+            3,
+            2,
+            if has_ptr_slots { 2 } else { 0 },
+            if live { 3 } else { 0 },
+            if live { self.cfg.printf_weight } else { 0 },
+            1,
+        ];
+        match self.u.weighted(&w)? {
+            0 => self.assign(),
+            1 => self.memory_store(),
+            2 => {
+                let ty = super::expr::int_type(self.u)?;
+                self.expr(ty, 3).map(|_| ())
+            }
+            3 => self.retarget_pointer(),
+            4 => self.call(),
+            5 => self.printf(),
+            _ => self.memcpy(),
+        }
+    }
+
+    /// Slots a statement may store to directly: data and parameter slots of integer type,
+    /// and in unreachable blocks any integer slot.
+    fn writable_slots(&self) -> Vec<usize> {
+        self.frame
+            .slots
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| {
+                s.spec.ty.is_integer()
+                    && (self.in_unreachable || matches!(s.spec.role, Role::Data | Role::Param(_)))
+            })
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// `ptr` slots with a contract.
+    fn ptr_slots(&self) -> impl Iterator<Item = usize> + '_ {
+        self.frame
+            .slots
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.spec.ty == IrType::Ptr && s.spec.contract.is_some())
+            .map(|(i, _)| i)
+    }
+
+    /// `slot = expr` (or a literal, often an `:i64` one narrowed by the store).
+    fn assign(&mut self) -> Result<()> {
+        let writable = self.writable_slots();
+        if writable.is_empty() {
+            return Ok(());
+        }
+        let slot = self.frame.slots[writable[self.u.index(writable.len())?]];
+        let ty = slot.spec.ty;
+        let val = if self.u.chance(30)? {
+            initial_value(self.u, ty)?
+        } else {
+            self.expr(ty, 2)?
+        };
+        self.b.store(ty, val, slot.ptr.into());
+        Ok(())
+    }
+
+    /// A store into an object through an address (gep, global, or a loaded pointer).
+    fn memory_store(&mut self) -> Result<()> {
+        let objs = objects(&self.frame, self.plan);
+        if objs.is_empty() {
+            return Ok(());
+        }
+        let obj = objs[self.u.index(objs.len())?];
+        let (ty, off) = pick_access(self.u, &obj)?;
+        let val = if self.u.chance(25)? {
+            initial_value(self.u, ty)?
+        } else {
+            self.expr(ty, 1)?
+        };
+        let addr = emit_addr(&mut self.b, self.u, &self.frame, self.plan, &obj, off)?;
+        self.b.store(ty, val, addr);
+        Ok(())
+    }
+
+    /// Points a `ptr` slot somewhere else that satisfies its contract (sometimes choosing
+    /// between two such places with a select).
+    fn retarget_pointer(&mut self) -> Result<()> {
+        let ptrs: Vec<usize> = self.ptr_slots().collect();
+        if ptrs.is_empty() {
+            return Ok(());
+        }
+        let p = ptrs[self.u.index(ptrs.len())?];
+        let Some(c) = self.frame.slots[p].spec.contract else {
+            return Ok(());
+        };
+        let objs = objects(&self.frame, self.plan);
+        let Some(first) =
+            emit_contract_addr(&mut self.b, self.u, &self.frame, self.plan, &objs, c)?
+        else {
+            return Ok(());
+        };
+        let addr = if self.u.chance(30)? {
+            match emit_contract_addr(&mut self.b, self.u, &self.frame, self.plan, &objs, c)? {
+                Some(second) => {
+                    let cond = self.cond(1)?;
+                    self.b.select(IrType::Ptr, cond, first, second).into()
+                }
+                None => first,
+            }
+        } else {
+            first
+        };
+        let ptr = self.frame.slots[p].ptr;
+        self.b.store(IrType::Ptr, addr, ptr.into());
+        Ok(())
+    }
+
+    /// A call to a later function whose cost and printing fit the budgets; the result
+    /// goes to a slot or stays in scope.
+    fn call(&mut self) -> Result<()> {
+        let w = self.b.weight;
+        let callable: Vec<usize> = (self.fi + 1..self.plan.sigs.len())
+            .filter(|&j| {
+                self.b
+                    .cost
+                    .saturating_add(w.saturating_mul(self.plan.costs[j] + 16))
+                    <= self.cfg.max_cost
+                    && self
+                        .prints
+                        .saturating_add(w.saturating_mul(self.plan.prints[j]))
+                        <= self.cfg.max_prints
+            })
+            .collect();
+        if callable.is_empty() {
+            return Ok(());
+        }
+        let j = callable[self.u.index(callable.len())?];
+        let sig = self.plan.sigs[j].clone();
+        let objs = objects(&self.frame, self.plan);
+        let mut args = Vec::new();
+        for p in &sig.params {
+            match p {
+                Param::Int(t) => args.push((*t, self.expr(*t, 1)?)),
+                Param::Ptr(c) => {
+                    // Prefer this frame's own objects: that is what makes addresses escape.
+                    let local: Vec<_> = objs
+                        .iter()
+                        .copied()
+                        .filter(|o| !matches!(o.base, Base::Global(_)))
+                        .collect();
+                    let pool = if self.u.chance(70)? { &local } else { &objs };
+                    let addr = match emit_contract_addr(
+                        &mut self.b,
+                        self.u,
+                        &self.frame,
+                        self.plan,
+                        pool,
+                        *c,
+                    )? {
+                        Some(a) => a,
+                        None => match emit_contract_addr(
+                            &mut self.b,
+                            self.u,
+                            &self.frame,
+                            self.plan,
+                            &objs,
+                            *c,
+                        )? {
+                            Some(a) => a,
+                            None => return Ok(()),
+                        },
+                    };
+                    args.push((IrType::Ptr, addr));
+                }
+            }
+        }
+        self.b.cost = self
+            .b
+            .cost
+            .saturating_add(w.saturating_mul(self.plan.costs[j]));
+        self.prints = self
+            .prints
+            .saturating_add(w.saturating_mul(self.plan.prints[j]));
+        let Some(r) = self.b.call(sig.ret, &sig.name, args) else {
+            return Ok(());
+        };
+        self.define(r, sig.ret);
+        let writable = self.writable_slots();
+        if !writable.is_empty() && self.u.chance(70)? {
+            let slot = self.frame.slots[writable[self.u.index(writable.len())?]];
+            let val = self.convert(r.into(), sig.ret, slot.spec.ty);
+            self.b.store(slot.spec.ty, val, slot.ptr.into());
+        }
+        Ok(())
+    }
+
+    /// `printf("%d\n", v)` or `printf("%lld\n", v)`.
+    fn printf(&mut self) -> Result<()> {
+        let w = self.b.weight;
+        if self.prints.saturating_add(w) > self.cfg.max_prints {
+            return Ok(());
+        }
+        let (ty, fmt) = if self.u.chance(50)? {
+            self.plan.formats.d = true;
+            (IrType::I32, FMT_D)
+        } else {
+            self.plan.formats.lld = true;
+            (IrType::I64, FMT_LLD)
+        };
+        let v = self.expr(ty, 2)?;
+        let f = self.b.global_addr(fmt);
+        if let Some(r) = self.b.call(
+            IrType::I32,
+            "printf",
+            vec![(IrType::Ptr, f.into()), (ty, v)],
+        ) {
+            self.define(r, IrType::I32);
+        }
+        self.prints += w;
+        Ok(())
+    }
+
+    /// Copies the common initialized prefix of one object into another.
+    fn memcpy(&mut self) -> Result<()> {
+        let objs: Vec<_> = objects(&self.frame, self.plan)
+            .into_iter()
+            .filter(|o| o.punnable)
+            .collect();
+        if objs.len() < 2 {
+            return Ok(());
+        }
+        let a = self.u.index(objs.len())?;
+        let mut c = self.u.index(objs.len() - 1)?;
+        if c >= a {
+            c += 1;
+        }
+        let (dst, src) = (objs[a], objs[c]);
+        let size = dst.bytes().min(src.bytes());
+        let d = emit_base(&mut self.b, &self.frame, self.plan, dst.base);
+        let s = emit_base(&mut self.b, &self.frame, self.plan, src.base);
+        self.b.push(Inst::Memcpy {
+            dst: d,
+            src: s,
+            size,
+        });
+        Ok(())
+    }
+}

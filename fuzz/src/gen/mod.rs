@@ -1,0 +1,129 @@
+//! Program generators for the stage differential.
+//!
+//! Why: the harness runs a generated program at every pipeline stage in the IR
+//! interpreter; the first stage whose outcome differs from `lowered` is the broken one.
+//! Two generators aim at the middle end's two halves:
+//! - [`cfg`]: alloca-form modules, as lowered from C, shaped to break SSA construction;
+//! - [`phi`]: SSA functions with phis written directly, shaped to break phi elimination.
+//!
+//! Both draw every decision from `arbitrary::Unstructured` (one generator for `cargo fuzz`
+//! and for seeded runs, see [`seed`]) and return a [`GeneratedProgram`]: the module, its
+//! entry, argument vectors to run it with, and its feature counts.
+//!
+//! Invariants shared by both: the same bytes (or seed and settings) give the same module;
+//! generated programs terminate and are free of undefined behaviour by construction, so
+//! a reference run is rarely discarded; block ids are unique across the module and every
+//! value is defined once.
+
+pub mod args;
+pub mod arith;
+pub mod builder;
+pub mod census;
+pub mod cfg;
+pub mod checksum;
+pub mod choice;
+pub mod consts;
+pub mod features;
+pub mod phi;
+pub mod renumber;
+pub mod seed;
+
+pub use cfg::CfgGenConfig;
+pub use features::FeatureCounts;
+pub use phi::PhiGenConfig;
+
+use arbitrary::Unstructured;
+use compiler::ir::{BasicBlock, BlockId, IrFunction, IrModule, IrType, Terminator};
+use std::fmt;
+use std::str::FromStr;
+
+/// A generated program and how to run it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GeneratedProgram {
+    pub module: IrModule,
+    /// The function to call.
+    pub entry: String,
+    /// Argument vectors for the entry, each value canonical for its parameter type.
+    pub arg_vectors: Vec<Vec<i64>>,
+    /// What the module contains.
+    pub features: FeatureCounts,
+}
+
+impl GeneratedProgram {
+    /// The smallest valid program: `@main() -> i32 { ret 0 }`. A last resort only.
+    pub fn empty() -> GeneratedProgram {
+        let module = IrModule {
+            functions: vec![IrFunction {
+                name: cfg::ENTRY.into(),
+                params: vec![],
+                ret: IrType::I32,
+                variadic: false,
+                attrs: Default::default(),
+                blocks: vec![BasicBlock::new(
+                    BlockId(0),
+                    Terminator::Ret(Some((IrType::I32, compiler::ir::konst(IrType::I32, 0)))),
+                )],
+            }],
+            ..Default::default()
+        };
+        let features = census::census(&module);
+        GeneratedProgram {
+            module,
+            entry: cfg::ENTRY.into(),
+            arg_vectors: vec![vec![]],
+            features,
+        }
+    }
+}
+
+/// Which generator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GenKind {
+    Cfg,
+    Phi,
+}
+
+impl GenKind {
+    pub const ALL: [GenKind; 2] = [GenKind::Cfg, GenKind::Phi];
+
+    /// `cfg` or `phi`.
+    pub fn name(self) -> &'static str {
+        match self {
+            GenKind::Cfg => "cfg",
+            GenKind::Phi => "phi",
+        }
+    }
+}
+
+impl fmt::Display for GenKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for GenKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<GenKind, String> {
+        GenKind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| format!("unknown generator `{s}` (expected cfg or phi)"))
+    }
+}
+
+/// Generates a program of `kind` from `u` with default settings.
+pub fn generate(kind: GenKind, u: &mut Unstructured) -> arbitrary::Result<GeneratedProgram> {
+    match kind {
+        GenKind::Cfg => cfg::generate(u, &CfgGenConfig::default()),
+        GenKind::Phi => phi::generate(u, &PhiGenConfig::default()),
+    }
+}
+
+/// Generates the program of `seed` of `kind` with default settings.
+pub fn generate_from_seed(kind: GenKind, seed: u64) -> GeneratedProgram {
+    match kind {
+        GenKind::Cfg => cfg::generate_from_seed(seed, &CfgGenConfig::default()),
+        GenKind::Phi => phi::generate_from_seed(seed, &PhiGenConfig::default()),
+    }
+}
