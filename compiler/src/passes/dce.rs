@@ -21,6 +21,7 @@
 //!   that cannot trap: any non-zero constant for `udiv`/`urem`, any constant other than 0
 //!   and -1 for `sdiv`/`srem` (read in the instruction's type, as the interpreter reads
 //!   it). Such a division computes a value and nothing else.
+//!
 //! Everything else (arithmetic, compares, casts, copies, selects, geps, paramrefs,
 //! globaladdrs, phis) computes a value and nothing else.
 //!
@@ -116,11 +117,10 @@ fn has_effect(inst: &Inst) -> bool {
             ..
         } if op.can_trap() => {
             let divisor = IrConst::new(*ty, divisor.bits).bits;
-            let may_trap = match op {
+            match op {
                 BinOp::SDiv | BinOp::SRem => divisor == 0 || divisor == -1,
                 _ => divisor == 0,
-            };
-            may_trap
+            }
         }
         other => other.has_side_effects(),
     }
