@@ -18,6 +18,8 @@ use crate::ir::{BlockId, Inst, IrFunction, Terminator};
 pub(super) fn bypass_empty_blocks(func: &mut IrFunction, cfg: &Cfg) -> usize {
     let n = func.blocks.len();
     let mut touched = vec![false; n];
+    // `pred_of[p] == t + 1` while checking a bypass into block t: p is a predecessor of t.
+    let mut pred_of = vec![0usize; n];
     let mut bypassed = vec![false; n];
     let mut count = 0;
     for b in 1..n {
@@ -38,8 +40,10 @@ pub(super) fn bypass_empty_blocks(func: &mut IrFunction, cfg: &Cfg) -> usize {
         let b_label = block.label;
         let t_has_phis = func.blocks[t].phi_count() > 0;
         if t_has_phis {
-            let target_preds = cfg.preds.row(t);
-            if preds.iter().any(|&p| target_preds.contains(&(p as u32))) {
+            for &p in cfg.preds.row(t) {
+                pred_of[p as usize] = t + 1;
+            }
+            if preds.iter().any(|&p| pred_of[p] == t + 1) {
                 continue;
             }
             if !every_phi_has_one_entry_for(&func.blocks[t].insts, b_label) {

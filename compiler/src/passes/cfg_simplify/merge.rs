@@ -48,12 +48,11 @@ pub(super) fn merge_chains(func: &mut IrFunction, cfg: &Cfg) -> usize {
             if mutants::enabled(Mutant::CfgSimplifyNoPhiFix) {
                 // Mutant: the successors' phis keep naming the deleted block.
             } else {
-                let successors = func.blocks[p].term.successors();
-                for (k, s) in successors.iter().enumerate() {
-                    if successors[..k].contains(s) {
-                        continue;
-                    }
-                    if let Some(s) = cfg.index(*s) {
+                let mut successors = func.blocks[p].term.successors();
+                successors.sort_unstable();
+                successors.dedup();
+                for s in successors {
+                    if let Some(s) = cfg.index(s) {
                         rename_phi_predecessor(&mut func.blocks[s].insts, b_label, p_label);
                     }
                 }

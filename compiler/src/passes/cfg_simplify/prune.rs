@@ -15,6 +15,7 @@
 use super::Cfg;
 use crate::ir::analysis::{build_cfg, compute_reverse_postorder};
 use crate::ir::{Inst, IrFunction, Value};
+use rustc_hash::FxHashSet;
 
 /// Deletes the blocks the entry cannot reach; returns how many.
 pub(super) fn remove_unreachable_blocks(func: &mut IrFunction) -> usize {
@@ -36,20 +37,25 @@ pub(super) fn remove_unreachable_blocks(func: &mut IrFunction) -> usize {
     removed
 }
 
-/// Drops phi entries whose label is not a predecessor; returns how many.
+/// Drops phi entries whose label is not a predecessor; returns how many. Linear: a
+/// join with thousands of predecessors marks them once, then checks each entry in O(1).
 pub(super) fn drop_stale_phi_entries(func: &mut IrFunction, cfg: &Cfg) -> usize {
     let mut dropped = 0;
+    // `pred_of[p] == b + 1` while looking at block b: p is one of its predecessors.
+    let mut pred_of = vec![0usize; func.blocks.len()];
     for (b, block) in func.blocks.iter_mut().enumerate() {
-        let preds = cfg.preds.row(b);
+        if block.phi_count() == 0 {
+            continue;
+        }
+        for &p in cfg.preds.row(b) {
+            pred_of[p as usize] = b + 1;
+        }
         for inst in &mut block.insts {
             let Inst::Phi { incoming, .. } = inst else {
                 break;
             };
             let before = incoming.len();
-            incoming.retain(|&(_, label)| {
-                cfg.index(label)
-                    .is_some_and(|p| preds.contains(&(p as u32)))
-            });
+            incoming.retain(|&(_, label)| cfg.index(label).is_some_and(|p| pred_of[p] == b + 1));
             dropped += before - incoming.len();
         }
     }
@@ -64,7 +70,7 @@ pub(super) fn single_predecessor_phis_to_copies(func: &mut IrFunction, cfg: &Cfg
         if phis == 0 || cfg.preds.len(b) != 1 {
             continue;
         }
-        let dests: Vec<Value> = block.insts[..phis].iter().filter_map(Inst::dest).collect();
+        let dests: FxHashSet<Value> = block.insts[..phis].iter().filter_map(Inst::dest).collect();
         let reads_own_phi = block.insts[..phis].iter().any(|phi| {
             let mut found = false;
             phi.for_each_used_value(|v| found |= dests.contains(&v));

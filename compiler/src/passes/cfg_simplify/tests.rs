@@ -384,3 +384,44 @@ fn a_long_chain_merges_in_one_round() {
     assert_eq!(f.blocks[0].insts.len(), n as usize + 1);
     assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
 }
+
+#[test]
+fn a_join_with_many_predecessors_is_pruned_in_linear_time() {
+    // A switch on the constant 7 over 5000 cases, each through its own block to one join
+    // whose phi has 5000 entries: one case survives and the phi becomes a copy. (The
+    // shared `FlatAdj::from_edges` dedups a row by linear scan, so a 5000-target switch
+    // already costs it 12.5M comparisons; the pass itself is linear.)
+    let n = 5_000u32;
+    let mut src = String::from("func @f() -> i32 {\n.LBB0:\n    switch i32 7, .LBB1 [");
+    let cases: Vec<String> = (0..n).map(|i| format!("{i}: .LBB{}", i + 2)).collect();
+    src += &cases.join(", ");
+    src += "]\n.LBB1:\n    br .LBB1\n";
+    for i in 0..n {
+        src += &format!(
+            ".LBB{}:\n    %{i} = add i32 {i}, 100\n    br .LBB{}\n",
+            i + 2,
+            n + 2
+        );
+    }
+    let entries: Vec<String> = (0..n).map(|i| format!("[%{i}, .LBB{}]", i + 2)).collect();
+    src += &format!(
+        ".LBB{}:\n    %{n} = phi i32 {}\n    ret i32 %{n}\n}}\n",
+        n + 2,
+        entries.join(", ")
+    );
+    let mut f = parse(&src).functions.remove(0);
+    let start = std::time::Instant::now();
+    run(&mut f);
+    assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
+    assert_eq!(
+        print_function(&f),
+        expect(
+            "func @f() -> i32 {
+.LBB0:
+    %7 = add i32 7, 100
+    %5000 = copy i32 %7
+    ret i32 %5000
+}"
+        )
+    );
+}

@@ -39,6 +39,8 @@ pub(super) fn build(module: &IrModule, index: &FxHashMap<String, usize>) -> Call
     let n = module.functions.len();
     let mut callees: Vec<Vec<usize>> = vec![Vec::new(); n];
     let mut recursive = vec![false; n];
+    // `called_by[g] == f + 1` once the edge f -> g is recorded.
+    let mut called_by = vec![0usize; n];
     for (caller, f) in module.functions.iter().enumerate() {
         for inst in f.blocks.iter().flat_map(|b| &b.insts) {
             if let Inst::Call {
@@ -51,7 +53,8 @@ pub(super) fn build(module: &IrModule, index: &FxHashMap<String, usize>) -> Call
                     if callee == caller {
                         recursive[caller] = true;
                     }
-                    if !callees[caller].contains(&callee) {
+                    if called_by[callee] != caller + 1 {
+                        called_by[callee] = caller + 1;
                         callees[caller].push(callee);
                     }
                 }
