@@ -23,5 +23,8 @@ fn main() {
         check(&bytes);
     }
     let secs = start.elapsed().as_secs_f64();
-    println!("{target}: {n} execs of {len} bytes in {secs:.2}s = {:.0} exec/s", n as f64 / secs);
+    println!(
+        "{target}: {n} execs of {len} bytes in {secs:.2}s = {:.0} exec/s",
+        n as f64 / secs
+    );
 }

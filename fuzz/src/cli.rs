@@ -7,7 +7,7 @@
 use crate::check::{check_paths, CheckSettings};
 use clap::builder::TypedValueParser;
 use clap::{Parser, Subcommand};
-use compiler::mutants;
+use compiler::mutants::{self, Mutant};
 use compiler::pipeline::PipelineOptions;
 use oracle::RunConfig;
 use std::path::PathBuf;
@@ -79,6 +79,9 @@ enum BenchWhat {
         /// Where the findings go (default: reports/bench-mutants-<UTC timestamp>/).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Print every mutant's name and exit.
+        #[arg(long)]
+        list: bool,
     },
 }
 
@@ -255,6 +258,25 @@ pub fn cli_main(args: Vec<String>) -> i32 {
                     seed,
                     jobs,
                     out,
+                    list: true,
+                },
+        } => {
+            let _ = (names, budget, generators, seed, jobs, out);
+            for m in Mutant::ALL {
+                println!("{}", m.name());
+            }
+            0
+        }
+        Command::Bench {
+            what:
+                BenchWhat::Mutants {
+                    names,
+                    budget,
+                    generators,
+                    seed,
+                    jobs,
+                    out,
+                    list: false,
                 },
         } => crate::campaign::cli::bench_mutants_command(crate::campaign::cli::BenchArgs {
             names,

@@ -12,6 +12,7 @@
 use compiler::ir::IrModule;
 use compiler::pipeline::{current_stage, run_pipeline, PipelineOptions, StageError};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
 
 /// The module as it stood after one stage.
 #[derive(Clone, Debug)]
@@ -22,7 +23,8 @@ pub struct StageSnapshot {
     /// Changes the stage reported.
     pub changes: usize,
     pub elapsed: std::time::Duration,
-    pub module: IrModule,
+    /// Shared with the previous snapshot when the stage changed nothing.
+    pub module: Arc<IrModule>,
 }
 
 /// How a pipeline run broke.
@@ -32,6 +34,9 @@ pub enum StageFailure {
     Verify(StageError),
     /// The stage panicked.
     Panic { stage: String, message: String },
+    /// The stage reported no change but changed the module (the fixed-point loop and the
+    /// pipeline's verification policy rely on honest change counts).
+    UnreportedChange { stage: String },
 }
 
 impl StageFailure {
@@ -39,7 +44,7 @@ impl StageFailure {
     pub fn stage(&self) -> &str {
         match self {
             StageFailure::Verify(e) => &e.stage,
-            StageFailure::Panic { stage, .. } => stage,
+            StageFailure::Panic { stage, .. } | StageFailure::UnreportedChange { stage } => stage,
         }
     }
 
@@ -48,6 +53,7 @@ impl StageFailure {
         match self {
             StageFailure::Verify(_) => "verify",
             StageFailure::Panic { .. } => "panic",
+            StageFailure::UnreportedChange { .. } => "unreported_change",
         }
     }
 
@@ -57,6 +63,9 @@ impl StageFailure {
             StageFailure::Verify(e) => e.to_string(),
             StageFailure::Panic { stage, message } => {
                 format!("stage `{stage}` panicked: {message}")
+            }
+            StageFailure::UnreportedChange { stage } => {
+                format!("stage `{stage}` reported no change but changed the module")
             }
         }
     }
@@ -72,17 +81,43 @@ pub struct StagedPipeline {
 /// Runs the pipeline on a copy of `module`, keeping every stage's snapshot.
 pub fn snapshot_stages(module: &IrModule, opts: &PipelineOptions) -> StagedPipeline {
     let mut snapshots: Vec<StageSnapshot> = Vec::new();
+    // A stage that reports no change must leave the module as it was; one that does not
+    // is a bug of that stage (the pipeline skips verifying such stages, so catch it here).
+    let mut lied: Option<String> = None;
     let result = catch_unwind(AssertUnwindSafe(|| {
         run_pipeline(module.clone(), opts, &mut |event, m| {
+            let shared = match snapshots.last() {
+                Some(prev) if event.changes == 0 && lied.is_none() => {
+                    if *prev.module == *m {
+                        Some(prev.module.clone())
+                    } else {
+                        lied = Some(event.name.clone());
+                        None
+                    }
+                }
+                _ => None,
+            };
             snapshots.push(StageSnapshot {
                 stage: event.name.clone(),
                 pass: event.pass,
                 changes: event.changes,
                 elapsed: event.elapsed,
-                module: m.clone(),
+                module: shared.unwrap_or_else(|| Arc::new(m.clone())),
             })
         })
     }));
+    if let Some(stage) = lied {
+        // Keep the snapshots before the offending stage: they are what can be trusted.
+        let keep = snapshots
+            .iter()
+            .position(|s| s.stage == stage)
+            .unwrap_or(snapshots.len());
+        snapshots.truncate(keep);
+        return StagedPipeline {
+            snapshots,
+            failure: Some(StageFailure::UnreportedChange { stage }),
+        };
+    }
     let failure = match result {
         Ok(Ok(_)) => None,
         Ok(Err(e)) => Some(StageFailure::Verify(e)),

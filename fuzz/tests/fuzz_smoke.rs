@@ -79,20 +79,38 @@ fn ir_parse_smoke() {
 #[test]
 fn ir_pipeline_smoke() {
     use std::sync::atomic::Ordering::Relaxed;
-    let runs = smoke("ir_pipeline", Duration::from_secs(3), 20, phihunt::fuzzers::ir_pipeline::check);
+    let runs = smoke(
+        "ir_pipeline",
+        Duration::from_secs(3),
+        20,
+        phihunt::fuzzers::ir_pipeline::check,
+    );
     let stats = &phihunt::fuzzers::ir_pipeline::STATS;
     eprintln!("{}", stats.line());
     assert!(runs >= 20);
     // Random bytes must make mostly valid programs, or the target fuzzes nothing.
-    assert!(stats.valid.load(Relaxed) * 2 >= stats.execs.load(Relaxed), "{}", stats.line());
+    assert!(
+        stats.valid.load(Relaxed) * 2 >= stats.execs.load(Relaxed),
+        "{}",
+        stats.line()
+    );
 }
 
 #[test]
 fn phi_elim_smoke() {
     use std::sync::atomic::Ordering::Relaxed;
-    let runs = smoke("phi_elim", Duration::from_secs(3), 20, phihunt::fuzzers::phi_elim::check);
+    let runs = smoke(
+        "phi_elim",
+        Duration::from_secs(3),
+        20,
+        phihunt::fuzzers::phi_elim::check,
+    );
     let stats = &phihunt::fuzzers::phi_elim::STATS;
     eprintln!("{}", stats.line());
     assert!(runs >= 20);
-    assert!(stats.valid.load(Relaxed) * 2 >= stats.execs.load(Relaxed), "{}", stats.line());
+    assert!(
+        stats.valid.load(Relaxed) * 2 >= stats.execs.load(Relaxed),
+        "{}",
+        stats.line()
+    );
 }

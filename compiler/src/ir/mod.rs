@@ -4,14 +4,18 @@
 //! - `types`: scalar types; `entities`: `Value`/`BlockId`; `constant`: constants, operands;
 //! - `instruction`: instructions and terminators with the canonical operand visitors;
 //! - `function`, `module`: containers;
-//! - `text`: printer and parser; `verify`: the verifier; `analysis`: CFG and dominators.
+//! - `text`: printer and parser; `verify`: the verifier; `analysis`: CFG and dominators;
+//! - `eval`: constant evaluation with the oracle's semantics; `substitute`: replacing a
+//!   value's uses, and the dominance-order walk local rewriting passes use.
 
 pub mod analysis;
 pub mod constant;
 pub mod entities;
+pub mod eval;
 pub mod function;
 pub mod instruction;
 pub mod module;
+pub mod substitute;
 pub mod text;
 pub mod types;
 pub mod verify;

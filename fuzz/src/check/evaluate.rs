@@ -227,6 +227,7 @@ pub fn check_ir_source(
         let label = match f {
             StageFailure::Verify(_) => "verifier failed",
             StageFailure::Panic { .. } => "panicked",
+            StageFailure::UnreportedChange { .. } => "unreported change",
         };
         stages.push(f.stage().to_string());
         cells.push(vec![

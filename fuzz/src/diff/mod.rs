@@ -146,7 +146,7 @@ pub fn differential(
     // deterministic): skip it. Most loop stages change nothing on most programs.
     let mut last_run = &staged.snapshots[0].module;
     for snap in staged.snapshots.iter().skip(1) {
-        if snap.module == *last_run {
+        if std::sync::Arc::ptr_eq(&snap.module, last_run) || snap.module == *last_run {
             continue;
         }
         last_run = &snap.module;
@@ -194,6 +194,7 @@ pub fn differential(
         let kind = match f {
             StageFailure::Verify(_) => FindingKind::Verify,
             StageFailure::Panic { .. } => FindingKind::Panic,
+            StageFailure::UnreportedChange { .. } => FindingKind::UnreportedChange,
         };
         return finding(Signature::new(kind, f.stage()), f.message(), expectations);
     }

@@ -19,6 +19,8 @@ pub enum FindingKind {
     Panic,
     /// The oracle cannot run the stage's output although it ran the input.
     CannotRun,
+    /// The stage changed the module while reporting no change.
+    UnreportedChange,
 }
 
 impl FindingKind {
@@ -28,6 +30,7 @@ impl FindingKind {
             FindingKind::Verify => "verify",
             FindingKind::Panic => "panic",
             FindingKind::CannotRun => "cannot_run",
+            FindingKind::UnreportedChange => "unreported_change",
         }
     }
 }

@@ -50,19 +50,34 @@ pub fn check_generated(kind: GenKind, data: &[u8], stats: &FuzzStats) {
             return;
         }
     };
-    match differential(&program.module, &program.entry, &program.arg_vectors, settings()) {
+    match differential(
+        &program.module,
+        &program.entry,
+        &program.arg_vectors,
+        settings(),
+    ) {
         Verdict::Agree { .. } => stats.valid(),
         Verdict::Discarded { reason } => stats.discarded(&reason),
         Verdict::Finding(f) => {
             stats.finding();
             let dir = std::path::Path::new("fuzz/findings");
-            let header = format!("cargo fuzz finding ({}, generator {kind})\n{}", f.signature, f.detail);
+            let header = format!(
+                "cargo fuzz finding ({}, generator {kind})\n{}",
+                f.signature, f.detail
+            );
             let text = test_file_text(&header, &program.entry, &f.expectations, &program.module);
-            let name = format!("{}-{:016x}.ir", f.signature.to_string().replace(['@', ':', '#'], "_"), fxhash(data));
-            let saved = std::fs::create_dir_all(dir).and_then(|_| write_atomically(&dir.join(&name), text.as_bytes()));
+            let name = format!(
+                "{}-{:016x}.ir",
+                f.signature.to_string().replace(['@', ':', '#'], "_"),
+                fxhash(data)
+            );
+            let saved = std::fs::create_dir_all(dir)
+                .and_then(|_| write_atomically(&dir.join(&name), text.as_bytes()));
             let where_ = match saved {
                 Ok(()) => format!("saved fuzz/findings/{name}"),
-                Err(e) => format!("could not save to fuzz/findings ({e}); the libFuzzer artifact has the input"),
+                Err(e) => format!(
+                    "could not save to fuzz/findings ({e}); the libFuzzer artifact has the input"
+                ),
             };
             panic!("phihunt finding {}: {}\n{where_}", f.signature, f.detail);
         }

@@ -5,8 +5,9 @@
 //! small values.
 //!
 //! Invariants: every value is canonical for its parameter's type; `ptr` parameters (the
-//! entry never has them, but be safe) get 0; there is at least one vector, and exactly
-//! one when the function takes no parameters (more would be identical runs).
+//! entry never has them, but be safe) get 0; the vectors are distinct; there are three or
+//! four of them when the first parameter is an integer, and exactly one when the
+//! function takes no parameters (more would be identical runs).
 
 use super::choice::Pick;
 use super::consts::{canonical, interesting, type_max, type_min};
@@ -57,7 +58,24 @@ pub fn argument_vectors(u: &mut Unstructured, params: &[IrType]) -> Result<Vec<V
         }
         vectors.push(mix);
     }
-    Ok(vectors)
+    // Identical vectors are identical runs (for `u16`, -1 is also MAX): keep the first of
+    // each, then fill up to three with small variations of the first vector.
+    let mut distinct: Vec<Vec<i64>> = Vec::new();
+    for v in vectors {
+        if !distinct.contains(&v) {
+            distinct.push(v);
+        }
+    }
+    let mut k = 1i64;
+    while distinct.len() < 3 && k < 64 {
+        let mut v = distinct[0].clone();
+        v[0] = value_for(params[0], v[0].wrapping_add(k));
+        if !distinct.contains(&v) {
+            distinct.push(v);
+        }
+        k += 1;
+    }
+    Ok(distinct)
 }
 
 /// `v` as an argument of type `ty`: canonical for integers, null for pointers.
@@ -90,6 +108,18 @@ mod tests {
         assert!(vs[1][0] == 0 || vs[1][0] == 255);
         assert!(vs[2][0] == 0 || vs[2][0] == 255);
         assert!(vs[2][1] == -32768 || vs[2][1] == 32767);
+    }
+
+    #[test]
+    fn vectors_are_distinct_even_when_edges_coincide() {
+        // One u8 parameter, exhausted input: small 0, fill 0 or -1, extreme 0 (MIN) —
+        // duplicates by hand, so the fill-up must supply distinct ones.
+        let mut u = Unstructured::new(&[]);
+        let vs = argument_vectors(&mut u, &[IrType::U8]).unwrap();
+        assert!(vs.len() >= 3, "{vs:?}");
+        for (i, a) in vs.iter().enumerate() {
+            assert!(!vs[i + 1..].contains(a), "duplicate {a:?} in {vs:?}");
+        }
     }
 
     #[test]

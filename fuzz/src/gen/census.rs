@@ -236,9 +236,11 @@ fn count_slots(f: &IrFunction, fc: &mut FeatureCounts) {
         *fc.slot_types.entry(ty.name().to_string()).or_default() += 1;
         fc.ptr_slots += (ty == IrType::Ptr) as u64;
         fc.volatile_slots += volatile as u64;
-        let is_array = ty_size > 0 && size >= 2 * ty_size;
-        fc.array_slots += is_array as u64;
-        fc.padded_slots += (!is_array && size > ty_size) as u64;
+        // Larger than its type: an array when its address is taken (elements are reached
+        // through it), a padded scalar when only loaded and stored at offset 0.
+        let larger = ty_size > 0 && size > ty_size;
+        fc.array_slots += (larger && size >= 2 * ty_size && e.any()) as u64;
+        fc.padded_slots += (larger && !e.any()) as u64;
         fc.escaped_gep += e.gep as u64;
         fc.escaped_call += e.call as u64;
         fc.escaped_stored += e.stored as u64;
@@ -288,17 +290,19 @@ fn count_instructions(m: &IrModule, f: &IrFunction, fc: &mut FeatureCounts) {
                     }
                 }
                 Inst::GlobalAddr { .. } => fc.global_accesses += 1,
-                Inst::Call { callee, args, .. } => {
-                    if let Callee::Direct(name) = callee {
-                        if m.function(name).is_some() {
-                            fc.calls += 1;
-                        }
-                        if name == "printf" {
-                            fc.printf_calls += 1;
+                Inst::Call {
+                    callee: Callee::Direct(name),
+                    args,
+                    ..
+                } => {
+                    if m.function(name).is_some() {
+                        fc.calls += 1;
+                        if args.iter().any(|(t, _)| *t == IrType::Ptr) {
+                            fc.calls_with_ptr_args += 1;
                         }
                     }
-                    if args.iter().any(|(t, _)| *t == IrType::Ptr) {
-                        fc.calls_with_ptr_args += 1;
+                    if name == "printf" {
+                        fc.printf_calls += 1;
                     }
                 }
                 _ => {}

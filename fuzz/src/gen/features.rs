@@ -36,6 +36,20 @@ macro_rules! feature_counts {
                 }
             }
 
+            /// Every count as one flat map: scalar fields by name, then `slot_type:NAME`
+            /// and `op:NAME` entries (what campaign reports sum up).
+            pub fn as_map(&self) -> BTreeMap<String, u64> {
+                let mut out = BTreeMap::new();
+                $( out.insert(stringify!($name).to_string(), self.$name); )*
+                for (k, v) in &self.slot_types {
+                    out.insert(format!("slot_type:{k}"), *v);
+                }
+                for (k, v) in &self.ops {
+                    out.insert(format!("op:{k}"), *v);
+                }
+                out
+            }
+
             /// Every scalar count with its field name, in declaration order.
             pub fn scalars(&self) -> Vec<(&'static str, u64)> {
                 vec![ $( (stringify!($name), self.$name), )* ]
@@ -82,9 +96,9 @@ feature_counts! {
     param_slots,
     /// `ptr`-typed slots.
     ptr_slots,
-    /// Slots holding more than one element (arrays).
+    /// Slots of at least two elements whose address is taken (arrays).
     array_slots,
-    /// Scalar slots allocated larger than their type.
+    /// Slots larger than their type whose address is never taken (padded scalars).
     padded_slots,
     /// `volatile` slots.
     volatile_slots,
@@ -112,7 +126,7 @@ feature_counts! {
     wide_literal_stores,
     /// Calls to functions defined in the module.
     calls,
-    /// Calls passing a `ptr` argument.
+    /// Calls to module functions passing a `ptr` argument.
     calls_with_ptr_args,
     /// Calls to `printf`.
     printf_calls,
@@ -166,6 +180,9 @@ mod tests {
         assert_eq!(a.ops["add"], 4);
         assert_eq!(a.ops["mul"], 4);
         assert!(a.scalars().iter().any(|&(n, v)| n == "loops" && v == 7));
+        let m = a.as_map();
+        assert_eq!(m["loops"], 7);
+        assert_eq!(m["op:mul"], 4);
     }
 
     #[test]

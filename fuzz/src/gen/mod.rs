@@ -27,6 +27,7 @@ pub mod features;
 pub mod phi;
 pub mod renumber;
 pub mod seed;
+pub mod wellformed;
 
 pub use cfg::CfgGenConfig;
 pub use features::FeatureCounts;

@@ -17,8 +17,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 pub type Edit = fn(&IrModule, &str, usize) -> Option<IrModule>;
 
 /// Every edit, cheapest-and-biggest first.
-pub const EDITS: [(&str, Edit); 7] = [
+pub const EDITS: [(&str, Edit); 8] = [
     ("drop function", drop_function),
+    ("drop parameter", drop_parameter),
     ("redirect branch", redirect_branch),
     ("drop instruction", drop_instruction),
     ("operand to constant", operand_to_constant),
@@ -296,6 +297,74 @@ fn merge_blocks(m: &IrModule, _entry: &str, index: usize) -> Option<IrModule> {
                     for (_, p) in incoming.iter_mut() {
                         if *p == moved.label {
                             *p = me;
+                        }
+                    }
+                }
+            }
+        }
+        return Some(out);
+    }
+    None
+}
+
+/// Removes parameter `k` of a non-entry, non-variadic function that nothing takes the
+/// address of: its `paramref`s become zero constants, higher `paramref` indices shift
+/// down, and every direct call drops the matching argument.
+fn drop_parameter(m: &IrModule, entry: &str, index: usize) -> Option<IrModule> {
+    let mut k = index;
+    for (fi, f) in m.functions.iter().enumerate() {
+        if f.name == entry || f.variadic {
+            continue;
+        }
+        if k >= f.params.len() {
+            k -= f.params.len();
+            continue;
+        }
+        let address_taken = m.functions.iter().any(|g| {
+            g.blocks.iter().any(|b| {
+                b.insts
+                    .iter()
+                    .any(|i| matches!(i, Inst::GlobalAddr { name, .. } if *name == f.name))
+            })
+        }) || m.globals.iter().any(|g| match &g.init {
+            compiler::ir::GlobalInit::Items(items) => items
+                .iter()
+                .any(|it| matches!(it, compiler::ir::GlobalItem::Ptr(n, _) if *n == f.name)),
+            compiler::ir::GlobalInit::Zero => false,
+        });
+        if address_taken {
+            return Some(m.clone());
+        }
+        let name = f.name.clone();
+        let mut out = m.clone();
+        let func = &mut out.functions[fi];
+        func.params.remove(k);
+        for b in &mut func.blocks {
+            for i in &mut b.insts {
+                if let Inst::ParamRef { dest, index, ty: t } = i {
+                    if *index as usize == k {
+                        *i = Inst::Copy {
+                            dest: *dest,
+                            ty: *t,
+                            src: Operand::Const(IrConst::zero(*t)),
+                        };
+                    } else if *index as usize > k {
+                        *index -= 1;
+                    }
+                }
+            }
+        }
+        for g in &mut out.functions {
+            for b in &mut g.blocks {
+                for i in &mut b.insts {
+                    if let Inst::Call {
+                        callee: Callee::Direct(n),
+                        args,
+                        ..
+                    } = i
+                    {
+                        if *n == name && k < args.len() {
+                            args.remove(k);
                         }
                     }
                 }

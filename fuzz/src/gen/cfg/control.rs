@@ -123,8 +123,9 @@ impl FnGen<'_, '_> {
         Ok(())
     }
 
-    /// `condbr c, a, b` with the two targets in random order (the condition's sense does
-    /// not matter to the program's validity).
+    /// `condbr c, a, b` with the two targets in random order: only for data conditions,
+    /// whose sense does not matter to the program's validity (never for counter tests,
+    /// see [`FnGen::branch_keep_going`]).
     pub fn branch_either(&mut self, c: Operand, a: BlockId, b: BlockId) -> Result<()> {
         let (t, f) = if self.u.chance(50)? { (a, b) } else { (b, a) };
         self.b.terminate(Terminator::CondBr {
@@ -132,6 +133,29 @@ impl FnGen<'_, '_> {
             if_true: t,
             if_false: f,
         });
+        Ok(())
+    }
+
+    /// Branches to `stay` when the counter test `t` holds and to `leave` otherwise: as
+    /// `condbr t, stay, leave`, or negated as `condbr (t == 0), leave, stay`. The sense of a
+    /// counter test is what makes the cycle terminate, so it is never randomized.
+    pub fn branch_keep_going(&mut self, t: Operand, stay: BlockId, leave: BlockId) -> Result<()> {
+        let term = if self.u.chance(50)? {
+            let negated = self.b.cmp(CmpPred::Eq, IrType::I8, t, konst(IrType::I8, 0));
+            self.define(negated, IrType::I8);
+            Terminator::CondBr {
+                cond: negated.into(),
+                if_true: leave,
+                if_false: stay,
+            }
+        } else {
+            Terminator::CondBr {
+                cond: t,
+                if_true: stay,
+                if_false: leave,
+            }
+        };
+        self.b.terminate(term);
         Ok(())
     }
 
@@ -188,8 +212,10 @@ impl FnGen<'_, '_> {
     fn switch_stmt(&mut self, depth: u32) -> Result<()> {
         let ty = int_type(self.u)?;
         let mut v = self.expr(ty, 1)?;
-        if self.u.chance(60)? {
-            let masked = self.b.bin(BinOp::And, ty, v, konst(ty, 7));
+        if self.u.chance(80)? {
+            // Keep the value small so that the cases are hit.
+            let mask = if self.u.chance(50)? { 3 } else { 7 };
+            let masked = self.b.bin(BinOp::And, ty, v, konst(ty, mask));
             self.define(masked, ty);
             v = masked.into();
         }
@@ -211,16 +237,16 @@ impl FnGen<'_, '_> {
         };
         let first_arm = if default_anywhere { 0 } else { 1 };
         let mut cases: Vec<(i64, BlockId)> = Vec::new();
-        let mut candidate = self.u.between(0, 4)? as i64 - 2;
+        let mut candidate = if self.u.chance(70)? { 0 } else { -2 };
         for k in 0..ncases {
             let target = match arms.get(first_arm + k) {
                 Some(&a) => a,
                 None => pool[self.u.index(pool.len())?],
             };
-            // Strictly increasing small candidates (-2..=35): distinct after
+            // Strictly increasing small candidates (-2..=12): distinct after
             // canonicalization for every type, and small enough to be hit.
             let val = canonical(ty, candidate);
-            candidate += 1 + self.u.between(0, 2)? as i64;
+            candidate += 1 + self.u.between(0, 1)? as i64;
             cases.push((val, target));
         }
         self.b.terminate(Terminator::Switch {
@@ -304,7 +330,7 @@ impl FnGen<'_, '_> {
                 self.simple_statement()?;
             }
             let t = self.counter_step(ctr, bound)?;
-            self.branch_either(t, body, exit)?;
+            self.branch_keep_going(t, body, exit)?;
             let header_mark = self.mark();
             self.loops.push(LoopTargets {
                 cont: header,
@@ -333,7 +359,7 @@ impl FnGen<'_, '_> {
             self.reset(mark);
             self.b.switch_to(latch);
             let t = self.counter_step(ctr, bound)?;
-            self.branch_either(t, header, exit)?;
+            self.branch_keep_going(t, header, exit)?;
         }
         self.loops.pop();
         self.loop_depth -= 1;

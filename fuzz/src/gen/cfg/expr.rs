@@ -101,8 +101,8 @@ impl FnGen<'_, '_> {
             if same.is_empty() { 0 } else { 7 },
             if in_scope.is_empty() { 0 } else { 3 },
             3,
-            if objs.is_empty() { 0 } else { 3 },
-            if readable.is_empty() { 0 } else { 2 },
+            if objs.is_empty() { 0 } else { 2 },
+            if readable.is_empty() { 0 } else { 3 },
         ];
         match self.u.weighted(&w)? {
             0 => {
@@ -146,11 +146,15 @@ impl FnGen<'_, '_> {
         let ty = int_type(self.u)?;
         let pred = CmpPred::ALL[self.u.index(CmpPred::ALL.len())?];
         let lhs = self.expr(ty, depth)?;
-        let rhs = if self.u.chance(50)? {
+        let mut rhs = if self.u.chance(50)? {
             konst(ty, interesting(self.u, ty)?)
         } else {
             self.expr(ty, depth)?
         };
+        if rhs == lhs {
+            // `x op x` is constant: compare with a constant instead.
+            rhs = konst(ty, interesting(self.u, ty)?);
+        }
         let v = self.b.cmp(pred, ty, lhs, rhs);
         self.define(v, IrType::I8);
         Ok(v.into())

@@ -222,7 +222,24 @@ pub fn emit_frame(
         }
         let esize = slot.spec.ty.max_size();
         for k in 0..slot.spec.count {
-            let val = initial_value(u, slot.spec.ty)?;
+            // Some locals start from a parameter (`int x = a;`), so arguments matter.
+            let from_param = if u.chance(30)? {
+                pick_int_param(u, &frame)?
+            } else {
+                None
+            };
+            let val = match from_param {
+                Some(p) => {
+                    let pty = p.spec.ty;
+                    let v = b.load(pty, p.ptr.into());
+                    if pty == slot.spec.ty {
+                        v.into()
+                    } else {
+                        b.cast(pty, v.into(), slot.spec.ty).into()
+                    }
+                }
+                None => initial_value(u, slot.spec.ty)?,
+            };
             let addr: Operand = if k == 0 {
                 slot.ptr.into()
             } else {
@@ -233,6 +250,20 @@ pub fn emit_frame(
         }
     }
     Ok(frame)
+}
+
+/// A random integer parameter slot of `frame`, if it has one.
+fn pick_int_param(u: &mut Unstructured, frame: &Frame) -> Result<Option<Slot>> {
+    let params: Vec<Slot> = frame
+        .slots
+        .iter()
+        .copied()
+        .filter(|s| matches!(s.spec.role, Role::Param(_)) && s.spec.ty.is_integer())
+        .collect();
+    if params.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(params[u.index(params.len())?]))
 }
 
 /// A literal for initializing a slot of `ty`: often an `:i64` literal as the lowering

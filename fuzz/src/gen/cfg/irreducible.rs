@@ -46,7 +46,7 @@ impl FnGen<'_, '_> {
             self.b.switch_to(entry);
             let t = self.counter_step(ctr, bound)?;
             let body = self.block();
-            self.branch_either(t, body, exit)?;
+            self.branch_keep_going(t, body, exit)?;
             self.b.switch_to(body);
             self.sequence(depth + 1, self.cfg.max_stmts.div_ceil(2))?;
             if self.u.chance(40)? {

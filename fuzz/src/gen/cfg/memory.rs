@@ -147,7 +147,11 @@ pub fn emit_contract_addr(
         return Ok(None);
     }
     let obj = *fitting[u.index(fitting.len())?];
-    let start = u.between(0, obj.count - c.count)?;
+    let start = if u.chance(50)? {
+        0
+    } else {
+        u.between(0, obj.count - c.count)?
+    };
     Ok(Some(emit_addr(
         b,
         u,

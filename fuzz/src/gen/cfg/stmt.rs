@@ -17,7 +17,7 @@ use super::memory::{emit_addr, emit_base, emit_contract_addr, objects, pick_acce
 use super::plan::{Param, FMT_D, FMT_LLD};
 use crate::gen::choice::Pick;
 use arbitrary::Result;
-use compiler::ir::{Inst, IrType};
+use compiler::ir::{BinOp, Inst, IrType};
 
 impl FnGen<'_, '_> {
     /// One straight-line statement in the current block.
@@ -80,10 +80,19 @@ impl FnGen<'_, '_> {
         }
         let slot = self.frame.slots[writable[self.u.index(writable.len())?]];
         let ty = slot.spec.ty;
-        let val = if self.u.chance(30)? {
-            initial_value(self.u, ty)?
-        } else {
-            self.expr(ty, 2)?
+        let val = match self.u.weighted(&[3, 3, 4])? {
+            0 => initial_value(self.u, ty)?,
+            1 => self.expr(ty, 2)?,
+            _ => {
+                // Accumulate (bijective in the old value) so no information is lost.
+                let old = self.b.load(ty, slot.ptr.into());
+                self.define(old, ty);
+                let e = self.expr(ty, 2)?;
+                let op = [BinOp::Add, BinOp::Sub, BinOp::Xor][self.u.index(3)?];
+                let v = self.b.bin(op, ty, old.into(), e);
+                self.define(v, ty);
+                v.into()
+            }
         };
         self.b.store(ty, val, slot.ptr.into());
         Ok(())
@@ -167,13 +176,13 @@ impl FnGen<'_, '_> {
             match p {
                 Param::Int(t) => args.push((*t, self.expr(*t, 1)?)),
                 Param::Ptr(c) => {
-                    // Prefer this frame's own objects: that is what makes addresses escape.
-                    let local: Vec<_> = objs
+                    // Prefer this frame's own slots: that is what makes addresses escape.
+                    let own: Vec<_> = objs
                         .iter()
                         .copied()
-                        .filter(|o| !matches!(o.base, Base::Global(_)))
+                        .filter(|o| matches!(o.base, Base::Slot(_)))
                         .collect();
-                    let pool = if self.u.chance(70)? { &local } else { &objs };
+                    let pool = if self.u.chance(75)? { &own } else { &objs };
                     let addr = match emit_contract_addr(
                         &mut self.b,
                         self.u,

@@ -20,6 +20,7 @@
 
 use super::function::{Dest, LoopCtx, PhiGen};
 use super::join::Header;
+use super::shuffle::{plan_shuffle, Source};
 use crate::gen::choice::Pick;
 use crate::gen::consts::canonical;
 use arbitrary::Result;
@@ -68,7 +69,7 @@ impl PhiGen<'_, '_> {
             10,
             on(nest && bl >= 2, 4),
             on(nest && bl >= 3, 4),
-            on(nest && bl >= 3, 2),
+            on(nest && bl >= 3, 3),
             on(can_loop && bl >= 3, 6),
             on(in_loop && bl >= 1, 2),
             on(in_loop && bl >= 1, 3),
@@ -119,7 +120,7 @@ impl PhiGen<'_, '_> {
     fn switch_stmt(&mut self, depth: u32) -> Result<()> {
         let ty = self.types[self.u.index(self.types.len())?];
         let mut v = self.operand(ty)?;
-        if self.u.chance(60)? {
+        if self.u.chance(85)? {
             v = self.b.bin(BinOp::And, ty, v, konst(ty, 3)).into();
         }
         let narms =
@@ -216,23 +217,24 @@ impl PhiGen<'_, '_> {
             let ty = self.types[i];
             self.env[i] = self.expr(ty, 1)?;
         }
-        let pred = if counter_ty.is_signed() {
-            CmpPred::Slt
-        } else {
-            CmpPred::Ult
-        };
-        let t = self.b.cmp(
-            pred,
-            counter_ty,
-            counter.into(),
-            konst(counter_ty, bound as i64),
-        );
         self.loops.push(LoopCtx {
             header,
             exit,
             next: konst(counter_ty, 0),
         });
-        self.branch(t.into(), Dest::Join(body), Dest::Join(exit))?;
+        // The counter test's sense makes the loop terminate: `i < bound` stays, or its
+        // negation `i >= bound` leaves; never a random order.
+        let bound_op = konst(counter_ty, bound as i64);
+        let signed = counter_ty.is_signed();
+        if self.u.chance(50)? {
+            let pred = if signed { CmpPred::Slt } else { CmpPred::Ult };
+            let t = self.b.cmp(pred, counter_ty, counter.into(), bound_op);
+            self.branch_exact(t.into(), Dest::Join(body), Dest::Join(exit));
+        } else {
+            let pred = if signed { CmpPred::Sge } else { CmpPred::Uge };
+            let t = self.b.cmp(pred, counter_ty, counter.into(), bound_op);
+            self.branch_exact(t.into(), Dest::Join(exit), Dest::Join(body));
+        }
         self.enter(body)?;
         let next = self
             .b
@@ -241,10 +243,8 @@ impl PhiGen<'_, '_> {
             l.next = next.into();
         }
         self.sequence(depth + 1, self.cfg.max_stmts)?;
-        if self.u.chance(60)? {
-            self.shuffle()?;
-        }
-        if self.u.chance(30)? {
+        self.before_back_edge()?;
+        if self.u.chance(40)? {
             let d = self.cond()?;
             self.branch(d, Dest::Header, Dest::Join(exit))?;
         } else {
@@ -256,27 +256,90 @@ impl PhiGen<'_, '_> {
         let phis = ctx.header.phis(&self.types);
         self.b.prepend(header_block, phis);
         self.b.weight = outer_weight;
-        self.enter(exit)
+        self.enter(exit)?;
+        if self.u.chance(50)? {
+            self.read_header_after_exit(&ctx.header)?;
+        }
+        Ok(())
     }
 
-    /// `if (c) break;` or `if (c) { shuffle; continue; }` in the innermost loop.
+    /// What happens right before a back edge: nothing, a shuffle of the current values,
+    /// or a rotation of the header's own phis (so that the back edge's parallel copy is a
+    /// cycle among the header's phis, whatever the body computed).
+    fn before_back_edge(&mut self) -> Result<()> {
+        match self.u.weighted(&[2, 3, 4])? {
+            1 => self.shuffle(),
+            2 => self.rotate_header_phis(),
+            _ => Ok(()),
+        }
+    }
+
+    /// Rebinds some variables of one type to a rotation (or permutation) of the innermost
+    /// header's phis. The header dominates every block of its body, so its phis are in
+    /// scope at any back edge.
+    fn rotate_header_phis(&mut self) -> Result<()> {
+        let Some(dests) = self.loops.last().map(|l| l.header.dests.clone()) else {
+            return Ok(());
+        };
+        let moves = plan_shuffle(self.u, &self.types)?;
+        for (dest, src) in moves {
+            self.env[dest] = match src {
+                Source::Var(j) => dests[j].into(),
+                Source::Const(c) => konst(self.types[dest], c),
+            };
+        }
+        Ok(())
+    }
+
+    /// After a loop, folds a header phi (a variable's or the counter's) into a variable:
+    /// the exit is dominated by the header, and a latch that branched out must not have
+    /// clobbered the header's values on its way (copies on a critical edge).
+    fn read_header_after_exit(&mut self, header: &Header) -> Result<()> {
+        let n = self.types.len();
+        if n == 0 {
+            return Ok(());
+        }
+        let k = self.u.index(n)?;
+        let (h, hty) = if self.u.chance(50)? {
+            (header.counter, header.counter_ty)
+        } else {
+            let j = self.u.index(n)?;
+            (header.dests[j], self.types[j])
+        };
+        let ty = self.types[k];
+        let v = self.convert(h.into(), hty, ty);
+        let op = if self.u.chance(50)? {
+            BinOp::Xor
+        } else {
+            BinOp::Add
+        };
+        self.env[k] = self.b.bin(op, ty, self.env[k], v).into();
+        Ok(())
+    }
+
+    /// `if (c) break;`, or `if (c) continue;` as a critical edge straight to the header or
+    /// through a block of its own that may shuffle first.
     fn jump_out(&mut self, is_break: bool) -> Result<()> {
         let Some(exit) = self.loops.last().map(|l| l.exit) else {
             return Ok(());
         };
         let c = self.cond()?;
+        // A continue through a block of its own needs two blocks; with one left it goes
+        // straight to the header.
+        let direct = self.blocks_left < 2 || self.u.chance(50)?;
         let next = self.new_join();
         if is_break {
             self.branch(c, Dest::Join(exit), Dest::Join(next))?;
+        } else if direct {
+            // A critical back edge: the fall-through continues the body.
+            self.branch(c, Dest::Header, Dest::Join(next))?;
         } else {
             // The shuffle happens on the continue path only: a block of its own, so the
             // fall-through keeps the old environment.
             let cont = self.new_join();
             self.branch(c, Dest::Join(cont), Dest::Join(next))?;
             self.enter(cont)?;
-            if self.u.chance(70)? {
-                self.shuffle()?;
-            }
+            self.before_back_edge()?;
             self.close_to(Dest::Header)?;
         }
         self.enter(next)

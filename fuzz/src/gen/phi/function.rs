@@ -115,8 +115,13 @@ pub(super) fn generate_function(
         loops: Vec::new(),
         blocks_left,
     };
-    for &ty in &types {
-        let init = g.initial_value(ty, &params)?;
+    for (i, &ty) in types.iter().enumerate() {
+        // The first variables come from the parameters (so every argument matters); the
+        // rest from a random parameter or a constant.
+        let init = match params.get(i) {
+            Some(&(p, pty)) => g.convert(p, pty, ty),
+            None => g.initial_value(ty, &params)?,
+        };
         g.env.push(init);
     }
     g.sequence(0, cfg.max_stmts.saturating_mul(3))?;
@@ -186,13 +191,20 @@ impl PhiGen<'_, '_> {
         self.b.terminate(Terminator::Br(t));
     }
 
-    /// `condbr c, d1, d2` (in random order); both edges record the same environment.
+    /// `condbr c, d1, d2` for a data condition, in random order (the sense of a data
+    /// condition does not matter to validity); both edges record the same environment.
     pub fn branch(&mut self, c: Operand, d1: Dest, d2: Dest) -> Result<()> {
         let (d1, d2) = if self.u.chance(50)? {
             (d1, d2)
         } else {
             (d2, d1)
         };
+        self.branch_exact(c, d1, d2);
+        Ok(())
+    }
+
+    /// `condbr c, d1, d2` exactly: `c != 0` goes to `d1`.
+    pub fn branch_exact(&mut self, c: Operand, d1: Dest, d2: Dest) {
         let t1 = self.record(d1);
         let t2 = self.record(d2);
         self.b.terminate(Terminator::CondBr {
@@ -200,7 +212,6 @@ impl PhiGen<'_, '_> {
             if_true: t1,
             if_false: t2,
         });
-        Ok(())
     }
 
     /// Jumps to `d`, sometimes as `condbr c, d, d` (a repeated target).
@@ -248,6 +259,18 @@ impl PhiGen<'_, '_> {
         let same: Vec<usize> = (0..self.types.len())
             .filter(|&i| self.types[i] == ty)
             .collect();
+        if !self.loops.is_empty() && self.u.chance(12)? {
+            // An enclosing header's phi (a variable's or the counter) read directly, as
+            // after value numbering: every enclosing header dominates the current point.
+            let l = &self.loops[self.u.index(self.loops.len())?];
+            let (h, hty) = if self.u.chance(40)? || self.types.is_empty() {
+                (l.header.counter, l.header.counter_ty)
+            } else {
+                let j = self.u.index(self.types.len())?;
+                (l.header.dests[j], self.types[j])
+            };
+            return Ok(self.convert(h.into(), hty, ty));
+        }
         if self.u.chance(15)? || self.env.is_empty() {
             return Ok(konst(ty, interesting(self.u, ty)?));
         }
@@ -279,7 +302,10 @@ impl PhiGen<'_, '_> {
             _ => {
                 let c = self.cond()?;
                 let a = self.operand(ty)?;
-                let b = self.operand(ty)?;
+                let mut b = self.operand(ty)?;
+                if b == a {
+                    b = konst(ty, interesting(self.u, ty)?);
+                }
                 self.b.select(ty, c, a, b).into()
             }
         })
@@ -294,7 +320,11 @@ impl PhiGen<'_, '_> {
         };
         let pred = CmpPred::ALL[self.u.index(CmpPred::ALL.len())?];
         let l = self.operand(ty)?;
-        let r = self.operand(ty)?;
+        let mut r = self.operand(ty)?;
+        if r == l {
+            // `x op x` is constant: compare with a constant instead.
+            r = konst(ty, interesting(self.u, ty)?);
+        }
         Ok(self.b.cmp(pred, ty, l, r).into())
     }
 
@@ -306,7 +336,14 @@ impl PhiGen<'_, '_> {
             0 => {
                 let i = self.u.index(self.types.len())?;
                 let ty = self.types[i];
-                self.env[i] = self.expr(ty, 2)?;
+                let e = self.expr(ty, 2)?;
+                self.env[i] = if self.u.chance(60)? {
+                    // Accumulate (bijective in the old value) so no information is lost.
+                    let op = [BinOp::Add, BinOp::Sub, BinOp::Xor][self.u.index(3)?];
+                    self.b.bin(op, ty, self.env[i], e).into()
+                } else {
+                    e
+                };
             }
             1 => self.shuffle()?,
             2 => {
