@@ -33,38 +33,44 @@ impl FlatAdj {
     /// Builds the rows from `(row, neighbour)` pairs; each row keeps its first-seen order
     /// and drops repeats.
     pub fn from_edges(num_rows: usize, edges: &[(u32, u32)]) -> FlatAdj {
-        let mut counts = vec![0u32; num_rows + 1];
+        // Bucket the edges by row (counting sort, stable), then drop repeats within each
+        // row with a stamp per neighbour: O(edges) even for a switch with thousands of
+        // targets.
+        let mut offsets = vec![0u32; num_rows + 1];
         for &(r, _) in edges {
-            counts[r as usize + 1] += 1;
+            offsets[r as usize + 1] += 1;
         }
         for i in 0..num_rows {
-            counts[i + 1] += counts[i];
+            offsets[i + 1] += offsets[i];
         }
-        let mut fill = counts.clone();
-        let mut data = vec![0u32; edges.len()];
+        let mut fill = offsets.clone();
+        let mut bucketed = vec![0u32; edges.len()];
         for &(r, n) in edges {
-            let r = r as usize;
-            let start = counts[r] as usize;
-            let end = fill[r] as usize;
-            // Rows are short (a terminator's distinct targets); a linear scan dedups them.
-            if !data[start..end].contains(&n) {
-                data[end] = n;
-                fill[r] += 1;
-            }
+            bucketed[fill[r as usize] as usize] = n;
+            fill[r as usize] += 1;
         }
-        // Compact away the holes left by dropped repeats.
-        let mut offsets = Vec::with_capacity(num_rows + 1);
-        let mut out = 0usize;
-        offsets.push(0);
+        let stamps = edges
+            .iter()
+            .map(|&(_, n)| n as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let mut seen = vec![u32::MAX; stamps];
+        let mut data = Vec::with_capacity(edges.len());
+        let mut out_offsets = Vec::with_capacity(num_rows + 1);
+        out_offsets.push(0u32);
         for r in 0..num_rows {
-            for i in counts[r]..fill[r] {
-                data[out] = data[i as usize];
-                out += 1;
+            for &n in &bucketed[offsets[r] as usize..offsets[r + 1] as usize] {
+                if seen[n as usize] != r as u32 {
+                    seen[n as usize] = r as u32;
+                    data.push(n);
+                }
             }
-            offsets.push(out as u32);
+            out_offsets.push(data.len() as u32);
         }
-        data.truncate(out);
-        FlatAdj { offsets, data }
+        FlatAdj {
+            offsets: out_offsets,
+            data,
+        }
     }
 
     /// The neighbours of row `i`.
