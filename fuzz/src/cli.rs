@@ -258,35 +258,25 @@ pub fn cli_main(args: Vec<String>) -> i32 {
                     seed,
                     jobs,
                     out,
-                    list: true,
+                    list,
                 },
         } => {
-            let _ = (names, budget, generators, seed, jobs, out);
-            for m in Mutant::ALL {
-                println!("{}", m.name());
+            if list {
+                for m in Mutant::ALL {
+                    println!("{}", m.name());
+                }
+                return 0;
             }
-            0
+            crate::campaign::cli::bench_mutants_command(crate::campaign::cli::BenchArgs {
+                names,
+                budget,
+                generators,
+                seed,
+                jobs,
+                out,
+                pipeline,
+            })
         }
-        Command::Bench {
-            what:
-                BenchWhat::Mutants {
-                    names,
-                    budget,
-                    generators,
-                    seed,
-                    jobs,
-                    out,
-                    list: false,
-                },
-        } => crate::campaign::cli::bench_mutants_command(crate::campaign::cli::BenchArgs {
-            names,
-            budget,
-            generators,
-            seed,
-            jobs,
-            out,
-            pipeline,
-        }),
         Command::Gen { generator, seed } => crate::campaign::cli::gen_command(&generator, seed),
         Command::Reduce { file, output, time } => {
             crate::reduce::cli::reduce_file(&file, output.as_deref(), time)
