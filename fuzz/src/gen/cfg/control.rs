@@ -384,10 +384,14 @@ impl FnGen<'_, '_> {
     /// At the end of a loop body: emits the division prepared for this loop (`prepared`)
     /// if no statement of the body did and the budgets allow, then forgets it.
     fn finish_invariant_div(&mut self, prepared: bool) -> Result<()> {
-        if !prepared {
+        let Some(k) = self
+            .invariant_divs
+            .len()
+            .checked_sub(1)
+            .filter(|_| prepared)
+        else {
             return Ok(());
-        }
-        let k = self.invariant_divs.len() - 1;
+        };
         let affordable = self
             .b
             .cost
