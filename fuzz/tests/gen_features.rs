@@ -62,9 +62,33 @@ fn cfg_programs_contain_every_promised_feature() {
             "calls_with_ptr_args",
             "printf_calls",
             "multi_pred_joins",
+            "indirect_calls",
+            "static_functions",
+            "called_statics",
+            "address_only_statics",
+            "initializer_only_statics",
+            "unreferenced_statics",
+            "guarded_invariant_divs",
         ],
         GenKind::Cfg,
     );
+    // The shapes two passes need, often enough that a hunt meets them within seconds:
+    // licm and guarded divisions by loop-invariant divisors, dead static elimination and
+    // static functions reached only through their address.
+    for (name, min) in [
+        ("guarded_invariant_divs", SEEDS / 5),
+        ("address_only_statics", SEEDS / 20),
+        ("initializer_only_statics", SEEDS / 20),
+        ("unreferenced_statics", SEEDS / 20),
+        ("called_statics", SEEDS / 20),
+    ] {
+        let v = t.as_map()[name];
+        eprintln!("cfg: {name} = {v} in {SEEDS} seeds");
+        assert!(
+            v >= min,
+            "{name}: {v} in {SEEDS} seeds, expected at least {min}"
+        );
+    }
     // Several functions per module, most of the time.
     assert!(
         t.functions > SEEDS + SEEDS / 2,

@@ -297,6 +297,16 @@ impl FuncBuilder {
         callee: &str,
         args: Vec<(IrType, Operand)>,
     ) -> Option<Value> {
+        self.call_to(ret, Callee::Direct(callee.to_string()), args)
+    }
+
+    /// A direct or indirect call; returns the result value unless `ret` is `void`.
+    pub fn call_to(
+        &mut self,
+        ret: IrType,
+        callee: Callee,
+        args: Vec<(IrType, Operand)>,
+    ) -> Option<Value> {
         let dest = if ret == IrType::Void {
             None
         } else {
@@ -305,7 +315,7 @@ impl FuncBuilder {
         self.push(Inst::Call {
             dest,
             ret,
-            callee: Callee::Direct(callee.to_string()),
+            callee,
             args,
         });
         dest

@@ -130,6 +130,22 @@ feature_counts! {
     calls_with_ptr_args,
     /// Calls to `printf`.
     printf_calls,
+    /// Calls through a pointer (`call T %fp(...)`).
+    indirect_calls,
+    /// `static` function definitions.
+    static_functions,
+    /// Static functions some `call @f` names.
+    called_statics,
+    /// Static functions never called by name whose address some `globaladdr @f` takes.
+    address_only_statics,
+    /// Static functions named only by a global's initializer (`ptr @f`).
+    initializer_only_statics,
+    /// Static functions nothing names (dead code).
+    unreferenced_statics,
+    /// Divisions by a non-constant divisor in a loop with a preheader, both operands
+    /// invariant in the loop, in a block entered only when a test showed the divisor
+    /// non-zero (`if (d != 0) q = x / d;`).
+    guarded_invariant_divs,
     /// `phi` instructions.
     phis,
     /// Blocks with at least one phi.

@@ -13,6 +13,9 @@
 //!   cycle passes the test and a loop runs at most `bound + 1` times per entry;
 //! - `weight` is multiplied by `bound + 1` inside a loop and restored after it, and a loop
 //!   is only opened while `weight * (bound + 1) <= max_weight`;
+//! - a loop for which `invariant_div` prepared a guarded division (in the block that jumps
+//!   to its header) contains it: as a statement of the body or, failing that, at the
+//!   body's end;
 //! - recursion depth is bounded by `MAX_DEPTH`, not by the input.
 
 use super::expr::int_type;
@@ -84,6 +87,7 @@ impl FnGen<'_, '_> {
             on(guard_ready && bl >= 2, 3),
             on(bl >= 2, 1),
             on(bl >= 3, self.cfg.unreachable_weight),
+            on(self.pending_invariant_div().is_some() && bl >= 2, 4),
         ];
         match self.u.weighted(&weights)? {
             0 => self.simple_statement(),
@@ -103,7 +107,11 @@ impl FnGen<'_, '_> {
                 self.guarded_read(gi)
             }
             10 => self.early_return(),
-            _ => self.unreachable_stmt(),
+            11 => self.unreachable_stmt(),
+            _ => match self.pending_invariant_div() {
+                Some(k) => self.invariant_div_stmt(k),
+                None => Ok(()),
+            },
         }
     }
 
@@ -315,6 +323,8 @@ impl FnGen<'_, '_> {
     fn loop_stmt(&mut self, depth: u32) -> Result<()> {
         let bound = self.u.between(1, self.trip_room())?;
         let ctr = self.fresh_counter()?;
+        // In the block that jumps to the header: the loop's preheader.
+        let prepared = self.maybe_prepare_invariant_div()?;
         let outer_weight = self.b.weight;
         let mark = self.mark();
         let header = self.block();
@@ -338,6 +348,7 @@ impl FnGen<'_, '_> {
             });
             self.b.switch_to(body);
             self.sequence(depth + 1, self.cfg.max_stmts)?;
+            self.finish_invariant_div(prepared)?;
             if self.u.chance(30)? {
                 // A latch that branches back or out.
                 let d = self.cond(0)?;
@@ -355,6 +366,7 @@ impl FnGen<'_, '_> {
             });
             self.b.switch_to(header);
             self.sequence(depth + 1, self.cfg.max_stmts)?;
+            self.finish_invariant_div(prepared)?;
             self.close_to(latch)?;
             self.reset(mark);
             self.b.switch_to(latch);
@@ -366,6 +378,29 @@ impl FnGen<'_, '_> {
         self.b.weight = outer_weight;
         self.b.switch_to(exit);
         self.reset(mark);
+        Ok(())
+    }
+
+    /// At the end of a loop body: emits the division prepared for this loop (`prepared`)
+    /// if no statement of the body did and the budgets allow, then forgets it.
+    fn finish_invariant_div(&mut self, prepared: bool) -> Result<()> {
+        let Some(k) = self
+            .invariant_divs
+            .len()
+            .checked_sub(1)
+            .filter(|_| prepared)
+        else {
+            return Ok(());
+        };
+        let affordable = self
+            .b
+            .cost
+            .saturating_add(self.b.weight.saturating_mul(STATEMENT_COST))
+            <= self.cfg.max_cost;
+        if !self.invariant_divs[k].used && self.b.is_open() && affordable {
+            self.invariant_div_stmt(k)?;
+        }
+        self.invariant_divs.pop();
         Ok(())
     }
 

@@ -7,13 +7,18 @@
 //! Invariants:
 //! - every `alloca` sits in the entry block (counters and guarded slots created later go to
 //!   the prologue, which `FuncBuilder::finish` puts at the entry's head);
-//! - every slot except `Guarded` ones is fully initialized in the entry block — each
-//!   element stored — before any other code runs; `Guarded` slots are written and read
-//!   only under one condition (see `control`), so no run reads uninitialized memory;
+//! - every slot except `Guarded` and `FnPtr` ones is fully initialized in the entry block —
+//!   each element stored — before any other code runs (late `Counter` and `Invariant`
+//!   slots are zeroed in the prologue); `Guarded` slots are written and read only under one
+//!   condition (see `guarded`), and a `FnPtr` slot is read only right after it is stored
+//!   (see `stmt`), so no run reads uninitialized memory;
 //! - a parameter slot is stored `paramref N` of its own type in the entry block;
 //! - only `addressable` slots ever have their address used other than by a direct
-//!   load/store; `ptr` slots are never addressable; a `ptr` slot always holds a pointer
-//!   satisfying its contract.
+//!   load/store; `ptr` slots are never addressable; a data or parameter `ptr` slot always
+//!   holds a pointer satisfying its contract, a `FnPtr` slot (no contract) a function's
+//!   address;
+//! - `paramref N` values are recorded in [`Frame::params`]: defined in the entry block,
+//!   they dominate every block and may be used anywhere reachable.
 
 use super::memory::{emit_contract_addr, Base, MemObj};
 use super::plan::{Contract, ModulePlan, Param, Signature};
@@ -35,6 +40,11 @@ pub enum Role {
     Counter,
     /// Written under one condition, read only under the same condition.
     Guarded,
+    /// Written only right before one loop (its operands of a guarded division, see
+    /// `invariant_div`), read freely.
+    Invariant,
+    /// A `ptr` slot holding a function's address for an indirect call.
+    FnPtr,
 }
 
 /// What a slot is, before it exists.
@@ -82,6 +92,8 @@ pub struct Slot {
 #[derive(Clone, Debug, Default)]
 pub struct Frame {
     pub slots: Vec<Slot>,
+    /// The `paramref` values of the entry block, with their types, in parameter order.
+    pub params: Vec<(Value, IrType)>,
 }
 
 /// Decides the slots of function `fi`: one per parameter, data slots, and arrays shaped
@@ -191,14 +203,18 @@ pub fn emit_frame(
         frame.slots.push(Slot { ptr, spec });
     }
     // The parameter protocol: paramref N, then a store into the parameter's slot.
+    let mut params = Vec::new();
     for slot in &frame.slots {
         if let Role::Param(n) = slot.spec.role {
             let ty = sig.params[n as usize].ty();
             let dest = b.fresh();
             b.push(Inst::ParamRef { dest, index: n, ty });
             b.store(ty, dest.into(), slot.ptr.into());
+            params.push((n, dest, ty));
         }
     }
+    params.sort_by_key(|p| p.0);
+    frame.params = params.into_iter().map(|(_, v, ty)| (v, ty)).collect();
     // Objects a data ptr slot may point to at entry: locals and globals, never through
     // another ptr slot (which may not be initialized yet).
     let entry_objects: Vec<MemObj> = super::memory::objects(&frame, plan)

@@ -1,7 +1,7 @@
 //! One cfg function: the generator's state and the driver that fills a body.
 //!
-//! Why: every statement generator (`expr`, `stmt`, `control`, `guarded`, `irreducible`,
-//! `unreachable`) works on the same state — the builder, the frame, the values in scope,
+//! Why: every statement generator (`expr`, `stmt`, `control`, `guarded`, `invariant_div`,
+//! `irreducible`, `unreachable`) works on the same state — the builder, the frame, the values in scope,
 //! the enclosing loops, the budgets — and that state and its rules live here.
 //!
 //! Invariants kept by every statement generator:
@@ -17,6 +17,7 @@
 //!   stays below `max_cost` plus one statement; `prints` bounds printed lines likewise.
 
 use super::frame::{emit_frame, plan_slots, Frame, Role, Slot, SlotSpec};
+use super::invariant_div::InvariantDiv;
 use super::plan::ModulePlan;
 use super::CfgGenConfig;
 use crate::gen::builder::{BlockCounter, FuncBuilder};
@@ -54,6 +55,8 @@ pub(super) struct FnGen<'a, 'u> {
     pub loops: Vec<LoopTargets>,
     pub loop_depth: u32,
     pub guards: Vec<Guard>,
+    /// Guarded divisions prepared before the enclosing loops, innermost last.
+    pub invariant_divs: Vec<InvariantDiv>,
     /// Blocks this function may still create.
     pub blocks_left: u32,
     /// Upper bound on lines printed per call, so far.
@@ -88,6 +91,7 @@ pub(super) fn generate_function(
         loops: Vec::new(),
         loop_depth: 0,
         guards: Vec::new(),
+        invariant_divs: Vec::new(),
         blocks_left,
         prints: 0,
         in_unreachable: false,
@@ -137,7 +141,7 @@ impl FnGen<'_, '_> {
     }
 
     /// Adds a slot after the entry block was emitted (its alloca goes to the prologue);
-    /// counters are also zeroed there so every path may read them.
+    /// counters and invariant slots are also zeroed there so every path may read them.
     pub fn new_late_slot(&mut self, ty: IrType, role: Role) -> usize {
         let spec = SlotSpec::scalar(ty, role);
         let ptr = self.b.fresh();
@@ -148,7 +152,7 @@ impl FnGen<'_, '_> {
             align: spec.align,
             volatile: false,
         });
-        if role == Role::Counter {
+        if matches!(role, Role::Counter | Role::Invariant) {
             self.b.push_prologue(Inst::Store {
                 ty,
                 val: konst(ty, 0),

@@ -3,7 +3,10 @@
 //!
 //! Why: mem2reg and phi elimination fail on particular shapes — irreducible cycles,
 //! several back edges, repeated targets, critical edges, unreachable predecessors,
-//! escaping or volatile slots, narrowing stores, reads before writes on untaken paths.
+//! escaping or volatile slots, narrowing stores, reads before writes on untaken paths —
+//! and so do the optimizations after them: loop-invariant code motion on divisions that
+//! a test of their invariant divisor guards (`invariant_div`), dead static function
+//! elimination on static functions reached only through their address (`plan`, `stmt`).
 //! This generator builds whole programs (several functions, an acyclic call graph,
 //! globals, printf) that contain them, from `arbitrary::Unstructured`, so the same code
 //! serves `cargo fuzz` and seeded campaigns.
@@ -15,7 +18,8 @@
 //!   calls go only to later functions (`plan`), and `cost`, an upper bound on the
 //!   instructions one run executes, stays below `max_cost` (`function`);
 //! - it is free of undefined behaviour: every slot read is initialized (`frame`,
-//!   `guarded`), divisors and shift amounts are sanitized (`gen::arith`), memory accesses
+//!   `guarded`), divisors and shift amounts are sanitized (`gen::arith`) or guarded
+//!   (`invariant_div`), memory accesses
 //!   are in bounds (`memory`), pointers never outlive their frame (`plan`), output stays
 //!   below `max_prints` lines;
 //! - the same bytes give the same module: no hash-order iteration, no clock.
@@ -25,6 +29,7 @@ mod expr;
 mod frame;
 mod function;
 mod guarded;
+mod invariant_div;
 mod irreducible;
 mod memory;
 mod plan;
@@ -45,6 +50,7 @@ use serde::{Deserialize, Serialize};
 
 /// Settings of the cfg generator. Sizes are upper bounds; the bytes choose within them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct CfgGenConfig {
     /// Functions per module (the entry plus callees).
     pub max_functions: u32,
@@ -80,6 +86,9 @@ pub struct CfgGenConfig {
     pub escape_percent: u32,
     /// Percent of data slots that are volatile.
     pub volatile_percent: u32,
+    /// Percent of loops that contain a division by a loop-invariant divisor, guarded by a
+    /// test of the divisor.
+    pub invariant_div_percent: u32,
 }
 
 impl Default for CfgGenConfig {
@@ -103,6 +112,7 @@ impl Default for CfgGenConfig {
             printf_weight: 1,
             escape_percent: 25,
             volatile_percent: 10,
+            invariant_div_percent: 30,
         }
     }
 }

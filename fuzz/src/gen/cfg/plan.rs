@@ -10,7 +10,15 @@
 //! - a pointer parameter's contract is `(elem, count)`: the pointer addresses `count`
 //!   initialized elements of type `elem`; every contract is satisfied by some global, so a
 //!   caller can always pass one;
-//! - globals hold integers only (never pointers), so no pointer outlives its frame;
+//! - data globals hold integers only (never data pointers), so no pointer outlives its
+//!   frame; function pointers live in separate one-item globals (`fp_fN = [ptr @fN]`, one
+//!   pointer per global so the layout does not depend on the pointer width) that no code
+//!   writes;
+//! - a function is referenced in exactly the way its [`CallStyle`] says: `Direct` ones are
+//!   only called by name, `Address` ones only through `globaladdr @f` and an indirect call,
+//!   `Table` ones only through their function-pointer global, `Unused` ones not at all — so
+//!   a `static` function whose style is `Address` or `Table` is kept alive by its address
+//!   alone, which is what dead static function elimination must notice;
 //! - format strings are `const` globals created on first use.
 
 use crate::gen::choice::Pick;
@@ -42,6 +50,19 @@ impl Param {
     }
 }
 
+/// How callers reach a function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CallStyle {
+    /// `call @f(...)`.
+    Direct,
+    /// `%fp = globaladdr @f`, sometimes kept in a `ptr` slot, then `call %fp(...)`.
+    Address,
+    /// `%fp = load ptr @fp_f` (the function-pointer global), then `call %fp(...)`.
+    Table,
+    /// Never called nor referenced (a `static` one is dead code).
+    Unused,
+}
+
 /// A function's signature and attributes.
 #[derive(Clone, Debug)]
 pub struct Signature {
@@ -49,6 +70,17 @@ pub struct Signature {
     pub params: Vec<Param>,
     pub ret: IrType,
     pub attrs: FuncAttrs,
+    /// How callers reach it (the entry: `Direct`, nobody calls it).
+    pub style: CallStyle,
+    /// Whether its function-pointer global (`Table` style) is `const`.
+    pub table_const: bool,
+}
+
+impl Signature {
+    /// Name of the global holding this function's address (used by `Table` style).
+    pub fn table_global(&self) -> String {
+        format!("fp_{}", self.name)
+    }
 }
 
 /// A data global: `count` elements of `elem`, initialized by items or all zero.
@@ -167,11 +199,19 @@ pub fn plan_module(
             is_noinline: attrs.is_noinline && !attrs.is_inline,
             ..attrs
         };
+        let style = if i == 0 {
+            CallStyle::Direct
+        } else {
+            call_style(u, attrs.is_static)?
+        };
+        let table_const = style == CallStyle::Table && u.chance(50)?;
         sigs.push(Signature {
             name,
             params,
             ret,
             attrs,
+            style,
+            table_const,
         });
     }
     let n = sigs.len();
@@ -184,7 +224,25 @@ pub fn plan_module(
     })
 }
 
-/// The module's globals: data globals, then the format strings in use.
+/// How a callee is reached. Static functions are often reached only through their
+/// address (what dead static elimination must count as a use) and sometimes never (what
+/// it may delete); others mostly by name.
+fn call_style(u: &mut Unstructured, is_static: bool) -> Result<CallStyle> {
+    let weights: [u32; 4] = if is_static {
+        [4, 3, 2, 1]
+    } else {
+        [12, 2, 1, 0]
+    };
+    Ok([
+        CallStyle::Direct,
+        CallStyle::Address,
+        CallStyle::Table,
+        CallStyle::Unused,
+    ][u.weighted(&weights)?])
+}
+
+/// The module's globals: data globals, the function-pointer globals of `Table` callees,
+/// then the format strings in use.
 pub fn build_globals(plan: &ModulePlan) -> Vec<IrGlobal> {
     let mut out = Vec::new();
     for g in &plan.globals {
@@ -201,6 +259,16 @@ pub fn build_globals(plan: &ModulePlan) -> Vec<IrGlobal> {
             align: g.elem.max_size(),
             is_const: false,
             init,
+        });
+    }
+    // One pointer per global, at offset 0: the layout is the same at every pointer width.
+    for sig in plan.sigs.iter().filter(|s| s.style == CallStyle::Table) {
+        out.push(IrGlobal {
+            name: sig.table_global(),
+            size: IrType::Ptr.max_size(),
+            align: IrType::Ptr.max_size(),
+            is_const: sig.table_const,
+            init: GlobalInit::Items(vec![GlobalItem::Ptr(sig.name.clone(), 0)]),
         });
     }
     let mut fmt = |name: &str, text: &[u8]| {

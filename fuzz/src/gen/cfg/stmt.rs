@@ -7,17 +7,20 @@
 //!
 //! Invariants: never write a `Counter` slot (only its loop does) nor a `Guarded` one (only
 //! `guarded` does) — except in blocks nothing reaches; every store is in bounds (see
-//! `memory`); a `ptr` slot is only ever stored a pointer satisfying its contract; calls go
-//! to later functions only, and only while the cost and print budgets allow; memcpy
+//! `memory`); a `ptr` slot is only ever stored a pointer satisfying its contract (a `FnPtr`
+//! slot: a function's address, loaded back right away); calls go to later functions only,
+//! reach them only the way their `CallStyle` says (never an `Unused` one), pass exactly
+//! the callee's parameter types, and happen only while the cost and print budgets allow;
+//! memcpy
 //! copies between two distinct, fully initialized objects, so it never overlaps.
 
 use super::frame::{initial_value, Role};
 use super::function::FnGen;
 use super::memory::{emit_addr, emit_base, emit_contract_addr, objects, pick_access, Base};
-use super::plan::{Param, FMT_D, FMT_LLD};
+use super::plan::{CallStyle, Param, Signature, FMT_D, FMT_LLD};
 use crate::gen::choice::Pick;
 use arbitrary::Result;
-use compiler::ir::{BinOp, Inst, IrType};
+use compiler::ir::{BinOp, Callee, Inst, IrType};
 
 impl FnGen<'_, '_> {
     /// One straight-line statement in the current block.
@@ -49,7 +52,7 @@ impl FnGen<'_, '_> {
 
     /// Slots a statement may store to directly: data and parameter slots of integer type,
     /// and in unreachable blocks any integer slot.
-    fn writable_slots(&self) -> Vec<usize> {
+    pub(super) fn writable_slots(&self) -> Vec<usize> {
         self.frame
             .slots
             .iter()
@@ -155,10 +158,12 @@ impl FnGen<'_, '_> {
         let w = self.b.weight;
         let callable: Vec<usize> = (self.fi + 1..self.plan.sigs.len())
             .filter(|&j| {
-                self.b
-                    .cost
-                    .saturating_add(w.saturating_mul(self.plan.costs[j] + 16))
-                    <= self.cfg.max_cost
+                self.plan.sigs[j].style != CallStyle::Unused
+                    && self
+                        .b
+                        .cost
+                        .saturating_add(w.saturating_mul(self.plan.costs[j] + 16))
+                        <= self.cfg.max_cost
                     && self
                         .prints
                         .saturating_add(w.saturating_mul(self.plan.prints[j]))
@@ -215,7 +220,8 @@ impl FnGen<'_, '_> {
         self.prints = self
             .prints
             .saturating_add(w.saturating_mul(self.plan.prints[j]));
-        let Some(r) = self.b.call(sig.ret, &sig.name, args) else {
+        let callee = self.callee_of(&sig)?;
+        let Some(r) = self.b.call_to(sig.ret, callee, args) else {
             return Ok(());
         };
         self.define(r, sig.ret);
@@ -226,6 +232,30 @@ impl FnGen<'_, '_> {
             self.b.store(slot.spec.ty, val, slot.ptr.into());
         }
         Ok(())
+    }
+
+    /// How to reach `sig` at the current point, as its call style says: by name, by a
+    /// `globaladdr` (sometimes kept in a fresh `FnPtr` slot and loaded back, as
+    /// `int (*fp)(int) = f; fp(x)` is lowered), or by loading its function-pointer global.
+    fn callee_of(&mut self, sig: &Signature) -> Result<Callee> {
+        Ok(match sig.style {
+            CallStyle::Direct | CallStyle::Unused => Callee::Direct(sig.name.clone()),
+            CallStyle::Address => {
+                let fp = self.b.global_addr(&sig.name);
+                if self.u.chance(50)? {
+                    let slot = self.new_late_slot(IrType::Ptr, Role::FnPtr);
+                    let ptr = self.frame.slots[slot].ptr;
+                    self.b.store(IrType::Ptr, fp.into(), ptr.into());
+                    Callee::Indirect(self.b.load(IrType::Ptr, ptr.into()).into())
+                } else {
+                    Callee::Indirect(fp.into())
+                }
+            }
+            CallStyle::Table => {
+                let g = self.b.global_addr(&sig.table_global());
+                Callee::Indirect(self.b.load(IrType::Ptr, g.into()).into())
+            }
+        })
     }
 
     /// `printf("%d\n", v)` or `printf("%lld\n", v)`.

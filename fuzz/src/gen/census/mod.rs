@@ -10,6 +10,9 @@
 //! phis for one predecessor, and its cycles are found on the functional graph
 //! `dest -> src` restricted to that block's phi destinations.
 
+mod guarded_divs;
+mod statics;
+
 use super::features::FeatureCounts;
 use compiler::ir::analysis::CfgAnalysis;
 use compiler::ir::{Callee, Inst, IrFunction, IrModule, IrType, Operand, Terminator, Value};
@@ -24,17 +27,19 @@ pub fn census(m: &IrModule) -> FeatureCounts {
         ..Default::default()
     };
     for f in &m.functions {
-        count_control_flow(f, &mut fc);
+        let cfg = CfgAnalysis::build(f);
+        count_control_flow(f, &cfg, &mut fc);
         count_slots(f, &mut fc);
         count_instructions(m, f, &mut fc);
-        count_phis(f, &mut fc);
+        count_phis(f, &cfg, &mut fc);
+        fc.guarded_invariant_divs += guarded_divs::count_guarded_invariant_divs(f, &cfg);
     }
+    statics::count_static_references(m, &mut fc);
     fc
 }
 
 /// Blocks, edges, loops and irreducibility.
-fn count_control_flow(f: &IrFunction, fc: &mut FeatureCounts) {
-    let cfg = CfgAnalysis::build(f);
+fn count_control_flow(f: &IrFunction, cfg: &CfgAnalysis, fc: &mut FeatureCounts) {
     let n = cfg.num_blocks;
     fc.blocks += n as u64;
     fc.insts += f.inst_count() as u64;
@@ -81,8 +86,8 @@ fn count_control_flow(f: &IrFunction, fc: &mut FeatureCounts) {
     }
     fc.loops += back_edges_into.len() as u64;
     fc.multi_back_edge_loops += back_edges_into.values().filter(|s| s.len() >= 2).count() as u64;
-    fc.nested_loops += count_nested_headers(&cfg, &back_edges_into);
-    fc.irreducible_regions += count_irreducible_targets(&cfg);
+    fc.nested_loops += count_nested_headers(cfg, &back_edges_into);
+    fc.irreducible_regions += count_irreducible_targets(cfg);
 }
 
 /// Loop headers that lie in the natural loop body of another header.
@@ -312,8 +317,7 @@ fn count_instructions(m: &IrModule, f: &IrFunction, fc: &mut FeatureCounts) {
 }
 
 /// Phis and the parallel copies they stand for.
-fn count_phis(f: &IrFunction, fc: &mut FeatureCounts) {
-    let cfg = CfgAnalysis::build(f);
+fn count_phis(f: &IrFunction, cfg: &CfgAnalysis, fc: &mut FeatureCounts) {
     // Loop headers: targets of back edges.
     let mut is_header = vec![false; cfg.num_blocks];
     for u in 0..cfg.num_blocks {
