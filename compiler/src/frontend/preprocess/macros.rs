@@ -165,6 +165,8 @@ pub(super) fn parse_define(
         body_start = parse_params(line, name.loc, interner, &mut params, &mut variadic)?;
     }
     let mut body: Vec<PpToken> = line[body_start..].to_vec();
+    // `a ## ## b` pastes once, as in gcc (pasting `a` with `##` would be undefined).
+    body.dedup_by(|next, prev| next.is(Punct::HashHash) && prev.is(Punct::HashHash));
     for (i, tok) in body.iter_mut().enumerate() {
         tok.set(flags::LINE_START, false);
         tok.flags |= flags::FROM_DEFINE;
