@@ -4,18 +4,22 @@
 # What phihunt needs today:
 #   - a Rust toolchain with cargo (stable builds and tests everything);
 #   - cargo-fuzz, for `cargo +nightly fuzz run <target>` (installed when a nightly
-#     toolchain is present; set PHIHUNT_SKIP_CARGO_FUZZ=1 to skip it).
+#     toolchain is present; set PHIHUNT_SKIP_CARGO_FUZZ=1 to skip it);
+#   - gcc, csmith and libcsmith-dev (csmith's runtime headers in /usr/include/csmith):
+#     C hunting, and compiler/tests/headers_gcc.rs, which checks phicc's own headers
+#     (compiler/include) against gcc and glibc with csmith programs.
 # Later issues add here: cross gcc toolchains and qemu-user (native runs on four targets),
-# csmith and cvise (C hunting and reduction).
+# and cvise (C reduction).
 set -euo pipefail
 
 say() { printf 'setup: %s\n' "$*"; }
 
 # Debian packages: install only what is missing, with one `apt-get update` at most.
-APT_PACKAGES=()
+APT_PACKAGES=(gcc csmith libcsmith-dev)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
-  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+  # "installed", not merely known to dpkg (a removed package keeps its config files).
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
   SUDO=""

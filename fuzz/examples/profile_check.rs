@@ -3,6 +3,9 @@
 //! Usage: cargo run --release -p phihunt --example profile_check -- ir_pipeline 2000 16
 
 use rand::{Rng, SeedableRng};
+
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::time::Instant;
 
 fn main() {
