@@ -1,6 +1,7 @@
 //! Predefined target macros and the `Target` data model: a hand-written table for
 //! every target (the values gcc uses on Linux), and a differential check of every
-//! predefined macro against the machine's gcc for x86_64 and `-m32` (i686).
+//! predefined macro against the machine's gcc for x86_64 and `-m32` (i686); a missing
+//! gcc fails with the way to install it.
 
 mod frontend_support;
 

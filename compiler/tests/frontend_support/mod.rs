@@ -82,3 +82,75 @@ impl Rng {
         }
     }
 }
+
+/// Splits C text into pp-tokens (identifiers, pp-numbers, quoted literals, longest
+/// punctuators, other characters), dropping whitespace: the test's neutral view of
+/// both outputs, independent of the code under test.
+pub fn c_tokens(text: &str) -> Vec<String> {
+    const PUNCTS: [&str; 54] = [
+        "%:%:", "...", "<<=", ">>=", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&",
+        "||", "*=", "/=", "%=", "+=", "-=", "&=", "^=", "|=", "##", "<:", ":>", "<%", "%>", "%:",
+        "[", "]", "(", ")", "{", "}", ".", "&", "*", "+", "-", "~", "!", "/", "%", "<", ">", "^",
+        "|", "?", ":", ";", "=", ",", "#",
+    ];
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    while i < chars.len() {
+        let c = chars[i];
+        let start = i;
+        if c.is_whitespace() {
+            i += 1;
+            continue;
+        }
+        if c == '"' || c == '\'' {
+            i += 1;
+            while i < chars.len() && chars[i] != c && chars[i] != '\n' {
+                i += if chars[i] == '\\' { 2 } else { 1 };
+            }
+            i = (i + 1).min(chars.len());
+        } else if c.is_ascii_digit()
+            || (c == '.' && chars.get(i + 1).is_some_and(|d| d.is_ascii_digit()))
+        {
+            i += 1;
+            while i < chars.len() {
+                let d = chars[i];
+                if (d == '+' || d == '-') && matches!(chars[i - 1], 'e' | 'E' | 'p' | 'P')
+                    || word(d)
+                    || d == '.'
+                {
+                    i += 1;
+                } else {
+                    break;
+                }
+            }
+        } else if word(c) {
+            while i < chars.len() && word(chars[i]) {
+                i += 1;
+            }
+        } else {
+            let rest: String = chars[i..(i + 4).min(chars.len())].iter().collect();
+            let len = PUNCTS
+                .iter()
+                .find(|p| rest.starts_with(**p))
+                .map_or(1, |p| p.len());
+            i += len;
+        }
+        out.push(chars[start..i].iter().collect());
+    }
+    out
+}
+
+/// What to run when gcc or csmith is missing.
+pub const SETUP_HINT: &str = "run scripts/setup.sh (it installs gcc, csmith and libcsmith-dev)";
+
+/// Panics with the way out unless `gcc` runs (nothing is skipped silently).
+pub fn gcc_available() {
+    let ok = std::process::Command::new("gcc")
+        .arg("--version")
+        .stdout(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "gcc is missing: {SETUP_HINT}");
+}
