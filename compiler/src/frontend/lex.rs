@@ -331,13 +331,11 @@ impl Lexer {
         self.bump();
         loop {
             let c = self.peek(0);
-            if is_ident_continue(c) || c == b'.' {
-                self.bump();
-            } else if (c == b'+' || c == b'-') && matches!(prev, b'e' | b'E' | b'p' | b'P') {
-                self.bump();
-            } else {
+            let signed_exponent = (c == b'+' || c == b'-') && matches!(prev, b'e' | b'E' | b'p' | b'P');
+            if !(is_ident_continue(c) || c == b'.' || signed_exponent) {
                 return PpKind::Number;
             }
+            self.bump();
             prev = c;
         }
     }

@@ -386,7 +386,8 @@ fn literal_body<'a>(spelling: &'a str, quote: char, what: &str) -> Result<&'a st
         return Err(format!("malformed {what}"));
     };
     let prefix = &spelling[..open];
-    if !prefix.is_empty() && !(prefix == "u8" && quote == '"') {
+    let narrow = prefix.is_empty() || (prefix == "u8" && quote == '"');
+    if !narrow {
         return Err(format!(
             "wide {what}s (prefix '{prefix}') are not supported"
         ));
