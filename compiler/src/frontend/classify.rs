@@ -74,15 +74,11 @@ impl Classifier {
             )),
             PpKind::Punct(p) => TokenKind::Punct(p),
             PpKind::Unterminated => {
-                let quote = if spelling.contains('"') && !spelling.contains('\'') {
-                    '"'
-                } else {
-                    '\''
-                };
+                // The token starts with its (possibly prefixed) opening quote.
                 let quote = spelling
                     .chars()
                     .find(|&c| c == '"' || c == '\'')
-                    .unwrap_or(quote);
+                    .unwrap_or('\'');
                 return Err(fail(format!("missing terminating {quote} character")));
             }
             PpKind::Other | PpKind::HeaderName | PpKind::Placemarker => TokenKind::Stray,

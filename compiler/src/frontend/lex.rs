@@ -331,7 +331,8 @@ impl Lexer {
         self.bump();
         loop {
             let c = self.peek(0);
-            let signed_exponent = (c == b'+' || c == b'-') && matches!(prev, b'e' | b'E' | b'p' | b'P');
+            let signed_exponent =
+                (c == b'+' || c == b'-') && matches!(prev, b'e' | b'E' | b'p' | b'P');
             if !(is_ident_continue(c) || c == b'.' || signed_exponent) {
                 return PpKind::Number;
             }

@@ -118,3 +118,35 @@ impl SourceMap {
             .map(|l| l.strip_suffix('\r').unwrap_or(l))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn include_chain_and_lines() {
+        let mut map = SourceMap::new();
+        let main = map.add("a.c".into(), Path::new("a.c"), Rc::from("x\r\ny\n"), None);
+        let header = map.add(
+            "b.h".into(),
+            Path::new("b.h"),
+            Rc::from(""),
+            Some(Loc::new(main, 2, 1)),
+        );
+        let inner = map.add(
+            "c.h".into(),
+            Path::new("c.h"),
+            Rc::from(""),
+            Some(Loc::new(header, 7, 3)),
+        );
+        assert_eq!(
+            map.include_chain(inner),
+            [Loc::new(header, 7, 3), Loc::new(main, 2, 1)]
+        );
+        assert!(map.include_chain(main).is_empty());
+        assert_eq!(map.line_text(main, 1), Some("x"));
+        assert_eq!(map.line_text(main, 2), Some("y"));
+        assert_eq!(map.line_text(main, 0), None);
+        assert_eq!(map.name(FileId(99)), "<unknown>");
+    }
+}

@@ -151,7 +151,7 @@ impl Preprocessor<'_> {
                 self.advance_pending(fi)?;
                 continue;
             }
-            let Some((tok, source)) = self.read(fi, FileRead::Normal)? else {
+            let Some((tok, _)) = self.read(fi, FileRead::Normal)? else {
                 if fi == 0 {
                     let end = match &self.frames[0].base {
                         Base::Tokens { end, .. } => *end,
@@ -180,7 +180,7 @@ impl Preprocessor<'_> {
                     continue;
                 }
                 if let Some(mac) = self.macros.get(tok.sym).cloned() {
-                    if self.expand_macro(fi, tok, source, mac)? {
+                    if self.expand_macro(fi, tok, mac)? {
                         continue;
                     }
                 } else if tok.sym == wk::PRAGMA_OP
@@ -289,7 +289,6 @@ impl Preprocessor<'_> {
         &mut self,
         fi: usize,
         name: PpToken,
-        _source: Source,
         mac: Rc<MacroDef>,
     ) -> Result<bool, Diagnostic> {
         if let Some(builtin) = mac.builtin {
