@@ -1,0 +1,198 @@
+//! Predefined macros: the standard ones, the target's, and `-D` definitions, written as
+//! `#define` lines of the virtual files `<built-in>` and `<command-line>`.
+//!
+//! Why it exists: one place says what a translation unit sees before its first line,
+//! so the target macros always agree with `Target`'s data model and gcc's spellings.
+//!
+//! Invariants: the text is plain `#define` directives (processed by the ordinary
+//! directive code, so a bad `-D` is reported like a bad `#define`, at
+//! `<command-line>:N:COL`); `__DATE__`/`__TIME__` are fixed for reproducible output
+//! (they and `__FILE__`/`__LINE__` are builtins of the macro table, not text).
+
+use crate::frontend::target::Target;
+use std::fmt::Write;
+
+/// `__DATE__` and `__TIME__`: fixed, so that output never depends on the clock.
+pub(super) const FIXED_DATE: &str = "\"Jan  1 1970\"";
+pub(super) const FIXED_TIME: &str = "\"00:00:00\"";
+
+/// The `<built-in>` file: standard and target macros.
+pub(super) fn builtin_source(target: Target) -> String {
+    let lp64 = target.is_lp64();
+    let mut defs: Vec<(&str, String)> = vec![
+        ("__STDC__", "1".into()),
+        ("__STDC_VERSION__", "199901L".into()),
+        ("__STDC_HOSTED__", "1".into()),
+        ("__phicc__", "1".into()),
+        ("__linux__", "1".into()),
+        ("__linux", "1".into()),
+        ("__gnu_linux__", "1".into()),
+        ("__unix__", "1".into()),
+        ("__unix", "1".into()),
+        ("__ELF__", "1".into()),
+        ("__CHAR_BIT__", "8".into()),
+        ("__SIZEOF_SHORT__", target.sizeof_short().to_string()),
+        ("__SIZEOF_INT__", target.sizeof_int().to_string()),
+        ("__SIZEOF_LONG__", target.sizeof_long().to_string()),
+        (
+            "__SIZEOF_LONG_LONG__",
+            target.sizeof_long_long().to_string(),
+        ),
+        ("__SIZEOF_POINTER__", target.sizeof_pointer().to_string()),
+        ("__SIZEOF_FLOAT__", target.sizeof_float().to_string()),
+        ("__SIZEOF_DOUBLE__", target.sizeof_double().to_string()),
+        (
+            "__SIZEOF_LONG_DOUBLE__",
+            target.sizeof_long_double().to_string(),
+        ),
+        ("__SIZEOF_SIZE_T__", target.sizeof_pointer().to_string()),
+        ("__SIZEOF_PTRDIFF_T__", target.sizeof_pointer().to_string()),
+        ("__SIZEOF_WCHAR_T__", "4".into()),
+        ("__SIZEOF_WINT_T__", "4".into()),
+        ("__ORDER_LITTLE_ENDIAN__", "1234".into()),
+        ("__ORDER_BIG_ENDIAN__", "4321".into()),
+        ("__ORDER_PDP_ENDIAN__", "3412".into()),
+        ("__BYTE_ORDER__", "__ORDER_LITTLE_ENDIAN__".into()),
+        ("__SCHAR_MAX__", "0x7f".into()),
+        ("__SHRT_MAX__", "0x7fff".into()),
+        ("__INT_MAX__", "0x7fffffff".into()),
+        (
+            "__LONG_MAX__",
+            if lp64 {
+                "0x7fffffffffffffffL"
+            } else {
+                "0x7fffffffL"
+            }
+            .into(),
+        ),
+        ("__LONG_LONG_MAX__", "0x7fffffffffffffffLL".into()),
+        (
+            "__INTMAX_MAX__",
+            if lp64 {
+                "0x7fffffffffffffffL"
+            } else {
+                "0x7fffffffffffffffLL"
+            }
+            .into(),
+        ),
+        (
+            "__UINTMAX_MAX__",
+            if lp64 {
+                "0xffffffffffffffffUL"
+            } else {
+                "0xffffffffffffffffULL"
+            }
+            .into(),
+        ),
+        (
+            "__SIZE_MAX__",
+            if lp64 {
+                "0xffffffffffffffffUL"
+            } else {
+                "0xffffffffU"
+            }
+            .into(),
+        ),
+        (
+            "__PTRDIFF_MAX__",
+            if lp64 {
+                "0x7fffffffffffffffL"
+            } else {
+                "0x7fffffff"
+            }
+            .into(),
+        ),
+        (
+            "__INTPTR_MAX__",
+            if lp64 {
+                "0x7fffffffffffffffL"
+            } else {
+                "0x7fffffff"
+            }
+            .into(),
+        ),
+        (
+            "__UINTPTR_MAX__",
+            if lp64 {
+                "0xffffffffffffffffUL"
+            } else {
+                "0xffffffffU"
+            }
+            .into(),
+        ),
+        ("__SIZE_TYPE__", target.size_type().into()),
+        ("__PTRDIFF_TYPE__", target.ptrdiff_type().into()),
+        ("__WCHAR_TYPE__", target.wchar_type().into()),
+        ("__WINT_TYPE__", target.wint_type().into()),
+        ("__INTMAX_TYPE__", target.intmax_type().into()),
+        ("__UINTMAX_TYPE__", target.uintmax_type().into()),
+        ("__INTPTR_TYPE__", target.intptr_type().into()),
+        ("__UINTPTR_TYPE__", target.uintptr_type().into()),
+        ("__INT8_TYPE__", "signed char".into()),
+        ("__INT16_TYPE__", "short int".into()),
+        ("__INT32_TYPE__", "int".into()),
+        ("__INT64_TYPE__", target.int64_type().into()),
+        ("__UINT8_TYPE__", "unsigned char".into()),
+        ("__UINT16_TYPE__", "short unsigned int".into()),
+        ("__UINT32_TYPE__", "unsigned int".into()),
+        ("__UINT64_TYPE__", target.uint64_type().into()),
+    ];
+    match (target.wchar_is_signed(), target) {
+        (false, _) => {
+            defs.push(("__WCHAR_MAX__", "0xffffffffU".into()));
+            defs.push(("__WCHAR_MIN__", "0U".into()));
+        }
+        (true, Target::I686) => {
+            defs.push(("__WCHAR_MAX__", "0x7fffffffL".into()));
+            defs.push(("__WCHAR_MIN__", "(-__WCHAR_MAX__ - 1)".into()));
+        }
+        (true, _) => {
+            defs.push(("__WCHAR_MAX__", "0x7fffffff".into()));
+            defs.push(("__WCHAR_MIN__", "(-__WCHAR_MAX__ - 1)".into()));
+        }
+    }
+    if lp64 {
+        defs.push(("__LP64__", "1".into()));
+        defs.push(("_LP64", "1".into()));
+    } else {
+        defs.push(("__ILP32__", "1".into()));
+        defs.push(("_ILP32", "1".into()));
+    }
+    if !target.char_is_signed() {
+        defs.push(("__CHAR_UNSIGNED__", "1".into()));
+    }
+    let arch: &[(&str, &str)] = match target {
+        Target::X86_64 => &[
+            ("__x86_64__", "1"),
+            ("__x86_64", "1"),
+            ("__amd64__", "1"),
+            ("__amd64", "1"),
+        ],
+        Target::I686 => &[
+            ("__i386__", "1"),
+            ("__i386", "1"),
+            ("__i686__", "1"),
+            ("__i686", "1"),
+        ],
+        Target::Aarch64 => &[("__aarch64__", "1")],
+        Target::Riscv64 => &[("__riscv", "1"), ("__riscv_xlen", "64")],
+    };
+    defs.extend(arch.iter().map(|&(n, v)| (n, v.to_string())));
+    let mut text = String::new();
+    for (name, value) in defs {
+        let _ = writeln!(text, "#define {name} {value}");
+    }
+    text
+}
+
+/// The `<command-line>` file: `-D NAME` (value 1) and `-D NAME=VALUE`, in order. A
+/// newline in a value would end the directive, so it becomes a space.
+pub(super) fn command_line_source(defines: &[(String, Option<String>)]) -> String {
+    let mut text = String::new();
+    for (name, value) in defines {
+        let value = value.as_deref().unwrap_or("1").replace(['\n', '\r'], " ");
+        let name = name.replace(['\n', '\r'], " ");
+        let _ = writeln!(text, "#define {name} {value}");
+    }
+    text
+}

@@ -1,0 +1,2 @@
+int next_from_I;
+#include_next <next.h>

@@ -1,0 +1,4 @@
+/* a.h */
+int a_h;
+#include "sub/b.h"
+int a_h_end;

@@ -1,0 +1,2 @@
+int fine;
+#include "sub/bad_deepest.h"

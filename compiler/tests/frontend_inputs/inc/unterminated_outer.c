@@ -1,0 +1,4 @@
+x
+#if 1
+#include "unterminated_if.h"
+#endif
