@@ -110,6 +110,15 @@ pub fn save_raw(
     Ok(dir)
 }
 
+/// A short content hash for file names of saved findings (unique enough to tell two
+/// findings of one signature apart; not stable across versions of the hasher).
+pub fn content_hash(bytes: &[u8]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    bytes.hash(&mut h);
+    h.finish()
+}
+
 /// Seconds since the Unix epoch.
 pub fn unix_now() -> u64 {
     std::time::SystemTime::now()

@@ -377,7 +377,7 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                     "{}-{}-{:016x}.ir",
                     sig.kind.name(),
                     sig.stage.replace([':', '#'], "_"),
-                    fxhash(&text)
+                    crate::findings::content_hash(text.as_bytes())
                 );
                 let dest = found_dir.join(name);
                 write_atomically(&dest, text.as_bytes())?;
@@ -400,13 +400,6 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
     };
     report::write_reports(cfg, sources, &result)?;
     Ok(result)
-}
-
-fn fxhash(s: &str) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = rustc_hash::FxHasher::default();
-    s.hash(&mut h);
-    h.finish()
 }
 
 /// The default out dir: `reports/<UTC timestamp>/`.

@@ -69,7 +69,7 @@ pub fn check_generated(kind: GenKind, data: &[u8], stats: &FuzzStats) {
             let name = format!(
                 "{}-{:016x}.ir",
                 f.signature.to_string().replace(['@', ':', '#'], "_"),
-                fxhash(data)
+                crate::findings::content_hash(data)
             );
             let saved = std::fs::create_dir_all(dir)
                 .and_then(|_| write_atomically(&dir.join(&name), text.as_bytes()));
@@ -83,11 +83,4 @@ pub fn check_generated(kind: GenKind, data: &[u8], stats: &FuzzStats) {
         }
     }
     stats.maybe_print();
-}
-
-fn fxhash(data: &[u8]) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = rustc_hash::FxHasher::default();
-    data.hash(&mut h);
-    h.finish()
 }
