@@ -171,6 +171,41 @@ fn run_one(
     }
 }
 
+/// A panic outside the compiler's stages is a bug of the harness itself: saved under
+/// `OUT/harness-panics/` with the seed that reproduces it, and counted as a discard.
+fn harness_panic(
+    source: &dyn ProgramSource,
+    seed: u64,
+    cfg: &HuntConfig,
+    payload: Box<dyn std::any::Any + Send>,
+) -> Event {
+    let message = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "non-string panic payload".into());
+    let dir = cfg.out_dir.join("harness-panics");
+    let text = format!(
+        "generator {} seed {seed}\nmutants {:?}\npanic: {message}\n",
+        source.name(),
+        cfg.mutants
+    );
+    let saved = std::fs::create_dir_all(&dir).and_then(|_| {
+        write_atomically(
+            &dir.join(format!("{}-{seed}.txt", source.name())),
+            text.as_bytes(),
+        )
+    });
+    Event::Done {
+        generator: source.name(),
+        verdict: match saved {
+            Ok(()) => Summary::Discarded("harness_panic".into()),
+            Err(e) => Summary::SaveFailed(format!("cannot save harness panic of seed {seed}: {e}")),
+        },
+        features: BTreeMap::new(),
+    }
+}
+
 /// Runs a hunt over `sources` (program i comes from `sources[i % len]`, seed base + i).
 pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result<HuntResult> {
     assert!(
@@ -214,7 +249,12 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                     }
                     let source = sources[(i % sources.len() as u64) as usize];
                     let seed = cfg.base_seed.wrapping_add(i);
-                    let ev = run_one(source, seed, cfg, found_ids);
+                    // A panic outside the stages (generator, oracle, harness) must not take
+                    // the campaign down: it is saved with its seed and counted.
+                    let ev = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        run_one(source, seed, cfg, found_ids)
+                    }))
+                    .unwrap_or_else(|payload| harness_panic(source, seed, cfg, payload));
                     if tx.send(ev).is_err() {
                         break;
                     }
