@@ -201,3 +201,47 @@ fn cli_hunt_ends_with_the_findings_line_and_gen_is_deterministic() {
     assert!(text.contains("; run: @"), "{text}");
     assert!(parse_module(&text).is_ok());
 }
+
+#[test]
+fn final_stage_only_mode_names_the_same_first_stage() {
+    // The fuzz targets compare only the final stage on most inputs and bisect on a
+    // mismatch: the signature must be the one the every-stage differential gives.
+    let cases = [
+        ("corpus/ir/swap.ir", "swap", Mutant::PhiElimNoTemporaries),
+        (
+            "corpus/ir/critical_edge.ir",
+            "f",
+            Mutant::PhiElimNoTrampoline,
+        ),
+        (
+            "corpus/ir/fib.ir",
+            "fib",
+            Mutant::M2rFrontierSkipsLoopHeader,
+        ),
+        (
+            "corpus/ir/address_taken_gep.ir",
+            "gep",
+            Mutant::M2rPromoteGepBase,
+        ),
+    ];
+    for (file, entry, mutant) in cases {
+        let module = parse_module(&std::fs::read_to_string(root().join(file)).unwrap()).unwrap();
+        let vectors = vec![vec![1i64], vec![3], vec![6], vec![12]];
+        mutants::set_active(&[mutant]);
+        let every = DiffConfig::default();
+        let final_only = DiffConfig {
+            every_stage: false,
+            ..DiffConfig::default()
+        };
+        let sig = |cfg: &DiffConfig| match differential(&module, entry, &vectors, cfg) {
+            Verdict::Finding(f) => f.signature.to_string(),
+            other => panic!("{file} with {mutant}: expected a finding, got {other:?}"),
+        };
+        assert_eq!(sig(&final_only), sig(&every), "{file} with {mutant}");
+        mutants::set_active(&[]);
+        assert!(matches!(
+            differential(&module, entry, &vectors, &final_only),
+            Verdict::Agree { .. }
+        ));
+    }
+}

@@ -20,11 +20,12 @@
 
 pub mod signature;
 
-use crate::stages::{snapshot_stages, StageFailure};
+use crate::stages::{snapshot_stages, StageFailure, StageSnapshot};
 use compiler::ir::IrModule;
 use compiler::pipeline::PipelineOptions;
 use oracle::{Program, RunConfig, RunResult};
 pub use signature::{FindingKind, Signature};
+use std::sync::Arc;
 
 /// Settings of the differential.
 #[derive(Clone, Debug)]
@@ -36,6 +37,12 @@ pub struct DiffConfig {
     pub fuel_factor: u64,
     /// ... plus this many.
     pub fuel_slack: u64,
+    /// Run every stage's snapshot (the default). When false, only the final stage is
+    /// compared with the reference, and every stage is run only when that disagrees (to
+    /// name the first stage that differs): much cheaper per program, but a miscompile
+    /// that a later pass masks goes unseen. The fuzz targets use it on a deterministic
+    /// share of inputs; hunts always check every stage.
+    pub every_stage: bool,
 }
 
 impl Default for DiffConfig {
@@ -48,6 +55,7 @@ impl Default for DiffConfig {
             pipeline: PipelineOptions::default(),
             fuel_factor: 8,
             fuel_slack: 10_000,
+            every_stage: true,
         }
     }
 }
@@ -142,53 +150,26 @@ pub fn differential(
     };
 
     let staged = snapshot_stages(module, &cfg.pipeline);
-    // A stage whose output equals the last module run behaves the same (the oracle is
-    // deterministic): skip it. Most loop stages change nothing on most programs.
-    let mut last_run = &staged.snapshots[0].module;
-    for snap in staged.snapshots.iter().skip(1) {
-        if std::sync::Arc::ptr_eq(&snap.module, last_run) || snap.module == *last_run {
-            continue;
-        }
-        last_run = &snap.module;
-        let program = match Program::new(&snap.module, &stage_cfg) {
-            Ok(p) => p,
-            Err(e) => {
-                return finding(
-                    Signature::new(FindingKind::CannotRun, &snap.stage),
-                    format!("the oracle cannot run the output of `{}`: {e}", snap.stage),
-                    expectations,
-                )
-            }
-        };
-        for (args, want) in &expectations {
-            let got = match program.run(entry, args) {
-                Ok(r) => r,
-                Err(e) => {
-                    return finding(
-                        Signature::new(FindingKind::CannotRun, &snap.stage),
-                        format!(
-                            "the oracle cannot run `{}` after `{}`: {e}",
-                            entry, snap.stage
-                        ),
-                        expectations,
-                    )
-                }
-            };
-            if !got.agrees_with(want) {
-                let detail = format!(
-                    "after `{}` with args {:?}: expected {}, got {}",
-                    snap.stage, args, want, got
-                );
-                return Verdict::Finding(Box::new(Finding {
-                    signature: Signature::new(FindingKind::Mismatch, &snap.stage),
-                    args: args.clone(),
-                    reference: Some(want.clone()),
-                    got: Some(got),
-                    detail,
-                    expectations,
-                }));
+    let reference_module = &staged.snapshots[0].module;
+    let later: Vec<&StageSnapshot> = staged.snapshots.iter().skip(1).collect();
+    let checked: Vec<&StageSnapshot> = if cfg.every_stage {
+        later.clone()
+    } else {
+        later.last().copied().into_iter().collect()
+    };
+    if let Some(found) =
+        first_disagreement(&checked, reference_module, entry, &expectations, &stage_cfg)
+    {
+        // Final-stage-only mode: bisect over every stage to name the first that differs
+        // (it exists: at worst the final stage itself).
+        if !cfg.every_stage {
+            if let Some(first) =
+                first_disagreement(&later, reference_module, entry, &expectations, &stage_cfg)
+            {
+                return first;
             }
         }
+        return found;
     }
     if let Some(f) = staged.failure {
         let kind = match f {
@@ -208,6 +189,60 @@ pub fn differential(
         dropped,
         pass_changes,
     }
+}
+
+/// Runs `snaps` in order on every valid vector; the first stage that disagrees with the
+/// reference (or that the oracle cannot run) is the finding. A snapshot identical to the
+/// last module run is skipped: same module, same deterministic outcome.
+fn first_disagreement(
+    snaps: &[&StageSnapshot],
+    reference_module: &Arc<IrModule>,
+    entry: &str,
+    expectations: &[(Vec<i64>, RunResult)],
+    stage_cfg: &RunConfig,
+) -> Option<Verdict> {
+    let mut last_run = reference_module;
+    for snap in snaps {
+        if Arc::ptr_eq(&snap.module, last_run) || snap.module == *last_run {
+            continue;
+        }
+        last_run = &snap.module;
+        let cannot_run = |e: oracle::InterpError| {
+            finding(
+                Signature::new(FindingKind::CannotRun, &snap.stage),
+                format!(
+                    "the oracle cannot run `{entry}` after `{}`: {e}",
+                    snap.stage
+                ),
+                expectations.to_vec(),
+            )
+        };
+        let program = match Program::new(&snap.module, stage_cfg) {
+            Ok(p) => p,
+            Err(e) => return Some(cannot_run(e)),
+        };
+        for (args, want) in expectations {
+            let got = match program.run(entry, args) {
+                Ok(r) => r,
+                Err(e) => return Some(cannot_run(e)),
+            };
+            if !got.agrees_with(want) {
+                let detail = format!(
+                    "after `{}` with args {:?}: expected {}, got {}",
+                    snap.stage, args, want, got
+                );
+                return Some(Verdict::Finding(Box::new(Finding {
+                    signature: Signature::new(FindingKind::Mismatch, &snap.stage),
+                    args: args.clone(),
+                    reference: Some(want.clone()),
+                    got: Some(got),
+                    detail,
+                    expectations: expectations.to_vec(),
+                })));
+            }
+        }
+    }
+    None
 }
 
 fn finding(

@@ -1,6 +1,12 @@
 //! Shared body of the differential fuzz targets: generate a program from fuzzer bytes,
 //! run the stage differential, and turn a finding into a crash libFuzzer records.
 //!
+//! Throughput: most inputs compare only the final stage with the reference (a mismatch
+//! there is bisected over every stage, so the finding still names the first stage that
+//! differs); one input in [`EVERY_STAGE_ONE_IN`], chosen by its hash, runs every stage,
+//! which also catches miscompiles that a later pass masks. `phihunt hunt` always runs
+//! every stage.
+//!
 //! Invariant: a finding panics with its signature and detail AND is first written to
 //! `fuzz/findings/` as a replayable `.ir` file (libFuzzer also saves the crashing input
 //! bytes as an artifact); discarded programs are counted by reason, never reported.
@@ -12,19 +18,31 @@ use crate::gen::{generate, GenKind};
 use arbitrary::Unstructured;
 use std::sync::OnceLock;
 
-/// The differential settings every fuzz target uses: the default pipeline, with
+/// One input in this many has every stage's snapshot run; the others compare only the
+/// final stage with the reference (and bisect over every stage when that disagrees).
+/// Chosen by a hash of the input, so a crash reproduces from its artifact.
+pub const EVERY_STAGE_ONE_IN: u64 = 4;
+
+/// The differential settings the fuzz targets use: the default pipeline, with
 /// `PHIHUNT_DISABLE_PASSES` respected, and mutants from `PHIHUNT_MUTANT` (switched on
 /// per thread on first use, so `PHIHUNT_MUTANT=... cargo fuzz run ...` measures them).
-fn settings() -> &'static DiffConfig {
-    static CONFIG: OnceLock<DiffConfig> = OnceLock::new();
-    CONFIG.get_or_init(|| {
+fn settings(every_stage: bool) -> &'static DiffConfig {
+    static CONFIGS: OnceLock<[DiffConfig; 2]> = OnceLock::new();
+    let configs = CONFIGS.get_or_init(|| {
         let pipeline = compiler::pipeline::PipelineOptions::from_env()
             .unwrap_or_else(|e| panic!("PHIHUNT_DISABLE_PASSES: {e}"));
-        DiffConfig {
+        let final_only = DiffConfig {
             pipeline,
+            every_stage: false,
             ..DiffConfig::default()
-        }
-    })
+        };
+        let every = DiffConfig {
+            every_stage: true,
+            ..final_only.clone()
+        };
+        [final_only, every]
+    });
+    &configs[usize::from(every_stage)]
 }
 
 fn switch_on_env_mutants() {
@@ -50,11 +68,12 @@ pub fn check_generated(kind: GenKind, data: &[u8], stats: &FuzzStats) {
             return;
         }
     };
+    let every_stage = crate::findings::content_hash(data) % EVERY_STAGE_ONE_IN == 0;
     match differential(
         &program.module,
         &program.entry,
         &program.arg_vectors,
-        settings(),
+        settings(every_stage),
     ) {
         Verdict::Agree { .. } => stats.valid(),
         Verdict::Discarded { reason } => stats.discarded(&reason),
