@@ -68,7 +68,7 @@ pub fn check_generated(kind: GenKind, data: &[u8], stats: &FuzzStats) {
             return;
         }
     };
-    let every_stage = crate::findings::content_hash(data) % EVERY_STAGE_ONE_IN == 0;
+    let every_stage = crate::findings::content_hash(data).is_multiple_of(EVERY_STAGE_ONE_IN);
     match differential(
         &program.module,
         &program.entry,
