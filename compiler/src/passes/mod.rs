@@ -12,3 +12,5 @@ pub mod gvn;
 pub mod inline;
 pub mod licm;
 pub mod simplify;
+#[cfg(test)]
+mod test_support;

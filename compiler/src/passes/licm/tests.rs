@@ -5,38 +5,11 @@
 use super::run;
 use crate::ir::analysis::CfgAnalysis;
 use crate::ir::text::{parse_module, print_module};
-use crate::ir::verify::{verify_module, VerifyMode};
-use crate::ir::IrModule;
 use crate::mutants::{self, Mutant};
+use crate::passes::test_support::{canonical, run_cfg_preserving};
 
-fn cfg_shape(m: &IrModule) -> Vec<String> {
-    m.functions
-        .iter()
-        .flat_map(|f| &f.blocks)
-        .map(|b| format!("{} {:?}", b.label, b.term.successors()))
-        .collect()
-}
-
-/// Parses and verifies `src`, runs LICM on every function with a fresh analysis, checks
-/// the output verifies and has the same CFG; returns the change count and the output.
 fn licm_module(src: &str) -> (usize, String) {
-    let mut m = parse_module(src).expect("test input parses");
-    verify_module(&m, VerifyMode::Ssa).expect("test input verifies");
-    let shape = cfg_shape(&m);
-    let mut n = 0;
-    for f in &mut m.functions {
-        let cfg = CfgAnalysis::build(f);
-        n += run(f, &cfg);
-    }
-    if let Err(e) = verify_module(&m, VerifyMode::Ssa) {
-        panic!("output does not verify: {e:?}\n{}", print_module(&m));
-    }
-    assert_eq!(cfg_shape(&m), shape, "LICM changed the CFG");
-    (n, print_module(&m))
-}
-
-fn canonical(src: &str) -> String {
-    print_module(&parse_module(src).expect("expected text parses"))
+    run_cfg_preserving("LICM", src, run)
 }
 
 fn assert_licm(src: &str, changes: usize, expected: &str) {
