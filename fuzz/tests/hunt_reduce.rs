@@ -245,3 +245,16 @@ fn final_stage_only_mode_names_the_same_first_stage() {
         ));
     }
 }
+
+#[test]
+fn an_input_that_does_not_verify_is_discarded_not_a_finding() {
+    // A copy whose constant keeps another type: the oracle runs it, the verifier rejects
+    // it, so there is no `lowered` stage and it can only be discarded (reducer candidates
+    // can end up like this).
+    let src = "func @f(i32) -> i32 {\n.LBB0:\n    %0 = copy i32 5:i64\n    ret i32 %0\n}\n";
+    let module = parse_module(src).unwrap();
+    match differential(&module, "f", &[vec![1]], &DiffConfig::default()) {
+        Verdict::Discarded { reason } => assert!(reason.contains("invalid input"), "{reason}"),
+        other => panic!("expected a discard, got {other:?}"),
+    }
+}

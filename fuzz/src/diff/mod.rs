@@ -150,7 +150,18 @@ pub fn differential(
     };
 
     let staged = snapshot_stages(module, &cfg.pipeline);
-    let reference_module = &staged.snapshots[0].module;
+    // An input that fails the verifier (or panics the pipeline) before `lowered` is
+    // observed has no reference stage: it is not a test (a generator bug, or a reducer
+    // candidate gone bad), so it is discarded and counted, never reported.
+    let Some(reference) = staged.snapshots.first() else {
+        let why = staged
+            .failure
+            .map_or_else(|| "no stages".into(), |f| f.message());
+        return Verdict::Discarded {
+            reason: format!("invalid input: {}", why.lines().next().unwrap_or("")),
+        };
+    };
+    let reference_module = &reference.module;
     let later: Vec<&StageSnapshot> = staged.snapshots.iter().skip(1).collect();
     let checked: Vec<&StageSnapshot> = if cfg.every_stage {
         later.clone()
