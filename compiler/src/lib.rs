@@ -2,8 +2,10 @@
 //! mem2reg (SSA construction), SSA passes and phi elimination — built to be tested
 //! stage by stage by the phihunt harness. This crate knows nothing of the harness.
 
+pub mod compile_c;
 pub mod frontend;
 pub mod ir;
+pub mod lowering;
 pub mod mem2reg;
 pub mod mutants;
 pub mod passes;

@@ -4,7 +4,9 @@
 //! management (`source`), diagnostics (`diag`), the target data model (`target`),
 //! the lexer (`lex`), literal decoding (`literal`), the preprocessor (`preprocess`)
 //! and phase-7 token classification (`classify`). The parser, semantic analysis and
-//! lowering are built on top of `Token`.
+//! lowering are built on top of `Token`: `parse` (parser + semantic analysis, one pass)
+//! builds the typed AST of `ast` over the types of `types`; `crate::lowering` turns it
+//! into IR; `crate::compile_c` is the whole driver.
 //!
 //! Public API: `preprocess` / `preprocess_str` with `PreprocessOptions`, giving a
 //! `PpOutput` (tokens ending in one `Eof`, the `SourceMap`, warnings) or the first
@@ -27,16 +29,19 @@
 //! - A different macro redefinition is a warning (as in gcc); the new one wins.
 //! - Invalid UTF-8 in a source file is replaced by U+FFFD when the file is read.
 
+pub mod ast;
 mod classify;
 pub mod diag;
 mod intern;
 mod lex;
 mod literal;
+pub mod parse;
 mod preprocess;
 pub mod source;
 pub mod target;
 mod text;
 pub mod token;
+pub mod types;
 
 pub use diag::{Diagnostic, Severity};
 pub use preprocess::{preprocess, preprocess_str, PpOutput, PreprocessOptions};

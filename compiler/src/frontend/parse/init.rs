@@ -1,0 +1,1 @@
+//! Initializers (owner: the declarations work; stub).

@@ -1,0 +1,1 @@
+//! Record layout (owner: the declarations work; stub).
