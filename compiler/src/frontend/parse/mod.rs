@@ -28,13 +28,19 @@
 
 #![allow(dead_code)] // until the parts owned by the parallel work land; removed at integration
 
+mod attributes;
 mod const_eval;
 mod convert;
 mod decl;
+#[cfg(test)]
+mod decl_tests;
+mod declarator;
 mod expr;
 mod init;
 mod layout;
+mod static_init;
 mod stmt;
+mod tags;
 
 use super::ast::{
     FunctionDecl, FunctionDef, GlobalId, GlobalVar, LabelId, LocalId, LocalVar, StringId,
@@ -129,6 +135,8 @@ pub(crate) struct Parser<'s> {
     /// `#pragma pack` state: current value and the push stack.
     pub pack: Option<u64>,
     pub pack_stack: Vec<Option<u64>>,
+    /// Bookkeeping of the declarations part (linkage, attributes, nesting depth).
+    pub decl: decl::DeclState,
 }
 
 impl<'s> Parser<'s> {
@@ -164,6 +172,7 @@ impl<'s> Parser<'s> {
             func: None,
             pack: None,
             pack_stack: Vec::new(),
+            decl: decl::DeclState::default(),
         }
     }
 
