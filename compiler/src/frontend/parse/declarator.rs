@@ -176,7 +176,7 @@ fn combination_type(c: u32) -> Option<Type> {
 
 impl Parser<'_> {
     /// Enters one nesting level (declarators, struct bodies, initializer braces).
-    pub(crate) fn enter_nesting(&mut self) -> Result<(), Diagnostic> {
+    pub(crate) fn enter_decl_nesting(&mut self) -> Result<(), Diagnostic> {
         self.decl.depth += 1;
         if self.decl.depth > MAX_NESTING {
             return Err(self.error_here("declaration nested too deeply"));
@@ -184,7 +184,7 @@ impl Parser<'_> {
         Ok(())
     }
 
-    pub(crate) fn leave_nesting(&mut self) {
+    pub(crate) fn leave_decl_nesting(&mut self) {
         self.decl.depth = self.decl.depth.saturating_sub(1);
     }
 
@@ -447,9 +447,9 @@ impl Parser<'_> {
         &mut self,
         kind: DeclaratorKind,
     ) -> Result<Declarator, Diagnostic> {
-        self.enter_nesting()?;
+        self.enter_decl_nesting()?;
         let r = self.parse_declarator_inner(kind);
-        self.leave_nesting();
+        self.leave_decl_nesting();
         r
     }
 

@@ -13,7 +13,7 @@
 //!   replaces it; the remaining items are returned in source order.
 //! - An incomplete array's length is the largest index initialized plus one (for a
 //!   string: its length including the NUL); the completed type is returned.
-//! - Brace nesting is limited by `MAX_NESTING` (through `enter_nesting`).
+//! - Brace nesting is limited by `MAX_NESTING` (through `enter_decl_nesting`).
 
 use super::Parser;
 use crate::frontend::ast::{Expr, ExprKind, InitItem, Initializer, StaticInit};
@@ -288,9 +288,9 @@ impl Parser<'_> {
         items: &mut Items,
         len_out: Option<&mut u64>,
     ) -> Result<(), Diagnostic> {
-        self.enter_nesting()?;
+        self.enter_decl_nesting()?;
         let r = self.init_braced_inner(ty, place, items, len_out);
-        self.leave_nesting();
+        self.leave_decl_nesting();
         r
     }
 
@@ -459,7 +459,7 @@ impl Parser<'_> {
         items: &mut Items,
         first: Expr,
     ) -> Result<(), Diagnostic> {
-        self.enter_nesting()?;
+        self.enter_decl_nesting()?;
         let r = (|| {
             if self.subobject_count(&ty.ty) == 0 {
                 return Err(self.error_at(first.loc, "invalid initializer"));
@@ -468,7 +468,7 @@ impl Parser<'_> {
             self.init_sub(&mty, mplace, items, Some(first))?;
             self.init_continue(ty, offset, items, 1)
         })();
-        self.leave_nesting();
+        self.leave_decl_nesting();
         r
     }
 
@@ -513,9 +513,9 @@ impl Parser<'_> {
         items: &mut Items,
         preset: Option<Vec<usize>>,
     ) -> Result<u64, Diagnostic> {
-        self.enter_nesting()?;
+        self.enter_decl_nesting()?;
         let r = self.init_designated_inner(ty, offset, items, preset);
-        self.leave_nesting();
+        self.leave_decl_nesting();
         r
     }
 

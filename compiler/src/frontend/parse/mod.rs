@@ -36,11 +36,17 @@ mod decl;
 mod decl_tests;
 mod declarator;
 mod expr;
+#[cfg(test)]
+mod expr_tests;
 mod init;
+mod int_const_type;
 mod layout;
 mod static_init;
 mod stmt;
 mod tags;
+#[cfg(test)]
+mod stmt_tests;
+mod type_name;
 
 use super::ast::{
     FunctionDecl, FunctionDef, GlobalId, GlobalVar, LabelId, LocalId, LocalVar, StringId,
@@ -137,6 +143,9 @@ pub(crate) struct Parser<'s> {
     pub pack_stack: Vec<Option<u64>>,
     /// Bookkeeping of the declarations part (linkage, attributes, nesting depth).
     pub decl: decl::DeclState,
+    /// Nesting depth of expressions and statements being parsed (bounded by
+    /// `expr::MAX_NESTING` so input cannot overflow the stack).
+    pub depth: u32,
 }
 
 impl<'s> Parser<'s> {
@@ -173,6 +182,7 @@ impl<'s> Parser<'s> {
             pack: None,
             pack_stack: Vec::new(),
             decl: decl::DeclState::default(),
+            depth: 0,
         }
     }
 

@@ -108,11 +108,11 @@ impl Parser<'_> {
         kind: RecordKind,
         attrs: &mut Attrs,
     ) -> Result<(), Diagnostic> {
-        self.enter_nesting()?;
+        self.enter_decl_nesting()?;
         self.decl.records_being_defined.insert(id.0);
         let r = self.parse_record_body_inner(id, kind, attrs);
         self.decl.records_being_defined.remove(&id.0);
-        self.leave_nesting();
+        self.leave_decl_nesting();
         r
     }
 
