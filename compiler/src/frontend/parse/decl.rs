@@ -45,6 +45,8 @@ pub(crate) struct FunctionInfo {
 pub(crate) struct DeclState {
     /// Current nesting of declarators / struct bodies / initializer braces.
     pub depth: u32,
+    /// The weight of each level entered (see `enter_decl_nesting_by`).
+    pub weights: Vec<u32>,
     /// Records whose body is being parsed (a nested redefinition is an error).
     pub records_being_defined: HashSet<u32>,
     /// Enum tags declared without a body, by (name, scope depth).

@@ -177,15 +177,24 @@ fn combination_type(c: u32) -> Option<Type> {
 impl Parser<'_> {
     /// Enters one nesting level (declarators, struct bodies, initializer braces).
     pub(crate) fn enter_decl_nesting(&mut self) -> Result<(), Diagnostic> {
-        self.decl.depth += 1;
+        self.enter_decl_nesting_by(1)
+    }
+
+    /// Enters a nesting level that costs `weight` levels (initializer braces have big
+    /// stack frames, so they count more).
+    pub(crate) fn enter_decl_nesting_by(&mut self, weight: u32) -> Result<(), Diagnostic> {
+        self.decl.depth += weight;
         if self.decl.depth > MAX_NESTING {
+            self.decl.depth -= weight;
             return Err(self.error_here("declaration nested too deeply"));
         }
+        self.decl.weights.push(weight);
         Ok(())
     }
 
     pub(crate) fn leave_decl_nesting(&mut self) {
-        self.decl.depth = self.decl.depth.saturating_sub(1);
+        let w = self.decl.weights.pop().unwrap_or(1);
+        self.decl.depth = self.decl.depth.saturating_sub(w);
     }
 
     /// Is the token a type specifier or qualifier keyword, or a typedef name?
@@ -662,6 +671,9 @@ impl Parser<'_> {
         base: QualType,
         d: &Declarator,
     ) -> Result<QualType, Diagnostic> {
+        if type_depth(&base.ty).saturating_add(d.derivations.len()) > MAX_TYPE_DEPTH {
+            return Err(self.error_at(d.loc, "type nested too deeply"));
+        }
         let mut ty = base;
         let name = d
             .name
@@ -740,6 +752,29 @@ impl Parser<'_> {
             };
         }
         Ok(ty)
+    }
+}
+
+/// How many pointer/array/function levels a type may have (bounds every recursion
+/// over types: size, printing, dropping).
+pub(crate) const MAX_TYPE_DEPTH: usize = 256;
+
+/// The number of derived-type levels of `ty` (bounded: types are built through
+/// `apply_declarator`, which checks `MAX_TYPE_DEPTH`).
+fn type_depth(ty: &Type) -> usize {
+    match ty {
+        Type::Pointer(p) => 1 + type_depth(&p.ty),
+        Type::Array(e, _) => 1 + type_depth(&e.ty),
+        Type::Function(f) => {
+            1 + f
+                .params
+                .iter()
+                .map(|p| type_depth(&p.ty))
+                .chain(std::iter::once(type_depth(&f.ret.ty)))
+                .max()
+                .unwrap_or(0)
+        }
+        _ => 0,
     }
 }
 

@@ -288,7 +288,7 @@ impl Parser<'_> {
         items: &mut Items,
         len_out: Option<&mut u64>,
     ) -> Result<(), Diagnostic> {
-        self.enter_decl_nesting()?;
+        self.enter_decl_nesting_by(4)?;
         let r = self.init_braced_inner(ty, place, items, len_out);
         self.leave_decl_nesting();
         r
@@ -459,7 +459,7 @@ impl Parser<'_> {
         items: &mut Items,
         first: Expr,
     ) -> Result<(), Diagnostic> {
-        self.enter_decl_nesting()?;
+        self.enter_decl_nesting_by(4)?;
         let r = (|| {
             if self.subobject_count(&ty.ty) == 0 {
                 return Err(self.error_at(first.loc, "invalid initializer"));
@@ -513,7 +513,7 @@ impl Parser<'_> {
         items: &mut Items,
         preset: Option<Vec<usize>>,
     ) -> Result<u64, Diagnostic> {
-        self.enter_decl_nesting()?;
+        self.enter_decl_nesting_by(4)?;
         let r = self.init_designated_inner(ty, offset, items, preset);
         self.leave_decl_nesting();
         r
