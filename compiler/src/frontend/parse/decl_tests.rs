@@ -1,0 +1,410 @@
+//! Unit tests of the declarations part: specifiers, declarators, tags, layout through
+//! the parser, linkage merging, initializers and static images. Expected values come
+//! from the C standard and gcc's documented behaviour, worked out in the comments.
+
+use super::{parse_translation_unit, ParseOutput};
+use crate::frontend::ast::{ExprKind, GlobalVar, Initializer, RelocTarget, Stmt};
+use crate::frontend::types::{FloatKind, IntKind, QualType, RecordDef, Type};
+use crate::frontend::{preprocess_str, Diagnostic, PreprocessOptions, Target};
+
+fn parse_t(src: &str, target: Target) -> Result<ParseOutput, Diagnostic> {
+    let opts = PreprocessOptions {
+        target,
+        ..PreprocessOptions::default()
+    };
+    let pp = preprocess_str("t.c", src, &opts)?;
+    parse_translation_unit(pp.tokens, &pp.sources, target)
+}
+
+fn parse(src: &str) -> ParseOutput {
+    match parse_t(src, Target::X86_64) {
+        Ok(o) => o,
+        Err(e) => panic!("unexpected error: {}", e.headline()),
+    }
+}
+
+fn error(src: &str) -> String {
+    match parse_t(src, Target::X86_64) {
+        Ok(_) => panic!("expected an error for {src}"),
+        Err(e) => e.headline(),
+    }
+}
+
+fn global<'a>(o: &'a ParseOutput, name: &str) -> &'a GlobalVar {
+    o.unit
+        .globals
+        .iter()
+        .find(|g| g.name == name)
+        .unwrap_or_else(|| panic!("no global {name}"))
+}
+
+fn record<'a>(o: &'a ParseOutput, tag: &str) -> &'a RecordDef {
+    o.unit
+        .records
+        .records
+        .iter()
+        .find(|r| r.tag.as_deref() == Some(tag))
+        .unwrap_or_else(|| panic!("no record {tag}"))
+}
+
+fn int(k: IntKind) -> Type {
+    Type::Int(k)
+}
+
+fn ptr(t: Type) -> Type {
+    Type::Pointer(std::rc::Rc::new(QualType::new(t)))
+}
+
+fn arr(t: Type, n: Option<u64>) -> Type {
+    Type::Array(std::rc::Rc::new(QualType::new(t)), n)
+}
+
+#[test]
+fn specifier_combinations() {
+    let o = parse(
+        "long long unsigned int a; signed char b; _Bool c; long double d; \
+         unsigned e; short int f; long g; char h; double i; float j; int long signed k;",
+    );
+    let want = [
+        ("a", int(IntKind::ULongLong)),
+        ("b", int(IntKind::SChar)),
+        ("c", Type::Bool),
+        ("d", Type::Float(FloatKind::LongDouble)),
+        ("e", int(IntKind::UInt)),
+        ("f", int(IntKind::Short)),
+        ("g", int(IntKind::Long)),
+        ("h", int(IntKind::Char)),
+        ("i", Type::Float(FloatKind::Double)),
+        ("j", Type::Float(FloatKind::Float)),
+        ("k", int(IntKind::Long)),
+    ];
+    for (n, t) in want {
+        assert_eq!(global(&o, n).ty.ty, t, "{n}");
+    }
+}
+
+#[test]
+fn specifier_errors_are_gcc_worded() {
+    assert!(error("int char x;").contains("two or more data types in declaration specifiers"));
+    assert!(error("signed unsigned x;").contains("both 'signed' and 'unsigned'"));
+    assert!(error("long long long x;").contains("'long long long' is too long for GCC"));
+    assert!(error("static extern int x;").contains("multiple storage classes"));
+    assert!(error("_Complex double z;").contains("not supported"));
+    assert!(error("struct S { int x; } int y;").contains("two or more data types"));
+}
+
+#[test]
+fn declarators_nest_as_c_says() {
+    // int *(*a[3])[4]: array 3 of pointer to array 4 of pointer to int.
+    // int (*fp)(int): pointer to function (int) returning int.
+    // char (*(*x())[5])(void) is not needed; a function returning a pointer works:
+    // int *(g)(void): function returning pointer to int.
+    let o = parse("int *(*a[3])[4]; int (*fp)(int); int *(g)(void);");
+    let a = &global(&o, "a").ty.ty;
+    assert_eq!(*a, arr(ptr(arr(ptr(Type::int()), Some(4))), Some(3)));
+    let Type::Pointer(f) = &global(&o, "fp").ty.ty else {
+        panic!("fp not a pointer")
+    };
+    let Type::Function(ft) = &f.ty else {
+        panic!("fp not to a function")
+    };
+    assert_eq!(ft.params, vec![QualType::new(Type::int())]);
+    assert!(ft.has_prototype && !ft.variadic);
+    let g = &o.unit.externs.iter().find(|e| e.name == "g").expect("g").ty;
+    assert_eq!(g.ret.ty, ptr(Type::int()));
+    assert!(g.params.is_empty() && g.has_prototype);
+}
+
+#[test]
+fn parameters_are_adjusted_and_old_style_has_no_prototype() {
+    // Array and function parameters become pointers (C99 6.7.5.3p7-8).
+    let o = parse("int f(int a[10], int g(void), const int x); int h(); int v(int, ...);");
+    let f = &o.unit.externs.iter().find(|e| e.name == "f").expect("f").ty;
+    assert_eq!(f.params[0].ty, ptr(Type::int()));
+    assert!(matches!(&f.params[1].ty, Type::Pointer(p) if matches!(p.ty, Type::Function(_))));
+    // Top-level qualifiers of parameters are not part of the function type.
+    assert_eq!(f.params[2], QualType::new(Type::int()));
+    let h = &o.unit.externs.iter().find(|e| e.name == "h").expect("h").ty;
+    assert!(!h.has_prototype);
+    let v = &o.unit.externs.iter().find(|e| e.name == "v").expect("v").ty;
+    assert!(v.variadic);
+    assert!(error("int f(void, int);").contains("'void' must be the only parameter"));
+}
+
+#[test]
+fn typedef_names_and_shadowing() {
+    // `T T;` in an inner scope declares an object T of type T (6.7.2p2: a typedef
+    // name is a type specifier only when no other type specifier came before).
+    let o = parse(
+        "typedef unsigned char T; T g; int main(void) { T T; T = 3; return T; }",
+    );
+    assert_eq!(global(&o, "g").ty.ty, int(IntKind::UChar));
+    let f = &o.unit.functions[0];
+    assert_eq!(f.locals[0].name, "T");
+    assert_eq!(f.locals[0].ty.ty, int(IntKind::UChar));
+}
+
+#[test]
+fn struct_layout_and_bitfields_via_parser() {
+    // struct A: char c (0); int i (4); size 8 align 4.
+    // struct B: unsigned a:3 (bits 0-2); unsigned b:30 would span bits 3..33,
+    //   crossing the 32-bit unit -> bit 32; char c at byte 8; size 12.
+    // struct C (packed): char c (0); int i (1); size 5, align 1.
+    let o = parse(
+        "struct A { char c; int i; } a;\n\
+         struct B { unsigned a:3; unsigned b:30; char c; } b;\n\
+         struct __attribute__((packed)) C { char c; int i; } c;\n",
+    );
+    let ra = record(&o, "A");
+    assert_eq!((ra.size, ra.align, ra.fields[1].offset), (8, 4, 4));
+    let rb = record(&o, "B");
+    assert_eq!(rb.fields[1].bitfield.map(|b| (b.bit_offset, b.width)), Some((32, 30)));
+    assert_eq!((rb.fields[2].offset, rb.size), (8, 12));
+    let rc = record(&o, "C");
+    assert_eq!((rc.size, rc.align, rc.fields[1].offset), (5, 1, 1));
+}
+
+#[test]
+fn pragma_pack_push_pop_as_csmith_emits_it() {
+    // Between push/1 and pop, struct P is packed to 1: size 1 + 4 = 5; Q afterwards
+    // is laid out normally: 8.
+    let o = parse(
+        "#pragma pack(push)\n#pragma pack(1)\nstruct P { char c; int i; };\n#pragma pack(pop)\n\
+         struct Q { char c; int i; };\n",
+    );
+    assert_eq!(record(&o, "P").size, 5);
+    assert_eq!(record(&o, "Q").size, 8);
+}
+
+#[test]
+fn tags_forward_declared_and_completed() {
+    // `struct S *p;` before the definition refers to the same struct.
+    let o = parse("struct S *p; struct S { int x; long y; }; struct S s;");
+    let rs = record(&o, "S");
+    assert!(rs.complete);
+    assert_eq!(rs.size, 16);
+    assert!(error("struct S { int x; }; struct S { int y; };").contains("redefinition of 'struct S'"));
+    assert!(error("struct S; union S *p;").contains("'S' defined as wrong kind of tag"));
+    assert!(error("struct S s;").contains("storage size of 's' isn't known"));
+}
+
+#[test]
+fn block_scoped_tags_shadow() {
+    // The inner `struct S` is a new type (size 1), the outer one keeps size 8.
+    let o = parse(
+        "struct S { long x; }; int f(void) { struct S { char c; } s; return sizeof(s); }",
+    );
+    let sizes: Vec<u64> = o
+        .unit
+        .records
+        .records
+        .iter()
+        .filter(|r| r.tag.as_deref() == Some("S"))
+        .map(|r| r.size)
+        .collect();
+    assert_eq!(sizes, vec![8, 1]);
+}
+
+#[test]
+fn enums_pick_gcc_types() {
+    // No negative value -> unsigned int; a negative one -> int; constants are ints.
+    let o = parse(
+        "enum E { A, B = 5, C }; enum E e; enum F { N = -1, M }; enum F f; int arr[C];",
+    );
+    assert_eq!(global(&o, "e").ty.ty, int(IntKind::UInt));
+    assert_eq!(global(&o, "f").ty.ty, int(IntKind::Int));
+    // C = 6.
+    assert_eq!(global(&o, "arr").ty.ty, arr(Type::int(), Some(6)));
+}
+
+#[test]
+fn linkage_merging() {
+    // extern then definition: one global, defined. Tentative + incomplete array
+    // completed later. extern never defined: is_extern_only.
+    let o = parse(
+        "extern int x; int x = 3; int a[]; int a[4]; extern int e; static int s; static int s;",
+    );
+    assert_eq!(o.unit.globals.iter().filter(|g| g.name == "x").count(), 1);
+    let x = global(&o, "x");
+    assert!(!x.is_extern_only);
+    assert_eq!(x.init.as_ref().map(|i| i.bytes.clone()), Some(vec![3, 0, 0, 0]));
+    assert_eq!(global(&o, "a").ty.ty, arr(Type::int(), Some(4)));
+    assert!(global(&o, "e").is_extern_only);
+    assert!(global(&o, "s").is_static);
+    assert!(error("int x; long x;").contains("conflicting types for 'x'"));
+    assert!(error("int f(int); int f(long);").contains("conflicting types for 'f'"));
+    assert!(error("int f(); int f(char);").contains("conflicting types for 'f'"));
+    assert!(error("int x = 1; int x = 2;").contains("redefinition of 'x'"));
+    assert!(error("int x; static int x;").contains("static declaration of 'x' follows non-static"));
+    assert!(error("int f; int f(void);").contains("redeclared as different kind of symbol"));
+}
+
+#[test]
+fn tentative_incomplete_array_gets_one_element() {
+    let o = parse("int a[];");
+    assert_eq!(global(&o, "a").ty.ty, arr(Type::int(), Some(1)));
+    assert!(!o.warnings.is_empty());
+}
+
+#[test]
+fn function_definition_parameters_are_locals() {
+    // Parameters are locals 0..n (unnamed included), static locals become globals
+    // `f.name.N`.
+    let o = parse(
+        "static int __attribute__((noinline)) f(int a, char *, long c) { static int k = 7; int z = a; return z + k; }",
+    );
+    let f = &o.unit.functions[0];
+    assert!(f.is_static && f.is_noinline);
+    assert_eq!(f.params.len(), 3);
+    assert!(f.locals[..3].iter().all(|l| l.is_param));
+    assert_eq!(f.locals[3].name, "z");
+    let k = global(&o, "f.k.0");
+    assert_eq!(k.init.as_ref().map(|i| i.bytes.clone()), Some(vec![7, 0, 0, 0]));
+    assert!(error("int f(void) { return 0; } int f(void) { return 1; }").contains("redefinition of 'f'"));
+}
+
+#[test]
+fn csmith_parenthesised_function_names() {
+    let o = parse(
+        "typedef signed char int8_t;\n\
+         static int8_t (safe_add)(int8_t si1, int8_t si2) { return si1 + si2; }\n\
+         int main(void) { return safe_add(1, 2); }",
+    );
+    assert_eq!(o.unit.functions[0].name, "safe_add");
+    assert_eq!(o.unit.functions[0].params.len(), 2);
+}
+
+#[test]
+fn static_initializers_bytes_and_relocs() {
+    // struct { char c; short s; int i; } = {1, 0x203, -1}: bytes
+    //   01 00 03 02 ff ff ff ff (padding byte 1 is zero).
+    // Bit-fields unsigned a:3 = 5, b:5 = 3 -> byte0 = 5 | 3<<3 = 0x1d.
+    // int *p = &g[2] -> relocation to g, addend 8.
+    // char s[] = "ab" -> 3 bytes; char t[2] = "ab" -> 2 bytes, no NUL.
+    let o = parse(
+        "struct T { char c; short s; int i; } t = {1, 0x203, -1};\n\
+         struct U { unsigned a:3, b:5; } u = { 5, 3 };\n\
+         int g[4]; int *p = &g[2];\n\
+         char s[] = \"ab\"; char t2[2] = \"ab\";\n\
+         int m[2][3] = { 1, 2, 3, { 4 } };\n\
+         int d[5] = { [3] = 9, 1, [0] = 2 };\n",
+    );
+    assert_eq!(
+        global(&o, "t").init.as_ref().map(|i| i.bytes.clone()),
+        Some(vec![1, 0, 3, 2, 0xff, 0xff, 0xff, 0xff])
+    );
+    assert_eq!(global(&o, "u").init.as_ref().map(|i| i.bytes.clone()), Some(vec![0x1d, 0, 0, 0]));
+    let p = global(&o, "p").init.clone().expect("p init");
+    assert_eq!(p.relocs.len(), 1);
+    assert_eq!(p.relocs[0].addend, 8);
+    assert!(matches!(p.relocs[0].target, RelocTarget::Global(_)));
+    let s = global(&o, "s");
+    assert_eq!(s.ty.ty, arr(int(IntKind::Char), Some(3)));
+    assert_eq!(s.init.as_ref().map(|i| i.bytes.clone()), Some(b"ab\0".to_vec()));
+    assert_eq!(global(&o, "t2").init.as_ref().map(|i| i.bytes.clone()), Some(b"ab".to_vec()));
+    // m = {{1,2,3},{4,0,0}} by brace elision.
+    let m: Vec<u8> = [1u8, 2, 3, 4, 0, 0].iter().flat_map(|v| [*v, 0, 0, 0]).collect();
+    assert_eq!(global(&o, "m").init.as_ref().map(|i| i.bytes.clone()), Some(m));
+    // d = {2, 0, 0, 9, 1}: [3]=9 then the next element [4]=1, then [0]=2.
+    let d: Vec<u8> = [2u8, 0, 0, 9, 1].iter().flat_map(|v| [*v, 0, 0, 0]).collect();
+    assert_eq!(global(&o, "d").init.as_ref().map(|i| i.bytes.clone()), Some(d));
+    assert!(error("int f(void); int x; int y = x;").contains("initializer element is not constant"));
+}
+
+#[test]
+fn designators_into_nested_members() {
+    // .b.y = 5 then 6 continues with the member after b.y inside b (b.z).
+    // Layout: a at 0, b = {x 4, y 8, z 12}, c at 16.
+    let o = parse(
+        "struct In { int x, y, z; }; struct Out { int a; struct In b; int c; };\n\
+         struct Out o = { .b.y = 5, 6, .a = 1 };",
+    );
+    let mut want = vec![0u8; 20];
+    want[0] = 1;
+    want[8] = 5;
+    want[12] = 6;
+    assert_eq!(global(&o, "o").init.as_ref().map(|i| i.bytes.clone()), Some(want));
+}
+
+#[test]
+fn local_initializers_are_flattened() {
+    // int a[3] = {1, [2] = 3}: items at offsets 0 and 8.
+    // struct S s = {1, 2}; struct S t = s;  (t from a struct expression)
+    let o = parse(
+        "struct S { char c; int i; };\n\
+         int f(void) { int a[3] = {1, [2] = 3}; struct S s = {1, 2}; struct S t = s; int x = {4}; char str[] = \"hi\"; return 0; }",
+    );
+    let f = &o.unit.functions[0];
+    let Stmt::Compound(body) = &f.body else {
+        panic!("body")
+    };
+    let decls: Vec<&(crate::frontend::ast::LocalId, Option<Initializer>)> = body
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::Decl(d) => Some(d.iter()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    let Some(Initializer::List(a)) = &decls[0].1 else {
+        panic!("a")
+    };
+    assert_eq!(a.iter().map(|i| i.offset).collect::<Vec<_>>(), vec![0, 8]);
+    let Some(Initializer::List(s)) = &decls[1].1 else {
+        panic!("s")
+    };
+    assert_eq!(s.iter().map(|i| i.offset).collect::<Vec<_>>(), vec![0, 4]);
+    assert!(matches!(&decls[2].1, Some(Initializer::Expr(e)) if e.ty.ty.is_record()));
+    assert!(matches!(&decls[3].1, Some(Initializer::List(l)) if l.len() == 1));
+    assert_eq!(f.locals[4].ty.ty, arr(int(IntKind::Char), Some(3)));
+    let Some(Initializer::List(st)) = &decls[4].1 else {
+        panic!("str")
+    };
+    assert!(matches!(st[1].value.kind, ExprKind::IntLit(105)));
+}
+
+#[test]
+fn i686_layout_of_long_long_and_double_members() {
+    // i386 SysV: double and long long align to 4 inside structs.
+    let o = parse_t("struct D { char c; double d; long long l; } x;", Target::I686)
+        .unwrap_or_else(|e| panic!("{}", e.headline()));
+    let r = record(&o, "D");
+    assert_eq!((r.fields[1].offset, r.fields[2].offset, r.size, r.align), (4, 12, 20, 4));
+}
+
+#[test]
+fn deep_declarators_are_an_error_not_a_crash() {
+    let src = format!("int {}x{};", "(".repeat(5000), ")".repeat(5000));
+    assert!(error(&src).contains("nested too deeply"));
+    let src = format!("int x[1] = {};", "{".repeat(5000));
+    let e = error(&src);
+    assert!(e.contains("nested too deeply"), "{e}");
+    // Many array dimensions or pointer levels: types themselves are bounded.
+    let src = format!("int x{} = {{1}};", "[1]".repeat(100_000));
+    assert!(error(&src).contains("nested too deeply"));
+    let src = format!("int {}p;", "*".repeat(100_000));
+    assert!(error(&src).contains("nested too deeply"));
+}
+
+#[test]
+fn random_bytes_never_panic() {
+    // A small deterministic fuzz: token soup made of declaration pieces.
+    let pieces = [
+        "int", "struct", "S", "{", "}", "(", ")", "[", "]", "*", ";", ",", "=", "x", "typedef",
+        "union", "enum", ":", "3", "const", "__attribute__((packed))", "static", "...", "void",
+        "char", "unsigned", "long", ".", "\"s\"", "#pragma pack(1)\n",
+    ];
+    let mut state: u64 = 0x9e3779b97f4a7c15;
+    for _ in 0..3000 {
+        let mut src = String::new();
+        let n = (state % 24) as usize + 1;
+        for _ in 0..n {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            src.push_str(pieces[(state % pieces.len() as u64) as usize]);
+            src.push(' ');
+        }
+        let _ = parse_t(&src, Target::X86_64);
+    }
+}
