@@ -309,7 +309,13 @@ impl Parser<'_> {
                 let void_involved = tp.ty == Type::Void || fp.ty == Type::Void;
                 let fn_void = (tp.ty == Type::Void && matches!(fp.ty, Type::Function(_)))
                     || (fp.ty == Type::Void && matches!(tp.ty, Type::Function(_)));
-                if !void_involved && !self.compatible(&tp.ty, &fp.ty) || fn_void {
+                // Pointees differing only in signedness: gcc's -Wpointer-sign, off by
+                // default, so no warning.
+                let sign_only = match (&tp.ty, &fp.ty) {
+                    (Type::Int(a), Type::Int(b)) => a.to_unsigned() == b.to_unsigned(),
+                    _ => false,
+                };
+                if !void_involved && !sign_only && !self.compatible(&tp.ty, &fp.ty) || fn_void {
                     if !self.is_null_pointer_constant(&expr) {
                         let msg = match &ctx {
                             AssignCtx::Arg(n, Some(f)) => format!(
@@ -319,6 +325,10 @@ impl Parser<'_> {
                             AssignCtx::Arg(n, None) => format!(
                                 "passing argument {n} from incompatible pointer type \
                                  [-Wincompatible-pointer-types]"
+                            ),
+                            AssignCtx::Return => format!(
+                                "returning '{from_name}' from a function with incompatible \
+                                 return type '{to_name}' [-Wincompatible-pointer-types]"
                             ),
                             _ => format!(
                                 "{} [-Wincompatible-pointer-types]",

@@ -398,3 +398,45 @@ fn random_token_sequences_never_panic() {
         .expect("the parser panicked on a random input");
     assert_eq!(src, 3000);
 }
+
+/// Parses every C file named in `PHICC_PARSE_FILES` (whitespace-separated) with phicc's
+/// headers and `-I /usr/include/csmith`, on each target in `PHICC_PARSE_TARGETS`
+/// (default x86_64), and prints one line per file: `ok` or the first error. A
+/// measuring tool for the csmith runs (`cargo test ... parse_files_from_env --
+/// --ignored --nocapture`), not a check.
+#[test]
+#[ignore]
+fn parse_files_from_env() {
+    use crate::frontend::{preprocess, Target};
+    let files = std::env::var("PHICC_PARSE_FILES").unwrap_or_default();
+    let targets = std::env::var("PHICC_PARSE_TARGETS").unwrap_or_else(|_| "x86_64".into());
+    let handle = std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(move || {
+            for t in targets.split_whitespace() {
+                let target = Target::from_name(t).expect("target name");
+                for f in files.split_whitespace() {
+                    let mut opts = crate::compile_c::default_options();
+                    opts.target = target;
+                    opts.include_dirs.push("/usr/include/csmith".into());
+                    let line = match preprocess(std::path::Path::new(f), &opts) {
+                        Err(e) => format!("pp-error {e}"),
+                        Ok(pp) => {
+                            match super::parse_translation_unit(pp.tokens, &pp.sources, target) {
+                                Ok(out) => {
+                                    for w in &out.warnings {
+                                        println!("WARN {t} {f}: {}", w.headline());
+                                    }
+                                    format!("ok ({} functions)", out.unit.functions.len())
+                                }
+                                Err(e) => format!("error {}", e.headline()),
+                            }
+                        }
+                    };
+                    println!("PARSE {t} {f}: {line}");
+                }
+            }
+        })
+        .unwrap();
+    handle.join().unwrap();
+}
