@@ -728,9 +728,10 @@ impl Parser<'_> {
         }
         let is_sizeof = tok.is_keyword(Keyword::Sizeof);
         let name = if is_sizeof { "sizeof" } else { "__alignof__" };
-        let operand_loc = self.loc();
+        let mut operand_loc = self.loc();
         let ty = if self.paren_type_name_follows() {
             self.bump();
+            operand_loc = self.loc();
             let ty = self.parse_type_name()?;
             self.expect_punct(Punct::RParen)?;
             if self.is_punct(Punct::LBrace) {
@@ -766,10 +767,24 @@ impl Parser<'_> {
                         ),
                     ));
                 }
-                self.align_of(t)
+                self.preferred_align_of(t)
             }
         };
         Ok(Expr::int_lit(value, self.size_type(), loc))
+    }
+
+    /// gcc's `__alignof__`: the preferred alignment, which on i686 is 8 for `long long`
+    /// and `double` objects (they align to 4 only as struct members).
+    fn preferred_align_of(&self, t: &Type) -> u64 {
+        match t {
+            Type::Int(IntKind::LongLong | IntKind::ULongLong) | Type::Float(FloatKind::Double)
+                if self.target == crate::frontend::Target::I686 =>
+            {
+                8
+            }
+            Type::Array(elem, _) => self.preferred_align_of(&elem.ty),
+            _ => self.align_of(t),
+        }
     }
 
     /// `&e` (C99 6.5.3.2).
@@ -1273,12 +1288,13 @@ impl Parser<'_> {
         self.expect_punct(Punct::Comma)?;
         let mut cur = ty.ty;
         let mut offset: u64 = 0;
-        let (name, name_loc) = self.expect_ident()?;
-        self.offsetof_member(&mut cur, &mut offset, &name, name_loc)?;
+        // gcc reports member errors at the builtin's name.
+        let (name, _) = self.expect_ident()?;
+        self.offsetof_member(&mut cur, &mut offset, &name, loc)?;
         loop {
             if self.eat_punct(Punct::Dot) {
-                let (name, name_loc) = self.expect_ident()?;
-                self.offsetof_member(&mut cur, &mut offset, &name, name_loc)?;
+                let (name, _) = self.expect_ident()?;
+                self.offsetof_member(&mut cur, &mut offset, &name, loc)?;
             } else if self.is_punct(Punct::LBracket) {
                 let bloc = self.bump().loc;
                 let (idx, _) = self.parse_int_constant_expr()?;

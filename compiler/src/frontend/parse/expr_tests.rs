@@ -114,6 +114,8 @@ pub(super) fn declare_env(p: &mut Parser<'_>) {
         align: 1,
         pack: None,
     });
+    p.declare_tag("S".into(), super::TagEntity::Record(s));
+    p.declare_tag("T".into(), super::TagEntity::Record(t));
     p.func = Some(FunctionState {
         name: "test".into(),
         ret: Some(q(Type::int())),
@@ -769,4 +771,128 @@ pub(super) fn body(target: Target, src: &str) -> Result<Stmt, String> {
         }
         Ok(r)
     })
+}
+
+/// Integer constant expressions typed and folded by gcc 12 for x86_64 and i686
+/// (`testdata/gen_gcc_constants.py`): our type and value must match on both data models.
+#[test]
+fn constant_expressions_match_gcc_on_both_data_models() {
+    let kinds = [
+        Type::Bool,
+        int(IntKind::Char),
+        int(IntKind::SChar),
+        int(IntKind::UChar),
+        int(IntKind::Short),
+        int(IntKind::UShort),
+        int(IntKind::Int),
+        int(IntKind::UInt),
+        int(IntKind::Long),
+        int(IntKind::ULong),
+        int(IntKind::LongLong),
+        int(IntKind::ULongLong),
+    ];
+    let table = include_str!("testdata/gcc_constants.tsv");
+    let mut checked = 0;
+    for line in table.lines() {
+        let cols: Vec<&str> = line.split('\t').collect();
+        assert_eq!(cols.len(), 5, "{line}");
+        for (target, t, v) in [(LP64, cols[1], cols[2]), (ILP32, cols[3], cols[4])] {
+            let want_ty = &kinds[t.parse::<usize>().unwrap()];
+            let want_bits: u64 = v.parse().unwrap();
+            let e = expr(target, cols[0]).unwrap_or_else(|e| panic!("{}: {e}", cols[0]));
+            assert_eq!(&e.ty.ty, want_ty, "type of {} on {target:?}", cols[0]);
+            let got = with_parser(target, cols[0], |p| {
+                let e = p.parse_expr().unwrap();
+                let e = p.rvalue(e);
+                p.eval_const(&e)
+            });
+            match got {
+                Some(ConstValue::Int(x)) => {
+                    assert_eq!(x as u64, want_bits, "value of {} on {target:?}", cols[0])
+                }
+                other => panic!("{} on {target:?}: {other:?}", cols[0]),
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 800, "{checked}");
+}
+
+/// Casts, type names, `sizeof`/`__alignof__` of types and `__builtin_offsetof` (values
+/// by hand from the fixture's layout; the i686 `__alignof__` values are gcc 12's).
+#[test]
+fn type_name_operands() {
+    for t in [LP64, ILP32] {
+        assert_eq!(ival(t, "(unsigned char)255 + 1"), 256);
+        assert_eq!(ty_of(t, "(unsigned char)255 + 1"), Type::int());
+        assert_eq!(ival(t, "(unsigned char)256"), 0);
+        assert_eq!(ival(t, "(signed char)200"), -56);
+        assert_eq!(ival(t, "(_Bool)256"), 1);
+        assert_eq!(
+            ival(t, "(short)-1 == (unsigned short)-1"),
+            0,
+            "both promote to int"
+        );
+        assert_eq!(ival(t, "sizeof(int[3])"), 12);
+        assert_eq!(ival(t, "sizeof(struct S)"), 20);
+        assert_eq!(ival(t, "sizeof(char)"), 1);
+        assert_eq!(
+            ival(t, "__builtin_offsetof(struct S, y)"),
+            12,
+            "anonymous member"
+        );
+        assert_eq!(ival(t, "__builtin_offsetof(struct S, name[2])"), 18);
+        assert_eq!(ival(t, "__alignof__(int)"), 4);
+        assert_eq!(ival(t, "__alignof__(struct S)"), 4);
+        assert_eq!(ival(t, "(int)(char *)0"), 0);
+        assert_eq!(
+            ty_of(t, "(const int)i"),
+            Type::int(),
+            "a cast's value is unqualified"
+        );
+        assert_eq!(ival(t, "(int)3.99"), 3);
+    }
+    assert_eq!(ival(LP64, "__alignof__(long long)"), 8);
+    assert_eq!(ival(ILP32, "__alignof__(long long)"), 8);
+    assert_eq!(ival(ILP32, "__alignof__(double)"), 8);
+    assert_eq!(ival(LP64, "sizeof(long double)"), 16);
+    assert_eq!(ival(ILP32, "sizeof(long double)"), 12);
+    assert_eq!(ival(ILP32, "(long)4294967295u"), -1, "i686 long is 32 bits");
+    assert_eq!(ival(LP64, "(long)4294967295u"), 4294967295);
+    // Null pointer constants: (void *)0 converts silently to any object pointer.
+    assert_eq!(warnings(LP64, "p = (void *)0"), Vec::<String>::new());
+    // Errors with type names (gcc 12's wording and columns).
+    let cases: &[(&str, &str)] = &[
+        (
+            "(void)1 + 1",
+            "t.c:1:1: error: void value not ignored as it ought to be",
+        ),
+        (
+            "(int)st",
+            "t.c:1:1: error: aggregate value used where an integer was expected",
+        ),
+        (
+            "(int *)d",
+            "t.c:1:1: error: cannot convert to a pointer type",
+        ),
+        (
+            "(double)p",
+            "t.c:1:1: error: pointer value used where a floating-point was expected",
+        ),
+        (
+            "(int)i = 1",
+            "t.c:1:8: error: lvalue required as left operand of assignment",
+        ),
+        (
+            "sizeof(struct T)",
+            "t.c:1:8: error: invalid application of 'sizeof' to incomplete type 'struct T'",
+        ),
+        (
+            "__builtin_offsetof(struct S, zz)",
+            "t.c:1:1: error: 'struct S' has no member named 'zz'",
+        ),
+    ];
+    for (src, want) in cases {
+        assert_eq!(&err(LP64, src), want, "{src}");
+    }
 }
