@@ -408,3 +408,25 @@ fn random_bytes_never_panic() {
         let _ = parse_t(&src, Target::X86_64);
     }
 }
+
+/// Measurement helper (not a check): parses every file named in `PHICC_PARSE_FILES`
+/// (whitespace-separated) with csmith's runtime headers and prints the first error of
+/// each. Run: `PHICC_PARSE_FILES="a.c b.c" cargo test -p compiler --lib parse_files -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn parse_files() {
+    let files = std::env::var("PHICC_PARSE_FILES").unwrap_or_default();
+    let (mut ok, mut total) = (0, 0);
+    for f in files.split_whitespace() {
+        total += 1;
+        let mut opts = crate::compile_c::default_options();
+        opts.include_dirs.push("/usr/include/csmith".into());
+        let r = crate::frontend::preprocess(std::path::Path::new(f), &opts)
+            .and_then(|pp| parse_translation_unit(pp.tokens, &pp.sources, opts.target));
+        match r {
+            Ok(_) => ok += 1,
+            Err(e) => println!("{f}: {}", e.headline()),
+        }
+    }
+    println!("parsed {ok}/{total}");
+}

@@ -7,9 +7,9 @@
 //!
 //! The rules (all positions in bits, alignments are the member alignments of
 //! `Type::align`, i.e. i686 aligns `long long`/`double` to 4 inside records):
-//! - A non-bit-field member goes at the next multiple of its alignment: its type's,
-//!   raised by `aligned(N)` on the member, lowered to 1 by `packed` (unless the member
-//!   has `aligned`), capped by `#pragma pack(N)`. It raises the record alignment to that.
+//! - A non-bit-field member goes at the next multiple of its alignment: its type's
+//!   (1 under `packed`), raised by `aligned(N)` on the member, capped by
+//!   `#pragma pack(N)`. It raises the record alignment to that.
 //! - A bit-field of width w goes at the next bit, unless (no `packed`, no pragma pack)
 //!   placing it there would make it span more alignment units of its declared type
 //!   than the type itself has (gcc's `excess_unit_span`); then it starts at the next
@@ -148,12 +148,11 @@ pub(crate) fn layout_record(
                     Type::Array(_, None) => 0,
                     _ => ty.size(target, records).ok_or_else(too_large)?,
                 };
-                let mut a = natural;
+                // `packed` drops the natural alignment; `aligned(N)` on the member
+                // still applies (so a packed member gets exactly N).
+                let mut a = if attrs.packed || m.packed { 1 } else { natural };
                 if let Some(user) = m.aligned {
                     a = a.max(user);
-                }
-                if (attrs.packed || m.packed) && m.aligned.is_none() {
-                    a = 1;
                 }
                 if let Some(p) = pack {
                     a = a.min(p);
