@@ -27,7 +27,7 @@ use crate::frontend::ast::{
 use crate::frontend::diag::Diagnostic;
 use crate::frontend::source::Loc;
 use crate::frontend::token::{Keyword, Punct, TokenKind};
-use crate::frontend::types::{FunctionType, IntKind, QualType, Type};
+use crate::frontend::types::{FunctionType, QualType, Type};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
@@ -745,11 +745,6 @@ impl Parser<'_> {
             self.globals[id.0 as usize].init = Some(init);
             self.globals[id.0 as usize].ty = ty.clone();
             self.declare_ordinary(name.clone(), OrdinaryEntity::Global(id, ty.clone()));
-        } else {
-            self.globals[id.0 as usize].init = Some(crate::frontend::ast::StaticInit {
-                bytes: vec![0; self.size_of(&ty.ty).unwrap_or(0) as usize],
-                relocs: Vec::new(),
-            });
         }
         if self.size_of(&ty.ty).is_none() {
             return Err(self.error_at(loc, format!("storage size of '{name}' isn't known")));
@@ -796,15 +791,5 @@ impl Parser<'_> {
             return Err(self.error_at(loc, format!("storage size of '{name}' isn't known")));
         }
         Ok((id, init))
-    }
-}
-
-/// `ptrdiff_t`-like helper kept here for the initializer code: the unsigned integer
-/// kind of pointer width.
-pub(crate) fn pointer_int_kind(target: crate::frontend::Target) -> IntKind {
-    if target.is_lp64() {
-        IntKind::ULong
-    } else {
-        IntKind::UInt
     }
 }
