@@ -32,9 +32,15 @@ mod const_eval;
 mod convert;
 mod decl;
 mod expr;
+#[cfg(test)]
+mod expr_tests;
 mod init;
+mod int_const_type;
 mod layout;
 mod stmt;
+#[cfg(test)]
+mod stmt_tests;
+mod type_name;
 
 use super::ast::{
     FunctionDecl, FunctionDef, GlobalId, GlobalVar, LabelId, LocalId, LocalVar, StringId,
@@ -129,6 +135,9 @@ pub(crate) struct Parser<'s> {
     /// `#pragma pack` state: current value and the push stack.
     pub pack: Option<u64>,
     pub pack_stack: Vec<Option<u64>>,
+    /// Nesting depth of expressions and statements being parsed (bounded by
+    /// `expr::MAX_NESTING` so input cannot overflow the stack).
+    pub depth: u32,
 }
 
 impl<'s> Parser<'s> {
@@ -164,6 +173,7 @@ impl<'s> Parser<'s> {
             func: None,
             pack: None,
             pack_stack: Vec::new(),
+            depth: 0,
         }
     }
 
