@@ -55,15 +55,14 @@ impl FnLower<'_, '_> {
         scalar_type(self.ctx.target, &e.ty.ty).map_err(|m| self.err(e.loc, m))
     }
 
+    // Every arm calls a separate function: the frame of this one stays small, and the
+    // recursion through it (bounded by `MAX_DEPTH`) fits a test thread's 2 MiB stack.
     fn rvalue_inner(&mut self, e: &Expr) -> Res<RVal> {
         if matches!(e.ty.ty, Type::Float(_)) {
             return Err(self.err(e.loc, "floating-point arithmetic is not supported yet"));
         }
         match &e.kind {
-            ExprKind::IntLit(bits) => {
-                let t = self.ir_type_of(e)?;
-                Ok(RVal::Scalar(literal(t, t.canonicalize(*bits, 8) as i64), t))
-            }
+            ExprKind::IntLit(bits) => self.int_lit(*bits, e),
             ExprKind::FloatLit(_) => Err(self.err(
                 e.loc,
                 "floating-point arithmetic is not supported yet",
@@ -75,60 +74,22 @@ impl FnLower<'_, '_> {
             | ExprKind::Member { .. } => self.load_expr(e),
             ExprKind::Func(_) => Err(self.err(e.loc, "a function is used as a value")),
             ExprKind::Cast(inner) => self.lower_cast(inner, &e.ty.ty, e.loc),
-            ExprKind::Decay(inner) | ExprKind::AddrOf(inner) => {
-                let a = self.address_of(inner)?;
-                Ok(RVal::Scalar(a, IrType::Ptr))
-            }
+            ExprKind::Decay(inner) | ExprKind::AddrOf(inner) => self.addr_value(inner),
             ExprKind::Unary(op, a) => self.unary(*op, a, e),
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e),
             ExprKind::PtrAdd {
                 ptr,
                 index,
                 elem_size,
-            } => {
-                let (p, _) = self.scalar(ptr)?;
-                let (i, it) = self.scalar(index)?;
-                let r = self.ptr_offset(p, i, it, *elem_size);
-                Ok(RVal::Scalar(r, IrType::Ptr))
-            }
+            } => self.ptr_add(ptr, index, *elem_size),
             ExprKind::PtrDiff {
                 lhs,
                 rhs,
                 elem_size,
-            } => {
-                let t = self.ir_type_of(e)?;
-                let (a, _) = self.scalar(lhs)?;
-                let (b, _) = self.scalar(rhs)?;
-                let ai = self.cast(IrType::Ptr, a, t);
-                let bi = self.cast(IrType::Ptr, b, t);
-                let d = self.bin(BinOp::Sub, t, ai, bi);
-                let r = if *elem_size > 1 {
-                    self.bin(BinOp::SDiv, t, d, exact(t, *elem_size as i64))
-                } else {
-                    d
-                };
-                Ok(RVal::Scalar(r, t))
-            }
-            ExprKind::LogAnd(..) | ExprKind::LogOr(..) => {
-                // Through a slot: 1 on the true path, 0 on the false one.
-                let slot = self.temp(IrType::I32, 4, 4);
-                let (t, f, join) = (self.new_label(), self.new_label(), self.new_label());
-                self.cond_branch(e, t, f)?;
-                self.start(t);
-                self.store(IrType::I32, exact(IrType::I32, 1), slot);
-                self.br(join);
-                self.start(f);
-                self.store(IrType::I32, exact(IrType::I32, 0), slot);
-                self.br(join);
-                self.start(join);
-                let v = self.load(IrType::I32, slot);
-                Ok(RVal::Scalar(v, IrType::I32))
-            }
+            } => self.ptr_diff(lhs, rhs, *elem_size, e),
+            ExprKind::LogAnd(..) | ExprKind::LogOr(..) => self.logical_value(e),
             ExprKind::Cond(c, a, b) => self.conditional(c, a, b, e),
-            ExprKind::Comma(a, b) => {
-                self.rvalue(a)?;
-                self.rvalue(b)
-            }
+            ExprKind::Comma(a, b) => self.comma(a, b),
             ExprKind::Assign(lhs, rhs) => self.assign(lhs, rhs, e),
             ExprKind::CompoundAssign {
                 op,
@@ -148,6 +109,59 @@ impl FnLower<'_, '_> {
                 fn_ty,
             } => self.call(callee, args, fn_ty, e),
         }
+    }
+
+    fn int_lit(&mut self, bits: u64, e: &Expr) -> Res<RVal> {
+        let t = self.ir_type_of(e)?;
+        Ok(RVal::Scalar(literal(t, t.canonicalize(bits, 8) as i64), t))
+    }
+
+    fn addr_value(&mut self, inner: &Expr) -> Res<RVal> {
+        let a = self.address_of(inner)?;
+        Ok(RVal::Scalar(a, IrType::Ptr))
+    }
+
+    fn comma(&mut self, a: &Expr, b: &Expr) -> Res<RVal> {
+        self.rvalue(a)?;
+        self.rvalue(b)
+    }
+
+    fn ptr_add(&mut self, ptr: &Expr, index: &Expr, elem_size: u64) -> Res<RVal> {
+        let (p, _) = self.scalar(ptr)?;
+        let (i, it) = self.scalar(index)?;
+        let r = self.ptr_offset(p, i, it, elem_size);
+        Ok(RVal::Scalar(r, IrType::Ptr))
+    }
+
+    fn ptr_diff(&mut self, lhs: &Expr, rhs: &Expr, elem_size: u64, e: &Expr) -> Res<RVal> {
+        let t = self.ir_type_of(e)?;
+        let (a, _) = self.scalar(lhs)?;
+        let (b, _) = self.scalar(rhs)?;
+        let ai = self.cast(IrType::Ptr, a, t);
+        let bi = self.cast(IrType::Ptr, b, t);
+        let d = self.bin(BinOp::Sub, t, ai, bi);
+        let r = if elem_size > 1 {
+            self.bin(BinOp::SDiv, t, d, exact(t, elem_size as i64))
+        } else {
+            d
+        };
+        Ok(RVal::Scalar(r, t))
+    }
+
+    /// `&&` / `||` as a value: through a slot, 1 on the true path, 0 on the false one.
+    fn logical_value(&mut self, e: &Expr) -> Res<RVal> {
+        let slot = self.temp(IrType::I32, 4, 4);
+        let (t, f, join) = (self.new_label(), self.new_label(), self.new_label());
+        self.cond_branch(e, t, f)?;
+        self.start(t);
+        self.store(IrType::I32, exact(IrType::I32, 1), slot);
+        self.br(join);
+        self.start(f);
+        self.store(IrType::I32, exact(IrType::I32, 0), slot);
+        self.br(join);
+        self.start(join);
+        let v = self.load(IrType::I32, slot);
+        Ok(RVal::Scalar(v, IrType::I32))
     }
 
     /// `p + i * elem_size` for an index `i` of IR type `it`.
