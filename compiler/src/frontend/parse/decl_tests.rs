@@ -380,9 +380,9 @@ fn deep_declarators_are_an_error_not_a_crash() {
     let e = error(&src);
     assert!(e.contains("nested too deeply"), "{e}");
     // Many array dimensions or pointer levels: types themselves are bounded.
-    let src = format!("int x{} = {{1}};", "[1]".repeat(100_000));
+    let src = format!("int x{} = {{1}};", "[1]".repeat(20_000));
     assert!(error(&src).contains("nested too deeply"));
-    let src = format!("int {}p;", "*".repeat(100_000));
+    let src = format!("int {}p;", "*".repeat(20_000));
     assert!(error(&src).contains("nested too deeply"));
 }
 
@@ -395,7 +395,7 @@ fn random_bytes_never_panic() {
         "char", "unsigned", "long", ".", "\"s\"", "#pragma pack(1)\n",
     ];
     let mut state: u64 = 0x9e3779b97f4a7c15;
-    for _ in 0..3000 {
+    for _ in 0..300 {
         let mut src = String::new();
         let n = (state % 24) as usize + 1;
         for _ in 0..n {
