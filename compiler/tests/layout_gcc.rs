@@ -200,11 +200,7 @@ fn checker_program(defs: &[Def]) -> String {
         for m in &d.named {
             match m.bitfield_bool {
                 None => {
-                    let _ = writeln!(
-                        s,
-                        "  printf(\" %u\", (unsigned)offsetof({t}, {}));",
-                        m.name
-                    );
+                    let _ = writeln!(s, "  printf(\" %u\", (unsigned)offsetof({t}, {}));", m.name);
                 }
                 Some(is_bool) => {
                     let v = if is_bool { "1" } else { "~0" };
@@ -255,7 +251,11 @@ fn our_lines(defs: &[Def], target: Target) -> Vec<String> {
                     }
                     Some(bf) => {
                         // A `_Bool` set to 1 sets only its lowest bit.
-                        let cnt = if m.bitfield_bool == Some(true) { 1 } else { bf.width };
+                        let cnt = if m.bitfield_bool == Some(true) {
+                            1
+                        } else {
+                            bf.width
+                        };
                         let _ = write!(line, " {}:{}", bf.bit_offset, cnt);
                     }
                 }
@@ -344,7 +344,12 @@ fn random_records_match_gcc_on_x86_64_and_i686() {
             "{} of {} records differ; first ones:\n{}",
             mismatches.len(),
             defs.len(),
-            mismatches.iter().take(5).cloned().collect::<Vec<_>>().join("\n")
+            mismatches
+                .iter()
+                .take(5)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("\n")
         );
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -135,13 +135,17 @@ fn parameters_are_adjusted_and_old_style_has_no_prototype() {
 fn typedef_names_and_shadowing() {
     // `T T;` in an inner scope declares an object T of type T (6.7.2p2: a typedef
     // name is a type specifier only when no other type specifier came before).
-    let o = parse(
-        "typedef unsigned char T; T g; int main(void) { T T; T = 3; return T; }",
-    );
+    let o = parse("typedef unsigned char T; T g; int main(void) { T T; T = 3; return T; }");
     assert_eq!(global(&o, "g").ty.ty, int(IntKind::UChar));
     let f = &o.unit.functions[0];
     assert_eq!(f.locals[0].name, "T");
     assert_eq!(f.locals[0].ty.ty, int(IntKind::UChar));
+    // Qualifiers on a typedef'd array type qualify its elements (C99 6.7.3p8).
+    let o = parse("typedef int A[3]; const A x = {1};");
+    let Type::Array(elem, Some(3)) = &global(&o, "x").ty.ty else {
+        panic!("x not an array")
+    };
+    assert!(elem.is_const);
 }
 
 #[test]
@@ -158,7 +162,10 @@ fn struct_layout_and_bitfields_via_parser() {
     let ra = record(&o, "A");
     assert_eq!((ra.size, ra.align, ra.fields[1].offset), (8, 4, 4));
     let rb = record(&o, "B");
-    assert_eq!(rb.fields[1].bitfield.map(|b| (b.bit_offset, b.width)), Some((32, 30)));
+    assert_eq!(
+        rb.fields[1].bitfield.map(|b| (b.bit_offset, b.width)),
+        Some((32, 30))
+    );
     assert_eq!((rb.fields[2].offset, rb.size), (8, 12));
     let rc = record(&o, "C");
     assert_eq!((rc.size, rc.align, rc.fields[1].offset), (5, 1, 1));
@@ -183,7 +190,9 @@ fn tags_forward_declared_and_completed() {
     let rs = record(&o, "S");
     assert!(rs.complete);
     assert_eq!(rs.size, 16);
-    assert!(error("struct S { int x; }; struct S { int y; };").contains("redefinition of 'struct S'"));
+    assert!(
+        error("struct S { int x; }; struct S { int y; };").contains("redefinition of 'struct S'")
+    );
     assert!(error("struct S; union S *p;").contains("'S' defined as wrong kind of tag"));
     assert!(error("struct S s;").contains("storage size of 's' isn't known"));
 }
@@ -191,9 +200,8 @@ fn tags_forward_declared_and_completed() {
 #[test]
 fn block_scoped_tags_shadow() {
     // The inner `struct S` is a new type (size 1), the outer one keeps size 8.
-    let o = parse(
-        "struct S { long x; }; int f(void) { struct S { char c; } s; return sizeof(s); }",
-    );
+    let o =
+        parse("struct S { long x; }; int f(void) { struct S { char c; } s; return sizeof(s); }");
     let sizes: Vec<u64> = o
         .unit
         .records
@@ -208,9 +216,7 @@ fn block_scoped_tags_shadow() {
 #[test]
 fn enums_pick_gcc_types() {
     // No negative value -> unsigned int; a negative one -> int; constants are ints.
-    let o = parse(
-        "enum E { A, B = 5, C }; enum E e; enum F { N = -1, M }; enum F f; int arr[C];",
-    );
+    let o = parse("enum E { A, B = 5, C }; enum E e; enum F { N = -1, M }; enum F f; int arr[C];");
     assert_eq!(global(&o, "e").ty.ty, int(IntKind::UInt));
     assert_eq!(global(&o, "f").ty.ty, int(IntKind::Int));
     // C = 6.
@@ -227,7 +233,10 @@ fn linkage_merging() {
     assert_eq!(o.unit.globals.iter().filter(|g| g.name == "x").count(), 1);
     let x = global(&o, "x");
     assert!(!x.is_extern_only);
-    assert_eq!(x.init.as_ref().map(|i| i.bytes.clone()), Some(vec![3, 0, 0, 0]));
+    assert_eq!(
+        x.init.as_ref().map(|i| i.bytes.clone()),
+        Some(vec![3, 0, 0, 0])
+    );
     assert_eq!(global(&o, "a").ty.ty, arr(Type::int(), Some(4)));
     assert!(global(&o, "e").is_extern_only);
     assert!(global(&o, "s").is_static);
@@ -259,8 +268,12 @@ fn function_definition_parameters_are_locals() {
     assert!(f.locals[..3].iter().all(|l| l.is_param));
     assert_eq!(f.locals[3].name, "z");
     let k = global(&o, "f.k.0");
-    assert_eq!(k.init.as_ref().map(|i| i.bytes.clone()), Some(vec![7, 0, 0, 0]));
-    assert!(error("int f(void) { return 0; } int f(void) { return 1; }").contains("redefinition of 'f'"));
+    assert_eq!(
+        k.init.as_ref().map(|i| i.bytes.clone()),
+        Some(vec![7, 0, 0, 0])
+    );
+    assert!(error("int f(void) { return 0; } int f(void) { return 1; }")
+        .contains("redefinition of 'f'"));
 }
 
 #[test]
@@ -293,21 +306,42 @@ fn static_initializers_bytes_and_relocs() {
         global(&o, "t").init.as_ref().map(|i| i.bytes.clone()),
         Some(vec![1, 0, 3, 2, 0xff, 0xff, 0xff, 0xff])
     );
-    assert_eq!(global(&o, "u").init.as_ref().map(|i| i.bytes.clone()), Some(vec![0x1d, 0, 0, 0]));
+    assert_eq!(
+        global(&o, "u").init.as_ref().map(|i| i.bytes.clone()),
+        Some(vec![0x1d, 0, 0, 0])
+    );
     let p = global(&o, "p").init.clone().expect("p init");
     assert_eq!(p.relocs.len(), 1);
     assert_eq!(p.relocs[0].addend, 8);
     assert!(matches!(p.relocs[0].target, RelocTarget::Global(_)));
     let s = global(&o, "s");
     assert_eq!(s.ty.ty, arr(int(IntKind::Char), Some(3)));
-    assert_eq!(s.init.as_ref().map(|i| i.bytes.clone()), Some(b"ab\0".to_vec()));
-    assert_eq!(global(&o, "t2").init.as_ref().map(|i| i.bytes.clone()), Some(b"ab".to_vec()));
+    assert_eq!(
+        s.init.as_ref().map(|i| i.bytes.clone()),
+        Some(b"ab\0".to_vec())
+    );
+    assert_eq!(
+        global(&o, "t2").init.as_ref().map(|i| i.bytes.clone()),
+        Some(b"ab".to_vec())
+    );
     // m = {{1,2,3},{4,0,0}} by brace elision.
-    let m: Vec<u8> = [1u8, 2, 3, 4, 0, 0].iter().flat_map(|v| [*v, 0, 0, 0]).collect();
-    assert_eq!(global(&o, "m").init.as_ref().map(|i| i.bytes.clone()), Some(m));
+    let m: Vec<u8> = [1u8, 2, 3, 4, 0, 0]
+        .iter()
+        .flat_map(|v| [*v, 0, 0, 0])
+        .collect();
+    assert_eq!(
+        global(&o, "m").init.as_ref().map(|i| i.bytes.clone()),
+        Some(m)
+    );
     // d = {2, 0, 0, 9, 1}: [3]=9 then the next element [4]=1, then [0]=2.
-    let d: Vec<u8> = [2u8, 0, 0, 9, 1].iter().flat_map(|v| [*v, 0, 0, 0]).collect();
-    assert_eq!(global(&o, "d").init.as_ref().map(|i| i.bytes.clone()), Some(d));
+    let d: Vec<u8> = [2u8, 0, 0, 9, 1]
+        .iter()
+        .flat_map(|v| [*v, 0, 0, 0])
+        .collect();
+    assert_eq!(
+        global(&o, "d").init.as_ref().map(|i| i.bytes.clone()),
+        Some(d)
+    );
     assert!(error("int f(void); int x; int y = x;").contains("initializer element is not constant"));
 }
 
@@ -323,7 +357,10 @@ fn designators_into_nested_members() {
     want[0] = 1;
     want[8] = 5;
     want[12] = 6;
-    assert_eq!(global(&o, "o").init.as_ref().map(|i| i.bytes.clone()), Some(want));
+    assert_eq!(
+        global(&o, "o").init.as_ref().map(|i| i.bytes.clone()),
+        Some(want)
+    );
 }
 
 #[test]
@@ -366,10 +403,16 @@ fn local_initializers_are_flattened() {
 #[test]
 fn i686_layout_of_long_long_and_double_members() {
     // i386 SysV: double and long long align to 4 inside structs.
-    let o = parse_t("struct D { char c; double d; long long l; } x;", Target::I686)
-        .unwrap_or_else(|e| panic!("{}", e.headline()));
+    let o = parse_t(
+        "struct D { char c; double d; long long l; } x;",
+        Target::I686,
+    )
+    .unwrap_or_else(|e| panic!("{}", e.headline()));
     let r = record(&o, "D");
-    assert_eq!((r.fields[1].offset, r.fields[2].offset, r.size, r.align), (4, 12, 20, 4));
+    assert_eq!(
+        (r.fields[1].offset, r.fields[2].offset, r.size, r.align),
+        (4, 12, 20, 4)
+    );
 }
 
 #[test]
@@ -390,9 +433,36 @@ fn deep_declarators_are_an_error_not_a_crash() {
 fn random_bytes_never_panic() {
     // A small deterministic fuzz: token soup made of declaration pieces.
     let pieces = [
-        "int", "struct", "S", "{", "}", "(", ")", "[", "]", "*", ";", ",", "=", "x", "typedef",
-        "union", "enum", ":", "3", "const", "__attribute__((packed))", "static", "...", "void",
-        "char", "unsigned", "long", ".", "\"s\"", "#pragma pack(1)\n",
+        "int",
+        "struct",
+        "S",
+        "{",
+        "}",
+        "(",
+        ")",
+        "[",
+        "]",
+        "*",
+        ";",
+        ",",
+        "=",
+        "x",
+        "typedef",
+        "union",
+        "enum",
+        ":",
+        "3",
+        "const",
+        "__attribute__((packed))",
+        "static",
+        "...",
+        "void",
+        "char",
+        "unsigned",
+        "long",
+        ".",
+        "\"s\"",
+        "#pragma pack(1)\n",
     ];
     let mut state: u64 = 0x9e3779b97f4a7c15;
     for _ in 0..300 {
@@ -423,16 +493,25 @@ fn anonymous_members_and_flexible_arrays() {
     let ra = record(&o, "A");
     assert_eq!(ra.fields.len(), 3);
     assert!(ra.fields[1].name.is_none());
-    assert_eq!((ra.fields[1].offset, ra.fields[2].offset, ra.size), (4, 8, 16));
+    assert_eq!(
+        (ra.fields[1].offset, ra.fields[2].offset, ra.size),
+        (4, 8, 16)
+    );
     let mut want = vec![0u8; 16];
     want[0] = 1;
     want[4] = 2;
     want[8] = 3;
-    assert_eq!(global(&o, "a").init.as_ref().map(|i| i.bytes.clone()), Some(want));
+    assert_eq!(
+        global(&o, "a").init.as_ref().map(|i| i.bytes.clone()),
+        Some(want)
+    );
     let mut want = vec![0u8; 16];
     want[4] = 7;
     want[8] = 9;
-    assert_eq!(global(&o, "b").init.as_ref().map(|i| i.bytes.clone()), Some(want));
+    assert_eq!(
+        global(&o, "b").init.as_ref().map(|i| i.bytes.clone()),
+        Some(want)
+    );
     let rf = record(&o, "F");
     assert_eq!((rf.size, rf.fields[1].offset), (4, 4));
     assert!(error("struct G { char d[]; int n; };").contains("flexible array member not at end"));
@@ -507,33 +586,46 @@ fn block_scope_declarations() {
     let msg = global(&o, "f.msg.0");
     let init = msg.init.as_ref().expect("msg init");
     assert!(matches!(init.relocs[0].target, RelocTarget::String(_)));
-    assert!(error("int f(void) { int x; int x; return 0; }").contains("redeclaration of 'x' with no linkage"));
-    assert!(error("int f(void) { extern int x = 1; return 0; }").contains("both 'extern' and initializer"));
+    assert!(error("int f(void) { int x; int x; return 0; }")
+        .contains("redeclaration of 'x' with no linkage"));
+    assert!(error("int f(void) { extern int x = 1; return 0; }")
+        .contains("both 'extern' and initializer"));
 }
 
 #[test]
 fn float_and_pointer_static_images() {
     // 1.5f = 0x3fc00000, 2.0 = 0x4000000000000000 (IEEE 754), little-endian.
     // A function pointer initializer is a relocation to the function.
-    let o = parse(
-        "float f = 1.5f; double d = 2; int fn(void); int (*fp)(void) = fn; char *np = 0;\n",
+    let o =
+        parse("float f = 1.5f; double d = 2; int fn(void); int (*fp)(void) = fn; char *np = 0;\n");
+    assert_eq!(
+        global(&o, "f").init.as_ref().map(|i| i.bytes.clone()),
+        Some(vec![0, 0, 0xc0, 0x3f])
     );
-    assert_eq!(global(&o, "f").init.as_ref().map(|i| i.bytes.clone()), Some(vec![0, 0, 0xc0, 0x3f]));
     assert_eq!(
         global(&o, "d").init.as_ref().map(|i| i.bytes.clone()),
         Some(vec![0, 0, 0, 0, 0, 0, 0, 0x40])
     );
     let fp = global(&o, "fp").init.clone().expect("fp");
     assert!(matches!(&fp.relocs[0].target, RelocTarget::Function(n) if n == "fn"));
-    assert_eq!(global(&o, "np").init.as_ref().map(|i| i.bytes.clone()), Some(vec![0; 8]));
+    assert_eq!(
+        global(&o, "np").init.as_ref().map(|i| i.bytes.clone()),
+        Some(vec![0; 8])
+    );
 }
 
 #[test]
 fn union_initialization() {
     // A brace list initializes the first member; a designator picks another one.
     let o = parse("union U { char c; int i; } u1 = { 0x41 }, u2 = { .i = 0x01020304 };");
-    assert_eq!(global(&o, "u1").init.as_ref().map(|i| i.bytes.clone()), Some(vec![0x41, 0, 0, 0]));
-    assert_eq!(global(&o, "u2").init.as_ref().map(|i| i.bytes.clone()), Some(vec![4, 3, 2, 1]));
+    assert_eq!(
+        global(&o, "u1").init.as_ref().map(|i| i.bytes.clone()),
+        Some(vec![0x41, 0, 0, 0])
+    );
+    assert_eq!(
+        global(&o, "u2").init.as_ref().map(|i| i.bytes.clone()),
+        Some(vec![4, 3, 2, 1])
+    );
 }
 
 #[test]
@@ -557,7 +649,10 @@ fn static_assert_and_pragma_pack_forms() {
 #[test]
 fn declaration_errors_point_at_the_right_token() {
     let e = error("int x\nint y;");
-    assert!(e.starts_with("t.c:2:1: error: expected ',' or ';' before 'int'"), "{e}");
+    assert!(
+        e.starts_with("t.c:2:1: error: expected ',' or ';' before 'int'"),
+        "{e}"
+    );
     let e = error("int f(void) [3];");
     assert!(e.contains("declared as function returning an array"), "{e}");
     let e = error("int a[3](void);");
