@@ -158,11 +158,7 @@ impl Func {
     fn fn_type(&self) -> Rc<FunctionType> {
         Rc::new(FunctionType {
             ret: QualType::new(self.ret.clone()),
-            params: self
-                .params
-                .iter()
-                .map(|p| self.locals[p.0 as usize].ty.clone())
-                .collect(),
+            params: self.params.iter().map(|p| self.locals[p.0 as usize].ty.clone()).collect(),
             variadic: false,
             has_prototype: true,
         })
@@ -211,10 +207,7 @@ fn unit(functions: Vec<FunctionDef>) -> TranslationUnit {
 fn call(f: &FunctionDef, args: Vec<Expr>) -> Expr {
     let fn_ty = f.ty.clone();
     let callee = ex(
-        ExprKind::Decay(b(ex(
-            ExprKind::Func(f.name.clone()),
-            Type::Function(fn_ty.clone()),
-        ))),
+        ExprKind::Decay(b(ex(ExprKind::Func(f.name.clone()), Type::Function(fn_ty.clone())))),
         Type::Pointer(Rc::new(QualType::new(Type::Function(fn_ty.clone())))),
     );
     ex(
@@ -241,13 +234,7 @@ fn arithmetic_and_integer_conversions() {
     let body = vec![
         decl(&x, lit(7, int())),
         decl(&c, cast(lit(300, int()), Type::Int(IntKind::UChar))),
-        decl(
-            &l,
-            cast(
-                ex(ExprKind::Unary(UnaryOp::Neg, b(lit(1, int()))), int()),
-                long(),
-            ),
-        ),
+        decl(&l, cast(ex(ExprKind::Unary(UnaryOp::Neg, b(lit(1, int()))), int()), long())),
         ret(bin(
             BinaryOp::Add,
             bin(
@@ -262,12 +249,7 @@ fn arithmetic_and_integer_conversions() {
                 int(),
             ),
             cast(
-                bin(
-                    BinaryOp::Shr,
-                    cast(l.clone(), uint()),
-                    lit(28, int()),
-                    uint(),
-                ),
+                bin(BinaryOp::Shr, cast(l.clone(), uint()), lit(28, int()), uint()),
                 int(),
             ),
             int(),
@@ -384,7 +366,12 @@ fn bitfield_records() -> (RecordTable, RecordId) {
         align: 8,
         pack: None,
     };
-    (RecordTable { records: vec![rec] }, RecordId(0))
+    (
+        RecordTable {
+            records: vec![rec],
+        },
+        RecordId(0),
+    )
 }
 
 #[test]
@@ -444,12 +431,7 @@ fn bitfields_read_modify_write_and_truncated_values() {
             cast(
                 bin(
                     BinaryOp::BitAnd,
-                    bin(
-                        BinaryOp::Shr,
-                        member(2, ull.clone()),
-                        lit(8, int()),
-                        ull.clone(),
-                    ),
+                    bin(BinaryOp::Shr, member(2, ull.clone()), lit(8, int()), ull.clone()),
                     lit(0xff, ull.clone()),
                     ull.clone(),
                 ),
@@ -548,7 +530,9 @@ fn records_by_value_through_calls() {
         )),
     ];
     let mut u = unit(vec![swap, f.finish(body)]);
-    u.records = RecordTable { records: vec![rec] };
+    u.records = RecordTable {
+        records: vec![rec],
+    };
     let m = lower_ok(&u);
     check_all_stages(&m, &[], &Outcome::Returned(Some(4043)), "");
 }
@@ -680,10 +664,7 @@ fn floating_point_is_a_diagnostic_not_a_panic() {
     let mut f = Func::new("main", int());
     let d = f.var("d", Type::Float(FloatKind::Double), false);
     let body = vec![
-        decl(
-            &d,
-            ex(ExprKind::FloatLit(1.5), Type::Float(FloatKind::Double)),
-        ),
+        decl(&d, ex(ExprKind::FloatLit(1.5), Type::Float(FloatKind::Double))),
         ret(cast(d.clone(), int())),
     ];
     let err = compiler::lowering::lower(&unit(vec![f.finish(body)]), &SourceMap::new())
@@ -704,3 +685,4 @@ fn deep_nesting_is_a_diagnostic_not_a_stack_overflow() {
     let err = compiler::lowering::lower(&u, &SourceMap::new()).expect_err("too deep");
     assert!(err.to_string().contains("nested too deeply"), "{err}");
 }
+
