@@ -7,9 +7,9 @@
 //!
 //! The rules (all positions in bits, alignments are the member alignments of
 //! `Type::align`, i.e. i686 aligns `long long`/`double` to 4 inside records):
-//! - A non-bit-field member goes at the next multiple of its alignment: its type's,
-//!   raised by `aligned(N)` on the member, lowered to 1 by `packed` (unless the member
-//!   has `aligned`), capped by `#pragma pack(N)`. It raises the record alignment to that.
+//! - A non-bit-field member goes at the next multiple of its alignment: its type's
+//!   (1 under `packed`), raised by `aligned(N)` on the member, capped by
+//!   `#pragma pack(N)`. It raises the record alignment to that.
 //! - A bit-field of width w goes at the next bit, unless (no `packed`, no pragma pack)
 //!   placing it there would make it span more alignment units of its declared type
 //!   than the type itself has (gcc's `excess_unit_span`); then it starts at the next
@@ -102,11 +102,10 @@ pub(crate) fn layout_record(
                 let packed = attrs.packed || m.packed;
                 let start = if kind == RecordKind::Union {
                     0
-                } else if width == 0 {
-                    round_up(bitpos, align_bits).ok_or_else(too_large)?
-                } else if !packed
-                    && pack.is_none()
-                    && excess_unit_span(bitpos, u64::from(width), align_bits, type_bits)
+                } else if width == 0
+                    || (!packed
+                        && pack.is_none()
+                        && excess_unit_span(bitpos, u64::from(width), align_bits, type_bits))
                 {
                     round_up(bitpos, align_bits).ok_or_else(too_large)?
                 } else {
@@ -148,12 +147,11 @@ pub(crate) fn layout_record(
                     Type::Array(_, None) => 0,
                     _ => ty.size(target, records).ok_or_else(too_large)?,
                 };
-                let mut a = natural;
+                // `packed` drops the natural alignment; `aligned(N)` on the member
+                // still applies (so a packed member gets exactly N).
+                let mut a = if attrs.packed || m.packed { 1 } else { natural };
                 if let Some(user) = m.aligned {
                     a = a.max(user);
-                }
-                if (attrs.packed || m.packed) && m.aligned.is_none() {
-                    a = 1;
                 }
                 if let Some(p) = pack {
                     a = a.min(p);
@@ -229,7 +227,10 @@ mod tests {
     fn char_then_long_long_differs_between_lp64_and_i686() {
         // SysV x86_64: long long aligns to 8 -> offset 8, size 16.
         // i386 SysV: long long aligns to 4 inside structs -> offset 4, size 12.
-        let ms = [m(Type::Int(IntKind::Char), None), m(Type::Int(IntKind::LongLong), None)];
+        let ms = [
+            m(Type::Int(IntKind::Char), None),
+            m(Type::Int(IntKind::LongLong), None),
+        ];
         let l = lay(&ms, RecordAttrs::default(), Target::X86_64);
         assert_eq!((l.fields[1].offset, l.size, l.align), (8, 16, 8));
         let l = lay(&ms, RecordAttrs::default(), Target::I686);
@@ -259,7 +260,11 @@ mod tests {
         // char a; int :0; char b; -> b at byte 4, record alignment 1, size 5.
         let mut z = m(Type::int(), Some(0));
         z.name = None;
-        let ms = [m(Type::Int(IntKind::Char), None), z, m(Type::Int(IntKind::Char), None)];
+        let ms = [
+            m(Type::Int(IntKind::Char), None),
+            z,
+            m(Type::Int(IntKind::Char), None),
+        ];
         let l = lay(&ms, RecordAttrs::default(), Target::X86_64);
         assert_eq!(l.fields.len(), 2);
         assert_eq!((l.fields[1].offset, l.size, l.align), (4, 5, 1));

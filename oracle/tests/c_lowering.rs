@@ -1,0 +1,688 @@
+//! End-to-end tests of the lowering (`compiler::lowering`): typed ASTs (built by hand
+//! here, so the lowering is tested independently of the parser) and C sources are
+//! lowered, run through every stage of the pipeline, and each stage is run in the oracle;
+//! every stage must give the outcome and stdout computed by hand in the test (each
+//! expectation's comment shows the arithmetic), or printed by host gcc -O0 for the C
+//! sources.
+
+use compiler::frontend::ast::*;
+use compiler::frontend::types::*;
+use compiler::frontend::{FileId, Loc, SourceMap, Target};
+use compiler::ir::IrModule;
+use compiler::pipeline::{run_pipeline, PipelineOptions};
+use oracle::{Outcome, Program, RunConfig};
+use std::rc::Rc;
+
+// ---------- running every stage ----------
+
+/// Runs `@main(args)` at every pipeline stage; panics naming the first stage whose
+/// outcome or stdout differs from the expectation.
+fn check_all_stages(module: &IrModule, args: &[i64], want: &Outcome, want_stdout: &str) {
+    let cfg = RunConfig::default();
+    let mut stages = 0;
+    let mut failures = Vec::new();
+    run_pipeline(module.clone(), &PipelineOptions::default(), &mut |ev, m| {
+        stages += 1;
+        let program = match Program::new(m, &cfg) {
+            Ok(p) => p,
+            Err(e) => {
+                failures.push(format!("stage {}: cannot run: {e}", ev.name));
+                return;
+            }
+        };
+        match program.run("main", args) {
+            Ok(r) => {
+                if &r.outcome != want || r.stdout != want_stdout.as_bytes() {
+                    failures.push(format!(
+                        "stage {}: got {} with stdout {:?}, want {want} with stdout {:?}",
+                        ev.name,
+                        r.outcome,
+                        String::from_utf8_lossy(&r.stdout),
+                        want_stdout
+                    ));
+                }
+            }
+            Err(e) => failures.push(format!("stage {}: cannot run: {e}", ev.name)),
+        }
+    })
+    .unwrap_or_else(|e| panic!("pipeline failed: {e}"));
+    assert!(stages >= 4, "the pipeline reported only {stages} stages");
+    assert!(
+        failures.is_empty(),
+        "{}\n--- lowered IR ---\n{}",
+        failures.join("\n"),
+        compiler::ir::text::print_module(module)
+    );
+}
+
+fn lower_ok(unit: &TranslationUnit) -> IrModule {
+    compiler::lowering::lower(unit, &SourceMap::new())
+        .unwrap_or_else(|d| panic!("lowering failed: {d}"))
+}
+
+// ---------- a small builder for typed ASTs ----------
+
+fn loc() -> Loc {
+    Loc::new(FileId(0), 1, 1)
+}
+
+fn int() -> Type {
+    Type::Int(IntKind::Int)
+}
+
+fn uint() -> Type {
+    Type::Int(IntKind::UInt)
+}
+
+fn long() -> Type {
+    Type::Int(IntKind::Long)
+}
+
+fn ptr(t: Type) -> Type {
+    Type::Pointer(Rc::new(QualType::new(t)))
+}
+
+fn ex(kind: ExprKind, ty: Type) -> Expr {
+    Expr::new(kind, ty, loc())
+}
+
+fn lit(v: i64, ty: Type) -> Expr {
+    ex(ExprKind::IntLit(v as u64), ty)
+}
+
+fn b(e: Expr) -> Box<Expr> {
+    Box::new(e)
+}
+
+fn cast(e: Expr, ty: Type) -> Expr {
+    ex(ExprKind::Cast(b(e)), ty)
+}
+
+fn bin(op: BinaryOp, x: Expr, y: Expr, ty: Type) -> Expr {
+    ex(ExprKind::Binary(op, b(x), b(y)), ty)
+}
+
+fn assign(l: Expr, r: Expr) -> Stmt {
+    let ty = l.ty.ty.clone();
+    Stmt::Expr(ex(ExprKind::Assign(b(l), b(r)), ty))
+}
+
+fn ret(e: Expr) -> Stmt {
+    Stmt::Return(Some(e))
+}
+
+/// One function under construction.
+struct Func {
+    name: String,
+    ret: Type,
+    locals: Vec<LocalVar>,
+    params: Vec<LocalId>,
+    num_cases: u32,
+    num_labels: u32,
+    is_static: bool,
+}
+
+impl Func {
+    fn new(name: &str, ret: Type) -> Func {
+        Func {
+            name: name.into(),
+            ret,
+            locals: Vec::new(),
+            params: Vec::new(),
+            num_cases: 0,
+            num_labels: 0,
+            is_static: false,
+        }
+    }
+
+    /// A new local (or parameter) and the expression naming it.
+    fn var(&mut self, name: &str, ty: Type, is_param: bool) -> Expr {
+        let id = LocalId(self.locals.len() as u32);
+        self.locals.push(LocalVar {
+            name: name.into(),
+            ty: QualType::new(ty.clone()),
+            loc: loc(),
+            is_param,
+        });
+        if is_param {
+            self.params.push(id);
+        }
+        ex(ExprKind::Local(id), ty)
+    }
+
+    fn case(&mut self) -> CaseId {
+        self.num_cases += 1;
+        CaseId(self.num_cases - 1)
+    }
+
+    fn fn_type(&self) -> Rc<FunctionType> {
+        Rc::new(FunctionType {
+            ret: QualType::new(self.ret.clone()),
+            params: self.params.iter().map(|p| self.locals[p.0 as usize].ty.clone()).collect(),
+            variadic: false,
+            has_prototype: true,
+        })
+    }
+
+    fn finish(self, body: Vec<Stmt>) -> FunctionDef {
+        let ty = self.fn_type();
+        FunctionDef {
+            name: self.name,
+            ty,
+            is_static: self.is_static,
+            is_inline: false,
+            is_noinline: false,
+            locals: self.locals,
+            params: self.params,
+            body: Stmt::Compound(body),
+            num_labels: self.num_labels,
+            num_cases: self.num_cases,
+            loc: loc(),
+        }
+    }
+}
+
+fn local_id(e: &Expr) -> LocalId {
+    match e.kind {
+        ExprKind::Local(id) => id,
+        _ => panic!("not a local"),
+    }
+}
+
+fn decl(v: &Expr, init: Expr) -> Stmt {
+    Stmt::Decl(vec![(local_id(v), Some(Initializer::Expr(init)))])
+}
+
+fn unit(functions: Vec<FunctionDef>) -> TranslationUnit {
+    TranslationUnit {
+        target: Target::X86_64,
+        records: RecordTable::default(),
+        globals: Vec::new(),
+        functions,
+        externs: Vec::new(),
+        strings: Vec::new(),
+    }
+}
+
+fn call(f: &FunctionDef, args: Vec<Expr>) -> Expr {
+    let fn_ty = f.ty.clone();
+    let callee = ex(
+        ExprKind::Decay(b(ex(ExprKind::Func(f.name.clone()), Type::Function(fn_ty.clone())))),
+        Type::Pointer(Rc::new(QualType::new(Type::Function(fn_ty.clone())))),
+    );
+    ex(
+        ExprKind::Call {
+            callee: b(callee),
+            args,
+            fn_ty: fn_ty.clone(),
+        },
+        fn_ty.ret.ty.clone(),
+    )
+}
+
+// ---------- tests on hand-built ASTs ----------
+
+#[test]
+fn arithmetic_and_integer_conversions() {
+    // int x = 7; unsigned char c = 300; long l = -1;
+    // return x * 6 + (int)c / 5 - x % 4 + (int)((unsigned)l >> 28);
+    // c = 300 mod 256 = 44; 42 + 44/5 (8) - 3 + (0xffffffff >> 28 = 15) = 62.
+    let mut f = Func::new("main", int());
+    let x = f.var("x", int(), false);
+    let c = f.var("c", Type::Int(IntKind::UChar), false);
+    let l = f.var("l", long(), false);
+    let body = vec![
+        decl(&x, lit(7, int())),
+        decl(&c, cast(lit(300, int()), Type::Int(IntKind::UChar))),
+        decl(&l, cast(ex(ExprKind::Unary(UnaryOp::Neg, b(lit(1, int()))), int()), long())),
+        ret(bin(
+            BinaryOp::Add,
+            bin(
+                BinaryOp::Sub,
+                bin(
+                    BinaryOp::Add,
+                    bin(BinaryOp::Mul, x.clone(), lit(6, int()), int()),
+                    bin(BinaryOp::Div, cast(c.clone(), int()), lit(5, int()), int()),
+                    int(),
+                ),
+                bin(BinaryOp::Rem, x.clone(), lit(4, int()), int()),
+                int(),
+            ),
+            cast(
+                bin(BinaryOp::Shr, cast(l.clone(), uint()), lit(28, int()), uint()),
+                int(),
+            ),
+            int(),
+        )),
+    ];
+    let m = lower_ok(&unit(vec![f.finish(body)]));
+    check_all_stages(&m, &[], &Outcome::Returned(Some(62)), "");
+}
+
+#[test]
+fn loops_switch_fallthrough_and_short_circuit() {
+    // int s = 0;
+    // for (int i = 0; i < 10; i++)
+    //   switch (i) { case 1: s += 1; case 2: s += 10; break; case 7: continue; default: s += 100; }
+    // i=0: default +100; 1: +1 +10; 2: +10; 3..6: +100 each (400); 7: nothing; 8,9: +200.
+    // s = 100 + 11 + 10 + 400 + 200 = 721.
+    // then: if (s > 700 && !(s == 5) || s / 0) s = s - 700;   (s / 0 never runs) -> 21
+    let mut f = Func::new("main", int());
+    let s = f.var("s", int(), false);
+    let i = f.var("i", int(), false);
+    let (c1, c2, c7, cd) = (f.case(), f.case(), f.case(), f.case());
+    let add_s = |n: i64| {
+        Stmt::Expr(ex(
+            ExprKind::CompoundAssign {
+                op: BinaryOp::Add,
+                lhs: b(s.clone()),
+                rhs: b(lit(n, int())),
+                compute_ty: int(),
+                ptr_elem_size: None,
+            },
+            int(),
+        ))
+    };
+    let switch = Stmt::Switch {
+        cond: i.clone(),
+        body: Box::new(Stmt::Compound(vec![
+            Stmt::Case(c1, Box::new(add_s(1))),
+            Stmt::Case(c2, Box::new(add_s(10))),
+            Stmt::Break,
+            Stmt::Case(c7, Box::new(Stmt::Continue)),
+            Stmt::Case(cd, Box::new(add_s(100))),
+        ])),
+        cases: vec![(1, c1), (2, c2), (7, c7)],
+        default: Some(cd),
+    };
+    let inc = ex(
+        ExprKind::IncDec {
+            op: IncDecOp::PostInc,
+            operand: b(i.clone()),
+            ptr_elem_size: None,
+        },
+        int(),
+    );
+    let cond = ex(
+        ExprKind::LogOr(
+            b(ex(
+                ExprKind::LogAnd(
+                    b(bin(BinaryOp::Gt, s.clone(), lit(700, int()), int())),
+                    b(ex(
+                        ExprKind::Unary(
+                            UnaryOp::LogNot,
+                            b(bin(BinaryOp::Eq, s.clone(), lit(5, int()), int())),
+                        ),
+                        int(),
+                    )),
+                ),
+                int(),
+            )),
+            b(bin(BinaryOp::Div, s.clone(), lit(0, int()), int())),
+        ),
+        int(),
+    );
+    let body = vec![
+        decl(&s, lit(0, int())),
+        Stmt::For {
+            init: Some(Box::new(decl(&i, lit(0, int())))),
+            cond: Some(bin(BinaryOp::Lt, i.clone(), lit(10, int()), int())),
+            step: Some(inc),
+            body: Box::new(switch),
+        },
+        Stmt::If {
+            cond,
+            then: Box::new(assign(
+                s.clone(),
+                bin(BinaryOp::Sub, s.clone(), lit(700, int()), int()),
+            )),
+            otherwise: None,
+        },
+        ret(s.clone()),
+    ];
+    let m = lower_ok(&unit(vec![f.finish(body)]));
+    check_all_stages(&m, &[], &Outcome::Returned(Some(21)), "");
+}
+
+/// `struct B { unsigned a:3; int b:5; unsigned long long c:40; }` (x86-64 layout: a at
+/// bits 0..3, b at 3..8, c at bits 8..48 of an 8-byte unit; size 8).
+fn bitfield_records() -> (RecordTable, RecordId) {
+    let field = |name: &str, ty: Type, bit_offset: u64, width: u32| Field {
+        name: Some(name.into()),
+        ty: QualType::new(ty),
+        offset: bit_offset / 8,
+        bitfield: Some(BitField { bit_offset, width }),
+    };
+    let rec = RecordDef {
+        kind: RecordKind::Struct,
+        tag: Some("B".into()),
+        complete: true,
+        fields: vec![
+            field("a", uint(), 0, 3),
+            field("b", int(), 3, 5),
+            field("c", Type::Int(IntKind::ULongLong), 8, 40),
+        ],
+        size: 8,
+        align: 8,
+        pack: None,
+    };
+    (
+        RecordTable {
+            records: vec![rec],
+        },
+        RecordId(0),
+    )
+}
+
+#[test]
+fn bitfields_read_modify_write_and_truncated_values() {
+    // struct B s;  s.a = 13;  s.b = 21;  s.c = 0x123456789ab;
+    // int r1 = (s.a = 13)   -> 13 & 7 = 5
+    // int r2 = s.b          -> 21 in 5 signed bits = 21 - 32 = -11
+    // s.b++                 -> -10
+    // c = 0x123456789ab & (2^40 - 1) = 0x3456789ab; (c >> 8) & 0xff = 0x89 = 137
+    // return r1 * 1000 + s.b * 10 + (int)((s.c >> 8) & 0xff)  = 5000 - 100 + 137 = 5037
+    let (records, rid) = bitfield_records();
+    let st = Type::Record(rid);
+    let mut f = Func::new("main", int());
+    let s = f.var("s", st.clone(), false);
+    let r1 = f.var("r1", int(), false);
+    let member = |i: usize, ty: Type| {
+        ex(
+            ExprKind::Member {
+                base: b(s.clone()),
+                record: rid,
+                field: i,
+            },
+            ty,
+        )
+    };
+    let ull = Type::Int(IntKind::ULongLong);
+    let body = vec![
+        Stmt::Decl(vec![(local_id(&s), None)]),
+        decl(
+            &r1,
+            cast(
+                ex(
+                    ExprKind::Assign(b(member(0, uint())), b(cast(lit(13, int()), uint()))),
+                    uint(),
+                ),
+                int(),
+            ),
+        ),
+        assign(member(1, int()), lit(21, int())),
+        Stmt::Expr(ex(
+            ExprKind::IncDec {
+                op: IncDecOp::PostInc,
+                operand: b(member(1, int())),
+                ptr_elem_size: None,
+            },
+            int(),
+        )),
+        assign(member(2, ull.clone()), lit(0x123456789ab, ull.clone())),
+        ret(bin(
+            BinaryOp::Add,
+            bin(
+                BinaryOp::Add,
+                bin(BinaryOp::Mul, r1.clone(), lit(1000, int()), int()),
+                bin(BinaryOp::Mul, member(1, int()), lit(10, int()), int()),
+                int(),
+            ),
+            cast(
+                bin(
+                    BinaryOp::BitAnd,
+                    bin(BinaryOp::Shr, member(2, ull.clone()), lit(8, int()), ull.clone()),
+                    lit(0xff, ull.clone()),
+                    ull.clone(),
+                ),
+                int(),
+            ),
+            int(),
+        )),
+    ];
+    let mut u = unit(vec![f.finish(body)]);
+    u.records = records;
+    let m = lower_ok(&u);
+    check_all_stages(&m, &[], &Outcome::Returned(Some(5037)), "");
+}
+
+#[test]
+fn records_by_value_through_calls() {
+    // struct P { int x; int y; };
+    // static struct P swap(struct P p) { int t = p.x; p.x = p.y; p.y = t; return p; }
+    // main: struct P a = {3, 4}; struct P b = swap(a); a.x = 100;
+    // return b.x * 10 + b.y + a.y * 1000  -> 4*10 + 3 + 4000 = 4043  (a unchanged by the call)
+    let rec = RecordDef {
+        kind: RecordKind::Struct,
+        tag: Some("P".into()),
+        complete: true,
+        fields: vec![
+            Field {
+                name: Some("x".into()),
+                ty: QualType::new(int()),
+                offset: 0,
+                bitfield: None,
+            },
+            Field {
+                name: Some("y".into()),
+                ty: QualType::new(int()),
+                offset: 4,
+                bitfield: None,
+            },
+        ],
+        size: 8,
+        align: 4,
+        pack: None,
+    };
+    let rid = RecordId(0);
+    let pt = Type::Record(rid);
+    let mem = |base: &Expr, i: usize| {
+        ex(
+            ExprKind::Member {
+                base: b(base.clone()),
+                record: rid,
+                field: i,
+            },
+            int(),
+        )
+    };
+    let mut g = Func::new("swap", pt.clone());
+    g.is_static = true;
+    let p = g.var("p", pt.clone(), true);
+    let t = g.var("t", int(), false);
+    let swap = g.finish(vec![
+        decl(&t, mem(&p, 0)),
+        assign(mem(&p, 0), mem(&p, 1)),
+        assign(mem(&p, 1), t.clone()),
+        ret(p.clone()),
+    ]);
+    let mut f = Func::new("main", int());
+    let a = f.var("a", pt.clone(), false);
+    let bb = f.var("b", pt.clone(), false);
+    let body = vec![
+        Stmt::Decl(vec![(
+            local_id(&a),
+            Some(Initializer::List(vec![
+                InitItem {
+                    offset: 0,
+                    bitfield: None,
+                    value: lit(3, int()),
+                },
+                InitItem {
+                    offset: 4,
+                    bitfield: None,
+                    value: lit(4, int()),
+                },
+            ])),
+        )]),
+        decl(&bb, call(&swap, vec![a.clone()])),
+        assign(mem(&a, 0), lit(100, int())),
+        ret(bin(
+            BinaryOp::Add,
+            bin(
+                BinaryOp::Add,
+                bin(BinaryOp::Mul, mem(&bb, 0), lit(10, int()), int()),
+                mem(&bb, 1),
+                int(),
+            ),
+            bin(BinaryOp::Mul, mem(&a, 1), lit(1000, int()), int()),
+            int(),
+        )),
+    ];
+    let mut u = unit(vec![swap, f.finish(body)]);
+    u.records = RecordTable {
+        records: vec![rec],
+    };
+    let m = lower_ok(&u);
+    check_all_stages(&m, &[], &Outcome::Returned(Some(4043)), "");
+}
+
+#[test]
+fn globals_pointers_strings_and_printf() {
+    // int g[3] = {1, 2, 3};  int *p = &g[1];
+    // main: printf("v=%d\n", *p + g[2]);  (2 + 3 = 5)  p++; return (int)(p - g);  (2)
+    let ga = Type::Array(Rc::new(QualType::new(int())), Some(3));
+    let mut bytes = Vec::new();
+    for v in [1i32, 2, 3] {
+        bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    let globals = vec![
+        GlobalVar {
+            name: "g".into(),
+            ty: QualType::new(ga.clone()),
+            is_static: false,
+            init: Some(StaticInit {
+                bytes,
+                relocs: vec![],
+            }),
+            is_extern_only: false,
+            loc: loc(),
+        },
+        GlobalVar {
+            name: "p".into(),
+            ty: QualType::new(ptr(int())),
+            is_static: false,
+            init: Some(StaticInit {
+                bytes: vec![0; 8],
+                relocs: vec![Reloc {
+                    offset: 0,
+                    target: RelocTarget::Global(GlobalId(0)),
+                    addend: 4,
+                }],
+            }),
+            is_extern_only: false,
+            loc: loc(),
+        },
+    ];
+    let g = ex(ExprKind::Global(GlobalId(0)), ga.clone());
+    let p = ex(ExprKind::Global(GlobalId(1)), ptr(int()));
+    let decay_g = ex(ExprKind::Decay(b(g.clone())), ptr(int()));
+    let printf_ty = Rc::new(FunctionType {
+        ret: QualType::new(int()),
+        params: vec![QualType::new(ptr(Type::Int(IntKind::Char)))],
+        variadic: true,
+        has_prototype: true,
+    });
+    let fmt = b"v=%d\n\0".to_vec();
+    let str_ty = Type::Array(Rc::new(QualType::new(Type::Int(IntKind::Char))), Some(6));
+    let printf_call = ex(
+        ExprKind::Call {
+            callee: b(ex(
+                ExprKind::Decay(b(ex(
+                    ExprKind::Func("printf".into()),
+                    Type::Function(printf_ty.clone()),
+                ))),
+                ptr(Type::Function(printf_ty.clone())),
+            )),
+            args: vec![
+                ex(
+                    ExprKind::Decay(b(ex(ExprKind::Str(StringId(0)), str_ty))),
+                    ptr(Type::Int(IntKind::Char)),
+                ),
+                bin(
+                    BinaryOp::Add,
+                    ex(ExprKind::Deref(b(p.clone())), int()),
+                    ex(
+                        ExprKind::Deref(b(ex(
+                            ExprKind::PtrAdd {
+                                ptr: b(decay_g.clone()),
+                                index: b(lit(2, long())),
+                                elem_size: 4,
+                            },
+                            ptr(int()),
+                        ))),
+                        int(),
+                    ),
+                    int(),
+                ),
+            ],
+            fn_ty: printf_ty.clone(),
+        },
+        int(),
+    );
+    let f = Func::new("main", int());
+    let body = vec![
+        Stmt::Expr(printf_call),
+        Stmt::Expr(ex(
+            ExprKind::IncDec {
+                op: IncDecOp::PreInc,
+                operand: b(p.clone()),
+                ptr_elem_size: Some(4),
+            },
+            ptr(int()),
+        )),
+        ret(cast(
+            ex(
+                ExprKind::PtrDiff {
+                    lhs: b(p.clone()),
+                    rhs: b(decay_g.clone()),
+                    elem_size: 4,
+                },
+                long(),
+            ),
+            int(),
+        )),
+    ];
+    let u = TranslationUnit {
+        target: Target::X86_64,
+        records: RecordTable::default(),
+        globals,
+        functions: vec![f.finish(body)],
+        externs: vec![FunctionDecl {
+            name: "printf".into(),
+            ty: printf_ty,
+            loc: loc(),
+        }],
+        strings: vec![fmt],
+    };
+    let m = lower_ok(&u);
+    check_all_stages(&m, &[], &Outcome::Returned(Some(2)), "v=5\n");
+}
+
+#[test]
+fn floating_point_is_a_diagnostic_not_a_panic() {
+    let mut f = Func::new("main", int());
+    let d = f.var("d", Type::Float(FloatKind::Double), false);
+    let body = vec![
+        decl(&d, ex(ExprKind::FloatLit(1.5), Type::Float(FloatKind::Double))),
+        ret(cast(d.clone(), int())),
+    ];
+    let err = compiler::lowering::lower(&unit(vec![f.finish(body)]), &SourceMap::new())
+        .expect_err("floating point must be refused");
+    let text = err.to_string();
+    assert!(text.contains("error: floating-point"), "{text}");
+}
+
+#[test]
+fn deep_nesting_is_a_diagnostic_not_a_stack_overflow() {
+    // -(-(-(...1...))) nested 5000 deep: beyond the lowering's limit.
+    let mut e = lit(1, int());
+    for _ in 0..5000 {
+        e = ex(ExprKind::Unary(UnaryOp::Neg, b(e)), int());
+    }
+    let f = Func::new("main", int());
+    let u = unit(vec![f.finish(vec![ret(e)])]);
+    let err = compiler::lowering::lower(&u, &SourceMap::new()).expect_err("too deep");
+    assert!(err.to_string().contains("nested too deeply"), "{err}");
+}
+
