@@ -686,3 +686,241 @@ fn deep_nesting_is_a_diagnostic_not_a_stack_overflow() {
     assert!(err.to_string().contains("nested too deeply"), "{err}");
 }
 
+
+// ---------- C sources, compared with host gcc -O0 ----------
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+/// Runs `cmd` with a timeout; `None` when it could not start or ran too long. Output
+/// goes through files (a pipe nobody reads would block a chatty child).
+fn run_with_timeout(cmd: &mut Command, limit: Duration) -> Option<std::process::Output> {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = scratch_dir();
+    let (out_path, err_path) = (dir.join(format!("out{k}")), dir.join(format!("err{k}")));
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&out_path).ok()?)
+        .stderr(std::fs::File::create(&err_path).ok()?)
+        .spawn()
+        .ok()?;
+    let start = std::time::Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if start.elapsed() > limit => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Err(_) => return None,
+        }
+    };
+    let output = std::process::Output {
+        status,
+        stdout: std::fs::read(&out_path).ok()?,
+        stderr: std::fs::read(&err_path).ok()?,
+    };
+    let _ = std::fs::remove_file(&out_path);
+    let _ = std::fs::remove_file(&err_path);
+    Some(output)
+}
+
+fn scratch_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("phicc_c_lowering_{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    dir
+}
+
+/// What host gcc -O0 makes of `src`: (exit status, stdout), or an explanation.
+fn gcc_reference(name: &str, src: &str, include: &[&Path]) -> Result<(i32, Vec<u8>), String> {
+    let dir = scratch_dir();
+    let c = dir.join(format!("{name}.c"));
+    let exe = dir.join(name);
+    std::fs::write(&c, src).map_err(|e| e.to_string())?;
+    let mut cc = Command::new("gcc");
+    cc.args(["-O0", "-w", "-o"]).arg(&exe).arg(&c);
+    for dir in include {
+        cc.arg("-I").arg(dir);
+    }
+    let out = run_with_timeout(&mut cc, Duration::from_secs(60)).ok_or("gcc did not finish")?;
+    if !out.status.success() {
+        return Err(format!("gcc failed: {}", String::from_utf8_lossy(&out.stderr)));
+    }
+    let run = run_with_timeout(&mut Command::new(&exe), Duration::from_secs(10))
+        .ok_or("the gcc-built program timed out")?;
+    let _ = std::fs::remove_file(&exe);
+    let _ = std::fs::remove_file(&c);
+    let code = run.status.code().ok_or("the gcc-built program died from a signal")?;
+    Ok((code, run.stdout))
+}
+
+/// Compiles C source with phicc's front end and lowering.
+fn compile_c(name: &str, src: &str, include: &[&Path]) -> Result<IrModule, String> {
+    let mut opts = compiler::compile_c::default_options();
+    opts.include_dirs = include.iter().map(|p| p.to_path_buf()).collect();
+    compiler::compile_c::compile_c_source(&format!("{name}.c"), src, &opts)
+        .map(|c| c.module)
+        .map_err(|d| d.to_string())
+}
+
+/// `main`'s outcome as the process exit status gcc's program gives (`exit(c)` and a
+/// return from main both end the process with the low 8 bits).
+fn exit_status(o: &Outcome) -> Option<i32> {
+    match o {
+        Outcome::Returned(Some(v)) => Some((*v as i32) & 0xff),
+        Outcome::Exited(c) => Some(c & 0xff),
+        _ => None,
+    }
+}
+
+/// Compiles `src` with phicc and with gcc -O0; every pipeline stage must print what
+/// gcc's program prints and end with its exit status. `main` is called as `main(1, 0)`
+/// when it takes `(argc, argv)`.
+fn check_against_gcc(name: &str, src: &str) {
+    let (code, stdout) = gcc_reference(name, src, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let module = compile_c(name, src, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let args: Vec<i64> = match module.function("main") {
+        Some(f) if f.params.len() == 2 => vec![1, 0],
+        _ => vec![],
+    };
+    let cfg = RunConfig::default();
+    let mut failures = Vec::new();
+    run_pipeline(module.clone(), &PipelineOptions::default(), &mut |ev, m| {
+        let r = Program::new(m, &cfg).and_then(|p| p.run("main", &args));
+        match r {
+            Ok(r) if exit_status(&r.outcome) == Some(code) && r.stdout == stdout => {}
+            Ok(r) => failures.push(format!(
+                "stage {}: {} with stdout {:?}; gcc: exit {code} with stdout {:?}",
+                ev.name,
+                r.outcome,
+                String::from_utf8_lossy(&r.stdout),
+                String::from_utf8_lossy(&stdout)
+            )),
+            Err(e) => failures.push(format!("stage {}: cannot run: {e}", ev.name)),
+        }
+    })
+    .unwrap_or_else(|e| panic!("{name}: pipeline failed: {e}"));
+    assert!(
+        failures.is_empty(),
+        "{name}:\n{}\n--- lowered IR ---\n{}",
+        failures.join("\n"),
+        compiler::ir::text::print_module(&module)
+    );
+}
+
+#[test]
+fn c_globals_structs_printf() {
+    check_against_gcc(
+        "globals_structs",
+        r#"
+#include <stdio.h>
+struct S { int a; unsigned b : 3; signed c : 5; char d; };
+int g[3] = {1, 2, 3};
+int *gp = &g[2];
+static const char *msg = "hi";
+static int add(int x, int y) { return x + y; }
+int main(void) {
+    struct S s = {5, 9, -3, 'x'};
+    int i, t = 0;
+    for (i = 0; i < 3; i++)
+        t += g[i];
+    s.c += 20;
+    printf("t=%d b=%u c=%d d=%c %s %d\n", add(t, s.a), s.b, s.c, s.d, msg, *gp);
+    return 3;
+}
+"#,
+    );
+}
+
+/// A measurement tool, not a check: compiles csmith programs (seeds from
+/// `PHICC_CSMITH_SEEDS`, e.g. `1-50`; extra csmith options from `PHICC_CSMITH_OPTS`,
+/// default `--no-bitfields --no-packed-struct`) with phicc and with gcc -O0 and counts
+/// the seeds whose every pipeline stage prints gcc's checksum line. Run with
+/// `PHICC_CSMITH_SEEDS=1-50 cargo test --release -p oracle --test c_lowering csmith_sweep
+/// -- --ignored --nocapture`.
+#[test]
+#[ignore = "measurement tool: needs csmith and gcc, takes minutes"]
+fn csmith_sweep() {
+    let seeds = std::env::var("PHICC_CSMITH_SEEDS").unwrap_or_else(|_| "1-10".into());
+    let (lo, hi) = seeds
+        .split_once('-')
+        .map(|(a, b)| (a.parse::<u64>().unwrap(), b.parse::<u64>().unwrap()))
+        .unwrap_or_else(|| {
+            let n = seeds.parse::<u64>().unwrap();
+            (n, n)
+        });
+    let opts = std::env::var("PHICC_CSMITH_OPTS")
+        .unwrap_or_else(|_| "--no-bitfields --no-packed-struct".into());
+    let inc = Path::new("/usr/include/csmith");
+    let cfg = RunConfig {
+        fuel: 2_000_000_000,
+        ..RunConfig::default()
+    };
+    let (mut pass, mut compile_err, mut mismatch, mut skipped) = (0, 0, 0, 0);
+    for seed in lo..=hi {
+        let mut cmd = Command::new("csmith");
+        cmd.arg("--seed").arg(seed.to_string());
+        cmd.args(opts.split_whitespace());
+        let Some(out) = run_with_timeout(&mut cmd, Duration::from_secs(30)) else {
+            println!("seed {seed}: csmith failed");
+            skipped += 1;
+            continue;
+        };
+        let src = String::from_utf8_lossy(&out.stdout).into_owned();
+        let name = format!("csmith{seed}");
+        let (code, want) = match gcc_reference(&name, &src, &[inc]) {
+            Ok(r) => r,
+            Err(e) => {
+                println!("seed {seed}: no reference ({e})");
+                skipped += 1;
+                continue;
+            }
+        };
+        let module = match compile_c(&name, &src, &[inc]) {
+            Ok(m) => m,
+            Err(e) => {
+                println!("seed {seed}: COMPILE ERROR {}", e.lines().last().unwrap_or(""));
+                compile_err += 1;
+                continue;
+            }
+        };
+        let mut bad = Vec::new();
+        let mut n = 0;
+        let result = run_pipeline(module, &PipelineOptions::default(), &mut |ev, m| {
+            n += 1;
+            let r = Program::new(m, &cfg).and_then(|p| p.run("main", &[1, 0]));
+            match r {
+                Ok(r) if exit_status(&r.outcome) == Some(code) && r.stdout == want => {}
+                Ok(r) => bad.push(format!(
+                    "{}: {} {:?}",
+                    ev.name,
+                    r.outcome,
+                    String::from_utf8_lossy(&r.stdout).lines().last().unwrap_or("")
+                )),
+                Err(e) => bad.push(format!("{}: cannot run: {e}", ev.name)),
+            }
+        });
+        if let Err(e) = result {
+            bad.push(format!("pipeline: {e}"));
+        }
+        if bad.is_empty() {
+            pass += 1;
+            println!("seed {seed}: ok ({n} stages)");
+        } else {
+            mismatch += 1;
+            println!(
+                "seed {seed}: MISMATCH (gcc: {:?}) first: {}",
+                String::from_utf8_lossy(&want).trim_end(),
+                bad[0]
+            );
+        }
+    }
+    println!(
+        "csmith {lo}-{hi} ({opts}): {pass} match, {compile_err} compile errors, \
+         {mismatch} mismatches, {skipped} without reference"
+    );
+}
