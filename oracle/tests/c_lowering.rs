@@ -1052,3 +1052,15 @@ int main(void) {
 "#,
     );
 }
+
+/// A debugging aid: prints the lowered IR of the C file named by `PHICC_C_FILE`.
+#[test]
+#[ignore = "debugging aid"]
+fn print_lowered_c_file() {
+    let path = std::env::var("PHICC_C_FILE").expect("PHICC_C_FILE");
+    let src = std::fs::read_to_string(&path).expect("readable");
+    match compile_c("input", &src, &[Path::new("/usr/include/csmith")]) {
+        Ok(m) => println!("{}", compiler::ir::text::print_module(&m)),
+        Err(e) => println!("{e}"),
+    }
+}
