@@ -328,9 +328,9 @@ impl Parser<'_> {
             self.common_arith_type(&self.promoted_type(&a), &self.promoted_type(&b))
         } else if at == Type::Void || bt == Type::Void {
             Type::Void
-        } else if at.is_record() && at == bt {
-            at.clone()
-        } else if at.is_pointer() && self.is_null_pointer_constant(&b) {
+        } else if (at.is_record() && at == bt)
+            || (at.is_pointer() && self.is_null_pointer_constant(&b))
+        {
             at.clone()
         } else if bt.is_pointer() && self.is_null_pointer_constant(&a) {
             bt.clone()
@@ -377,11 +377,7 @@ impl Parser<'_> {
     fn parse_binary(&mut self, min: u8) -> PResult<Expr> {
         self.nested(|p| {
             let mut lhs = p.parse_cast_expr()?;
-            loop {
-                let punct = match &p.peek().kind {
-                    TokenKind::Punct(x) => *x,
-                    _ => break,
-                };
+            while let TokenKind::Punct(punct) = p.peek().kind {
                 let Some(prec) = binary_precedence(punct) else {
                     break;
                 };
@@ -933,11 +929,7 @@ impl Parser<'_> {
     pub(crate) fn parse_postfix_expr(&mut self) -> PResult<Expr> {
         self.nested(|p| {
             let mut e = p.parse_primary_expr()?;
-            loop {
-                let punct = match &p.peek().kind {
-                    TokenKind::Punct(x) => *x,
-                    _ => break,
-                };
+            while let TokenKind::Punct(punct) = p.peek().kind {
                 match punct {
                     Punct::LBracket => {
                         let loc = p.bump().loc;

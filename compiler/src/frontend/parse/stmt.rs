@@ -54,14 +54,15 @@ impl Parser<'_> {
         }
         let body = self.parse_compound(&mut ctx)?;
         if let Some(f) = &self.func {
-            let mut undefined: Vec<(&Rc<str>, &(LabelId, Option<Loc>, Loc))> = f
+            // The first label (by first use) that was never defined.
+            let undefined = f
                 .labels
                 .iter()
                 .filter(|(_, (_, def, _))| def.is_none())
-                .collect();
-            undefined.sort_by_key(|(_, (id, _, _))| id.0);
-            if let Some((name, (_, _, used))) = undefined.first() {
-                return Err(self.error_at(*used, format!("label '{name}' used but not defined")));
+                .min_by_key(|(_, (id, _, _))| id.0)
+                .map(|(name, (_, _, used))| (name.clone(), *used));
+            if let Some((name, used)) = undefined {
+                return Err(self.error_at(used, format!("label '{name}' used but not defined")));
             }
         }
         Ok(body)
