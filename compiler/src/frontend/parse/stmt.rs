@@ -12,7 +12,8 @@
 //!   of the controlling expression and are distinct.
 //! - Conditions are scalar rvalues (not converted to `int`).
 //! - Statement nesting counts towards `Parser::depth` like expression nesting.
-//! - `#pragma` tokens (`TokenKind::Pragma`) inside a function are skipped.
+//! - `#pragma pack` tokens inside a function take effect there, as in gcc (interpreted
+//!   by the declarations part's `parse_pragma_token`).
 
 use super::convert::cast_to;
 use super::Parser;
@@ -89,9 +90,7 @@ impl Parser<'_> {
                 TokenKind::Eof => {
                     return Err(self.error_here("expected declaration or statement at end of input"))
                 }
-                TokenKind::Pragma(_) => {
-                    self.bump();
-                }
+                TokenKind::Pragma(_) => self.parse_pragma_token()?,
                 _ => {
                     if self.starts_declaration() {
                         items.push(self.parse_local_declaration()?);
@@ -132,7 +131,7 @@ impl Parser<'_> {
                 Ok(Stmt::Null)
             }
             TokenKind::Pragma(_) => {
-                self.bump();
+                self.parse_pragma_token()?;
                 Ok(Stmt::Null)
             }
             TokenKind::Ident(name) if self.peek_at(1).is_punct(Punct::Colon) => {

@@ -440,3 +440,13 @@ fn parse_files_from_env() {
         .unwrap();
     handle.join().unwrap();
 }
+
+#[test]
+fn pragma_pack_inside_a_function_takes_effect() {
+    with_parser(LP64, "{\n#pragma pack(1)\ni = 1;\n}", |p| {
+        let b = p.parse_function_body().unwrap();
+        assert_eq!(p.pack, Some(1));
+        let Stmt::Compound(items) = b else { panic!() };
+        assert_eq!(items.len(), 1, "the pragma is no statement");
+    });
+}
