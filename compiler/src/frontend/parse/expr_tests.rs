@@ -896,3 +896,60 @@ fn type_name_operands() {
         assert_eq!(&err(LP64, src), want, "{src}");
     }
 }
+
+/// Address constants over a global array `int ga[10]` and a global `struct S gs`.
+#[test]
+fn address_constants_of_arrays_and_casts() {
+    use crate::frontend::ast::{GlobalId, GlobalVar, RelocTarget};
+    let run = |target: Target, src: &str| {
+        with_parser(target, src, |p| {
+            let loc = p.loc();
+            for (name, ty) in [
+                ("ga", Type::Array(Rc::new(q(Type::int())), Some(10))),
+                ("gs", Type::Record(RecordId(1))),
+            ] {
+                let id = GlobalId(p.globals.len() as u32);
+                p.globals.push(GlobalVar {
+                    name: name.into(),
+                    ty: q(ty.clone()),
+                    is_static: false,
+                    init: None,
+                    is_extern_only: false,
+                    loc,
+                });
+                p.declare_ordinary(name.into(), OrdinaryEntity::Global(id, q(ty)));
+            }
+            let e = p.parse_expr().unwrap();
+            let e = p.rvalue(e);
+            p.eval_const(&e)
+        })
+    };
+    let ga = |offset| {
+        Some(ConstValue::Addr {
+            target: RelocTarget::Global(GlobalId(0)),
+            offset,
+        })
+    };
+    for t in [LP64, ILP32] {
+        assert_eq!(run(t, "&ga[3]"), ga(12));
+        assert_eq!(run(t, "ga"), ga(0), "a decayed array");
+        assert_eq!(run(t, "ga + 9"), ga(36));
+        assert_eq!(run(t, "&ga[4] - 1"), ga(12));
+        assert_eq!(run(t, "(char *)ga + 1"), ga(1));
+        assert_eq!(run(t, "(long)&ga[1]"), ga(4), "a pointer-sized integer");
+        assert_eq!(
+            run(t, "&gs.name[2]"),
+            Some(ConstValue::Addr {
+                target: RelocTarget::Global(GlobalId(1)),
+                offset: 18,
+            })
+        );
+        assert_eq!(run(t, "(int *)0"), Some(ConstValue::Int(0)));
+        assert_eq!(run(t, "&ga[2] - &ga[0]"), Some(ConstValue::Int(2)));
+        assert_eq!(run(t, "(char)&ga[1]"), None, "too narrow for an address");
+        assert_eq!(run(t, "ga[1]"), None, "a load is not constant");
+    }
+    // `int` holds a pointer only on ILP32.
+    assert_eq!(run(ILP32, "(int)ga"), ga(0));
+    assert_eq!(run(LP64, "(int)ga"), None);
+}
