@@ -276,6 +276,11 @@ impl Parser<'_> {
         };
         let from = expr.ty.ty.clone();
         let to_ty = &to.ty;
+        // The common cases need no diagnostics (and no type names).
+        let same = *to_ty == from && !matches!(from, Type::Void | Type::Array(..));
+        if same || (to_ty.is_arithmetic() && from.is_arithmetic()) {
+            return Ok(cast_to(expr, to_ty));
+        }
         let to_name = self.type_name_of(to_ty);
         let from_name = self.type_name_of(&from);
         // gcc's phrase for each context: "assignment to 'T' from 'F'",
