@@ -221,6 +221,13 @@ fn enums_pick_gcc_types() {
     assert_eq!(global(&o, "f").ty.ty, int(IntKind::Int));
     // C = 6.
     assert_eq!(global(&o, "arr").ty.ty, arr(Type::int(), Some(6)));
+    // Values beyond int: gcc picks the first of unsigned int, unsigned long (LP64)
+    // that holds them all, or long when one is negative.
+    let o = parse("enum W { X = 0x100000000 } w; enum V { Y = -1, Z = 0x80000000 } v;");
+    assert_eq!(global(&o, "w").ty.ty, int(IntKind::ULong));
+    assert_eq!(global(&o, "v").ty.ty, int(IntKind::Long));
+    assert!(error("enum E { A }; enum E { B };").contains("redeclaration of 'enum E'"));
+    assert!(error("int A; enum E { A };").contains("redeclaration of 'A'"));
 }
 
 #[test]
