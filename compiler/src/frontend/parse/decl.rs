@@ -182,7 +182,7 @@ impl Parser<'_> {
     fn parse_static_assert(&mut self) -> Result<(), Diagnostic> {
         let loc = self.bump().loc;
         self.expect_punct(Punct::LParen)?;
-        let (v, _) = self.parse_int_constant_expr()?;
+        let (v, _) = self.decl_int_constant()?;
         self.expect_punct(Punct::Comma)?;
         let mut msg = Vec::new();
         let mut any = false;

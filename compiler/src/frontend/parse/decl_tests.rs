@@ -434,6 +434,11 @@ fn deep_declarators_are_an_error_not_a_crash() {
     assert!(error(&src).contains("nested too deeply"));
     let src = format!("int {}p;", "*".repeat(20_000));
     assert!(error(&src).contains("nested too deeply"));
+    // Declarators inside expressions inside declarators, and nested __typeof__.
+    let src = format!("int a[{}1{}];", "sizeof(int[".repeat(150), "])".repeat(150));
+    assert!(error(&src).contains("nested too deeply"));
+    let src = format!("{}int{} t;", "__typeof__(".repeat(3000), ")".repeat(3000));
+    assert!(error(&src).contains("nested too deeply"));
 }
 
 #[test]

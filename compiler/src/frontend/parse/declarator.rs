@@ -25,6 +25,10 @@ use std::rc::Rc;
 /// How deep declarators, struct definitions and initializer braces may nest.
 pub(crate) const MAX_NESTING: u32 = 200;
 
+/// What entering an expression from a declaration costs in the expression parser's
+/// nesting budget (its frames are big; see `decl_int_constant`).
+const EXPR_ENTRY_WEIGHT: u32 = 25;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Storage {
     Typedef,
@@ -191,6 +195,26 @@ impl Parser<'_> {
     pub(crate) fn leave_decl_nesting(&mut self) {
         let w = self.decl.weights.pop().unwrap_or(1);
         self.decl.depth = self.decl.depth.saturating_sub(w);
+    }
+
+    /// An integer constant expression inside a declaration (array size, bit-field
+    /// width, enumerator value, `aligned(N)`, designator index). Each such entry into
+    /// the expression parser costs `EXPR_ENTRY_WEIGHT` levels of the expression nesting
+    /// budget, so declarations and expressions nested in each other
+    /// (`sizeof(int[sizeof(int[...])])`) stay within a bounded stack.
+    pub(crate) fn decl_int_constant(&mut self) -> Result<(i128, Loc), Diagnostic> {
+        self.depth += EXPR_ENTRY_WEIGHT;
+        let r = self.parse_int_constant_expr();
+        self.depth = self.depth.saturating_sub(EXPR_ENTRY_WEIGHT);
+        r
+    }
+
+    /// An expression inside a declaration (`__typeof__(expr)`), with the same cost.
+    fn decl_expr(&mut self) -> Result<crate::frontend::ast::Expr, Diagnostic> {
+        self.depth += EXPR_ENTRY_WEIGHT;
+        let r = self.parse_expr();
+        self.depth = self.depth.saturating_sub(EXPR_ENTRY_WEIGHT);
+        r
     }
 
     /// Is the token a type specifier or qualifier keyword, or a typedef name?
@@ -435,12 +459,19 @@ impl Parser<'_> {
 
     /// typeof-specifier: '__typeof__' '(' (type-name | expression) ')'
     fn parse_typeof(&mut self) -> Result<QualType, Diagnostic> {
+        self.enter_decl_nesting()?;
+        let r = self.parse_typeof_inner();
+        self.leave_decl_nesting();
+        r
+    }
+
+    fn parse_typeof_inner(&mut self) -> Result<QualType, Diagnostic> {
         self.bump();
         self.expect_punct(Punct::LParen)?;
         let qt = if self.is_type_name_start() {
             self.parse_type_name()?
         } else {
-            self.parse_expr()?.ty
+            self.decl_expr()?.ty
         };
         self.expect_punct(Punct::RParen)?;
         Ok(qt)
@@ -561,7 +592,7 @@ impl Parser<'_> {
         } else if self.is_punct(Punct::Star) && self.peek_at(1).is_punct(Punct::RBracket) {
             return Err(self.error_here("variable length arrays are not supported by phicc"));
         } else {
-            let (v, vloc) = self.parse_int_constant_expr()?;
+            let (v, vloc) = self.decl_int_constant()?;
             if v < 0 {
                 return Err(self.error_at(vloc, "size of array is negative"));
             }

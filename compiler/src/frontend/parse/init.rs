@@ -541,7 +541,7 @@ impl Parser<'_> {
                         return Err(self.error_here("array index in non-array initializer"));
                     };
                     let n = *n;
-                    let (v, vloc) = self.parse_int_constant_expr()?;
+                    let (v, vloc) = self.decl_int_constant()?;
                     if v < 0 || n.is_some_and(|n| v >= i128::from(n)) || v > (1i128 << 40) {
                         return Err(
                             self.error_at(vloc, "array index in initializer exceeds array bounds")

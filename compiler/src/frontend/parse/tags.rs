@@ -181,7 +181,7 @@ impl Parser<'_> {
                 };
                 let mut width = None;
                 if self.eat_punct(Punct::Colon) {
-                    let (w, wloc) = self.parse_int_constant_expr()?;
+                    let (w, wloc) = self.decl_int_constant()?;
                     width = Some((w, wloc));
                 }
                 let mut mattrs = self.parse_declarator_suffix_attrs()?;
@@ -394,7 +394,7 @@ impl Parser<'_> {
             let (name, loc) = self.expect_ident()?;
             let _ = self.parse_attributes()?;
             let value = if self.eat_punct(Punct::Assign) {
-                self.parse_int_constant_expr()?.0
+                self.decl_int_constant()?.0
             } else {
                 next
             };
