@@ -89,8 +89,16 @@ fn bitfield_value(rng: &mut Rng, ty: &str, width: u32) -> String {
         return rng.below(2).to_string();
     }
     if ty.starts_with("unsigned") {
-        let max = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
-        let v = if max == u64::MAX { rng.next() } else { rng.next() % (max + 1) };
+        let max = if width >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << width) - 1
+        };
+        let v = if max == u64::MAX {
+            rng.next()
+        } else {
+            rng.next() % (max + 1)
+        };
         return format!("{v}ull");
     }
     let half = 1i128 << (width - 1);
@@ -114,7 +122,11 @@ fn scalar_value(rng: &mut Rng, ty: &str) -> String {
         "long long" => format!("{}ll", signed(rng, 63)),
         "unsigned long long" => format!("{}ull", rng.next()),
         "_Bool" => rng.below(2).to_string(),
-        "float" | "double" => format!("{}.{}", signed(rng, 10), [0, 25, 5, 75][rng.below(4) as usize]),
+        "float" | "double" => format!(
+            "{}.{}",
+            signed(rng, 10),
+            [0, 25, 5, 75][rng.below(4) as usize]
+        ),
         _ => "0".to_string(),
     }
 }
@@ -215,7 +227,11 @@ fn gen_record(rng: &mut Rng, index: usize, previous: &[Def]) -> Def {
         let _ = write!(attrs, " __attribute__((aligned({})))", 1u64 << rng.below(5));
     }
     let inits: Vec<&str> = named.iter().map(|n| n.init.as_str()).collect();
-    let inits = if is_union { inits[..1].join(", ") } else { inits.join(", ") };
+    let inits = if is_union {
+        inits[..1].join(", ")
+    } else {
+        inits.join(", ")
+    };
     let mut text = format!("{kw} {tag} {{\n{body}}}{attrs};\n");
     let object = format!("{kw} {tag} v{index} = {{ {inits} }};\n");
     if rng.chance(15) {
@@ -369,7 +385,8 @@ fn run_with_timeout(cmd: &mut Command, limit: Duration, dir: &Path) -> (bool, St
         }
         std::thread::sleep(Duration::from_millis(20));
     };
-    let read = |p: &Path| String::from_utf8_lossy(&std::fs::read(p).unwrap_or_default()).into_owned();
+    let read =
+        |p: &Path| String::from_utf8_lossy(&std::fs::read(p).unwrap_or_default()).into_owned();
     (status.success(), read(&out_path), read(&err_path))
 }
 

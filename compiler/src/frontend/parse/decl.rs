@@ -17,6 +17,9 @@
 //!   a definition is added to `functions` once ("redefinition of 'f'" otherwise).
 //! - Parameters are the locals `0..n` of their function, unnamed ones included.
 //! - `static` locals are globals named `function.name.N` (N counts per function).
+//!
+//! Not represented (accepted and ignored): `aligned(N)` on typedefs and on objects
+//! (only record and member alignment is modelled); `__asm__` symbol names.
 
 use super::attributes::Attrs;
 use super::declarator::{Declarator, DeclaratorKind, SpecContext, Storage};
