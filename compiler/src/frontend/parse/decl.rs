@@ -665,6 +665,16 @@ impl Parser<'_> {
             self.parse_static_assert()?;
             return Ok(Stmt::Null);
         }
+        if self.at_attribute() {
+            // An attribute statement (`__attribute__((fallthrough));`) is a null
+            // statement; otherwise the attributes start the declaration specifiers.
+            let saved = self.pos;
+            self.parse_attributes()?;
+            if self.eat_punct(Punct::Semi) {
+                return Ok(Stmt::Null);
+            }
+            self.pos = saved;
+        }
         let spec = self.parse_decl_specs(SpecContext::Declaration)?;
         if self.eat_punct(Punct::Semi) {
             if !spec.declares_tag {

@@ -598,6 +598,9 @@ fn block_scope_declarations() {
     let msg = global(&o, "f.msg.0");
     let init = msg.init.as_ref().expect("msg init");
     assert!(matches!(init.relocs[0].target, RelocTarget::String(_)));
+    // An attribute statement is a null statement.
+    let o = parse("int g(int x) { switch (x) { case 1: x++; __attribute__((fallthrough)); default: break; } return x; }");
+    assert_eq!(o.unit.functions.len(), 1);
     assert!(error("int f(void) { int x; int x; return 0; }")
         .contains("redeclaration of 'x' with no linkage"));
     assert!(error("int f(void) { extern int x = 1; return 0; }")
