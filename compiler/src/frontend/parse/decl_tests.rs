@@ -665,7 +665,30 @@ fn static_assert_and_pragma_pack_forms() {
 fn declaration_errors_point_at_the_right_token() {
     let e = error("int x\nint y;");
     assert!(
+        e.starts_with(
+            "t.c:2:1: error: expected '=', ',', ';', 'asm' or '__attribute__' before 'int'"
+        ),
+        "{e}"
+    );
+    let e = error("int x = 1\nint y;");
+    assert!(
         e.starts_with("t.c:2:1: error: expected ',' or ';' before 'int'"),
+        "{e}"
+    );
+    // gcc names the declarator for an over-wide bit-field, and the type for conflicts.
+    let e = error("struct S { int x : 40; };");
+    assert!(
+        e.starts_with("t.c:1:16: error: width of 'x' exceeds its type"),
+        "{e}"
+    );
+    let e = error("int f(void); double f(void);");
+    assert!(
+        e.contains("conflicting types for 'f'; have 'double(void)'"),
+        "{e}"
+    );
+    let e = error("typedef int T; T x; int T;");
+    assert!(
+        e.contains("'T' redeclared as different kind of symbol"),
         "{e}"
     );
     let e = error("int f(void) [3];");

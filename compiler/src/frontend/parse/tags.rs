@@ -246,7 +246,7 @@ impl Parser<'_> {
                         }
                         if w as u128 > u128::from(bits) {
                             return Err(
-                                self.error_at(wloc, format!("width of '{shown}' exceeds its type"))
+                                self.error_at(loc, format!("width of '{shown}' exceeds its type"))
                             );
                         }
                         if w == 0 && name.is_some() {
