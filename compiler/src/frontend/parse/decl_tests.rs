@@ -91,6 +91,8 @@ fn specifier_errors_are_gcc_worded() {
     assert!(error("static extern int x;").contains("multiple storage classes"));
     assert!(error("_Complex double z;").contains("not supported"));
     assert!(error("struct S { int x; } int y;").contains("two or more data types"));
+    assert!(error("struct S { int a; } struct T { int b; };")
+        .starts_with("t.c:1:21: error: expected ';', identifier or '(' before 'struct'"));
 }
 
 #[test]

@@ -359,6 +359,12 @@ impl Parser<'_> {
                     )));
                 }
                 Keyword::Struct | Keyword::Union | Keyword::Enum | Keyword::Typeof => {
+                    let after_body =
+                        self.pos > 0 && self.tokens[self.pos - 1].is_punct(Punct::RBrace);
+                    if other.is_some() && after_body {
+                        // `struct S { ... } struct T ...`: gcc reads a missing `;`.
+                        return Err(self.error_expected("';', identifier or '('"));
+                    }
                     if counter != 0 || other.is_some() {
                         return Err(
                             self.error_here("two or more data types in declaration specifiers")
