@@ -38,6 +38,11 @@ impl FnLower<'_, '_> {
                 self.cond_branch(b, t, f)
             }
             ExprKind::Unary(UnaryOp::LogNot, a) => self.cond_branch(a, f, t),
+            ExprKind::Binary(op, a, b) if op.is_comparison() => {
+                let c = self.compare(*op, a, b)?;
+                self.branch_on(c, IrType::I8, t, f);
+                Ok(())
+            }
             _ => {
                 let (v, ty) = self.scalar(e)?;
                 self.branch_on(v, ty, t, f);

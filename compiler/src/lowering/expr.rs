@@ -213,27 +213,13 @@ impl FnLower<'_, '_> {
     }
 
     fn binary(&mut self, op: BinaryOp, a: &Expr, b: &Expr, e: &Expr) -> Res<RVal> {
-        let (x, t) = self.scalar(a)?;
-        let (y, yt) = self.scalar(b)?;
         if op.is_comparison() {
-            let signed = t.is_signed();
-            let pred = match op {
-                BinaryOp::Eq => CmpPred::Eq,
-                BinaryOp::Ne => CmpPred::Ne,
-                BinaryOp::Lt if signed => CmpPred::Slt,
-                BinaryOp::Lt => CmpPred::Ult,
-                BinaryOp::Le if signed => CmpPred::Sle,
-                BinaryOp::Le => CmpPred::Ule,
-                BinaryOp::Gt if signed => CmpPred::Sgt,
-                BinaryOp::Gt => CmpPred::Ugt,
-                BinaryOp::Ge if signed => CmpPred::Sge,
-                _ => CmpPred::Uge,
-            };
-            let y = self.cast(yt, y, t);
             let rt = self.ir_type_of(e)?;
-            let c = self.cmp(pred, t, x, y);
+            let c = self.compare(op, a, b)?;
             return Ok(RVal::Scalar(self.cast(IrType::I8, c, rt), rt));
         }
+        let (x, t) = self.scalar(a)?;
+        let (y, yt) = self.scalar(b)?;
         let rt = self.ir_type_of(e)?;
         let x = self.cast(t, x, rt);
         // Shifts: the amount is converted to the left operand's type.
@@ -245,6 +231,27 @@ impl FnLower<'_, '_> {
         };
         let r = self.arith(op, rt, x, y);
         Ok(RVal::Scalar(r, rt))
+    }
+
+    /// A comparison of `a` and `b` (of one common type) as the `i8` 0/1 of `cmp`.
+    pub fn compare(&mut self, op: BinaryOp, a: &Expr, b: &Expr) -> Res<Operand> {
+        let (x, t) = self.scalar(a)?;
+        let (y, yt) = self.scalar(b)?;
+        let signed = t.is_signed();
+        let pred = match op {
+            BinaryOp::Eq => CmpPred::Eq,
+            BinaryOp::Ne => CmpPred::Ne,
+            BinaryOp::Lt if signed => CmpPred::Slt,
+            BinaryOp::Lt => CmpPred::Ult,
+            BinaryOp::Le if signed => CmpPred::Sle,
+            BinaryOp::Le => CmpPred::Ule,
+            BinaryOp::Gt if signed => CmpPred::Sgt,
+            BinaryOp::Gt => CmpPred::Ugt,
+            BinaryOp::Ge if signed => CmpPred::Sge,
+            _ => CmpPred::Uge,
+        };
+        let y = self.cast(yt, y, t);
+        Ok(self.cmp(pred, t, x, y))
     }
 
     /// An arithmetic or bitwise operation in IR type `t` (signedness from `t`).

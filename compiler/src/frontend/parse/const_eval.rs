@@ -26,7 +26,10 @@ pub enum ConstValue {
     Int(i128),
     Float(f64),
     /// An address constant: `target`'s address plus `offset` bytes.
-    Addr { target: RelocTarget, offset: i64 },
+    Addr {
+        target: RelocTarget,
+        offset: i64,
+    },
 }
 
 impl ConstValue {
@@ -197,7 +200,12 @@ impl Parser<'_> {
                 record,
                 field,
             } => {
-                let f = self.records.records.get(record.0 as usize)?.fields.get(*field)?;
+                let f = self
+                    .records
+                    .records
+                    .get(record.0 as usize)?
+                    .fields
+                    .get(*field)?;
                 if f.bitfield.is_some() {
                     return None;
                 }

@@ -13,13 +13,15 @@
 use super::Parser;
 use crate::frontend::ast::{Expr, ExprKind};
 use crate::frontend::diag::Diagnostic;
+use crate::frontend::source::Loc;
 use crate::frontend::types::{FloatKind, IntKind, QualType, Type};
 use std::rc::Rc;
 
 /// Which assignment-like context a conversion happens in (it decides gcc's wording).
 #[derive(Clone, Debug)]
 pub(crate) enum AssignCtx {
-    Assign,
+    /// `=` at this operator (gcc puts the warnings there).
+    Assign(Loc),
     Init,
     Return,
     /// Argument number (1-based) and the called function's name, if direct.
@@ -237,8 +239,7 @@ impl Parser<'_> {
                 }
                 f.variadic == g.variadic
                     && f.params.len() == g.params.len()
-                    && f
-                        .params
+                    && f.params
                         .iter()
                         .zip(&g.params)
                         .all(|(p, q)| self.compatible(&p.ty, &q.ty))
@@ -268,7 +269,11 @@ impl Parser<'_> {
         ctx: AssignCtx,
     ) -> Result<Expr, Diagnostic> {
         let expr = self.rvalue(expr);
-        let loc = expr.loc;
+        let err_loc = expr.loc;
+        let loc = match &ctx {
+            AssignCtx::Assign(op) => *op,
+            _ => expr.loc,
+        };
         let from = expr.ty.ty.clone();
         let to_ty = &to.ty;
         let to_name = self.type_name_of(to_ty);
@@ -278,15 +283,22 @@ impl Parser<'_> {
         // type 'T'", "passing argument N of 'f'".
         let phrase = |what: &str| -> String {
             match &ctx {
-                AssignCtx::Assign => format!("assignment to '{to_name}' from {what}"),
+                AssignCtx::Assign(_) => format!("assignment to '{to_name}' from {what}"),
                 AssignCtx::Init => format!("initialization of '{to_name}' from {what}"),
                 AssignCtx::Return => {
                     format!("returning {what} from a function with return type '{to_name}'")
                 }
-                AssignCtx::Arg(n, name) => match name {
-                    Some(f) => format!("passing argument {n} of '{f}' from {what}"),
-                    None => format!("passing argument {n} from {what}"),
-                },
+                AssignCtx::Arg(n, name) => {
+                    // gcc drops the source type here: "passing argument 1 of 'f' makes
+                    // pointer from integer without a cast".
+                    let what = what
+                        .strip_prefix(&format!("'{from_name}' "))
+                        .unwrap_or(what);
+                    match name {
+                        Some(f) => format!("passing argument {n} of '{f}' {what}"),
+                        None => format!("passing argument {n} {what}"),
+                    }
+                }
             }
         };
         let ok = match (to_ty, &from) {
@@ -297,26 +309,42 @@ impl Parser<'_> {
                 let void_involved = tp.ty == Type::Void || fp.ty == Type::Void;
                 let fn_void = (tp.ty == Type::Void && matches!(fp.ty, Type::Function(_)))
                     || (fp.ty == Type::Void && matches!(tp.ty, Type::Function(_)));
-                if !void_involved && !self.compatible(&tp.ty, &fp.ty) || fn_void {
+                // Pointees differing only in signedness: gcc's -Wpointer-sign, off by
+                // default, so no warning.
+                let sign_only = match (&tp.ty, &fp.ty) {
+                    (Type::Int(a), Type::Int(b)) => a.to_unsigned() == b.to_unsigned(),
+                    _ => false,
+                };
+                if !void_involved && !sign_only && !self.compatible(&tp.ty, &fp.ty) || fn_void {
                     if !self.is_null_pointer_constant(&expr) {
-                        let what = format!("incompatible pointer type '{from_name}'");
                         let msg = match &ctx {
-                            AssignCtx::Arg(..) => {
-                                format!("{} [-Wincompatible-pointer-types]", phrase(&what))
-                            }
-                            _ => format!("{} [-Wincompatible-pointer-types]", phrase(&what)),
+                            AssignCtx::Arg(n, Some(f)) => format!(
+                                "passing argument {n} of '{f}' from incompatible pointer type \
+                                 [-Wincompatible-pointer-types]"
+                            ),
+                            AssignCtx::Arg(n, None) => format!(
+                                "passing argument {n} from incompatible pointer type \
+                                 [-Wincompatible-pointer-types]"
+                            ),
+                            AssignCtx::Return => format!(
+                                "returning '{from_name}' from a function with incompatible \
+                                 return type '{to_name}' [-Wincompatible-pointer-types]"
+                            ),
+                            _ => format!(
+                                "{} [-Wincompatible-pointer-types]",
+                                phrase(&format!("incompatible pointer type '{from_name}'"))
+                            ),
                         };
                         self.warn_at(loc, msg);
                     }
-                } else if (fp.is_const && !tp.is_const) || (fp.is_volatile && !tp.is_volatile)
-                {
+                } else if (fp.is_const && !tp.is_const) || (fp.is_volatile && !tp.is_volatile) {
                     let q = if fp.is_const && !tp.is_const {
                         "const"
                     } else {
                         "volatile"
                     };
                     let lead = match &ctx {
-                        AssignCtx::Assign => "assignment".to_string(),
+                        AssignCtx::Assign(_) => "assignment".to_string(),
                         AssignCtx::Init => "initialization".to_string(),
                         AssignCtx::Return => "return".to_string(),
                         AssignCtx::Arg(n, Some(f)) => format!("passing argument {n} of '{f}'"),
@@ -348,7 +376,7 @@ impl Parser<'_> {
         };
         if !ok {
             let msg = match &ctx {
-                AssignCtx::Assign => format!(
+                AssignCtx::Assign(_) => format!(
                     "incompatible types when assigning to type '{to_name}' from type '{from_name}'"
                 ),
                 AssignCtx::Init => format!(
@@ -360,7 +388,7 @@ impl Parser<'_> {
                 AssignCtx::Arg(n, Some(f)) => format!("incompatible type for argument {n} of '{f}'"),
                 AssignCtx::Arg(n, None) => format!("incompatible type for argument {n}"),
             };
-            return Err(self.error_at(loc, msg));
+            return Err(self.error_at(err_loc, msg));
         }
         Ok(cast_to(expr, to_ty))
     }
@@ -399,6 +427,24 @@ impl Parser<'_> {
         }
     }
 
+    /// gcc's "assignment of read-only ..." message for a const lvalue.
+    fn read_only_message(&self, e: &Expr, what: &str) -> String {
+        if let ExprKind::Member { record, field, .. } = &e.kind {
+            let f = self
+                .records
+                .records
+                .get(record.0 as usize)
+                .and_then(|r| r.fields.get(*field));
+            if let Some(f) = f {
+                if !f.ty.is_const {
+                    let name = f.name.clone().unwrap_or_default();
+                    return format!("{what} of member '{name}' in read-only object");
+                }
+            }
+        }
+        format!("{what} of read-only {}", self.lvalue_description(e))
+    }
+
     /// Checks that `e` is a modifiable lvalue for `what` ("assignment", "increment",
     /// "decrement"); `operand` is gcc's phrase for the lvalue-required error ("left
     /// operand of assignment", "increment operand", "decrement operand").
@@ -407,9 +453,10 @@ impl Parser<'_> {
         e: &Expr,
         what: &str,
         operand: &str,
+        at: Loc,
     ) -> Result<(), Diagnostic> {
         if !is_lvalue(e) || matches!(e.kind, ExprKind::Str(_)) {
-            return Err(self.error_at(e.loc, format!("lvalue required as {operand}")));
+            return Err(self.error_at(at, format!("lvalue required as {operand}")));
         }
         if matches!(e.ty.ty, Type::Array(..)) {
             let msg = if what == "assignment" {
@@ -417,18 +464,15 @@ impl Parser<'_> {
             } else {
                 format!("lvalue required as {operand}")
             };
-            return Err(self.error_at(e.loc, msg));
+            return Err(self.error_at(at, msg));
         }
         if e.ty.is_const {
-            return Err(self.error_at(
-                e.loc,
-                format!("{what} of read-only {}", self.lvalue_description(e)),
-            ));
+            return Err(self.error_at(at, self.read_only_message(e, what)));
         }
         if let Type::Record(id) = &e.ty.ty {
             if self.record_has_const_member(*id, 0) {
                 return Err(self.error_at(
-                    e.loc,
+                    at,
                     format!("{what} of read-only {}", self.lvalue_description(e)),
                 ));
             }

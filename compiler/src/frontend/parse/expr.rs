@@ -32,6 +32,15 @@ use std::rc::Rc;
 /// this one keeps the recursive descent and later AST walks within the stack).
 pub(crate) const MAX_NESTING: u32 = 1000;
 
+/// The most stack the nested constructs of one parse may use (the main thread has 8 MB;
+/// the rest is left to the caller, the lowering and the AST's drop).
+const STACK_BUDGET: usize = 4 << 20;
+
+thread_local! {
+    /// Stack address where the outermost nested construct of the current parse began.
+    static STACK_BASE: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 type PResult<T> = Result<T, Diagnostic>;
 
 /// Binding strength of the binary operators (higher binds tighter).
@@ -114,12 +123,21 @@ fn punct_binary_op(p: Punct) -> Option<BinaryOp> {
 impl Parser<'_> {
     // ----- nesting bound -----
 
-    /// Counts one level of nesting; an error beyond `MAX_NESTING`.
+    /// Counts one level of nesting; an error beyond `MAX_NESTING` levels or when the
+    /// parse has used more than `STACK_BUDGET` bytes of stack since the outermost
+    /// nested construct began (unoptimized builds use several KB per level).
     pub(crate) fn enter_nesting(&mut self) -> PResult<()> {
+        let marker = 0u8;
+        let here = std::ptr::addr_of!(marker) as usize;
+        if self.depth == 0 {
+            STACK_BASE.with(|b| b.set(here));
+        }
         self.depth += 1;
-        if self.depth > MAX_NESTING {
+        let used = STACK_BASE.with(|b| b.get()).abs_diff(here);
+        if self.depth > MAX_NESTING || used > STACK_BUDGET {
             return Err(self.error_here(format!(
-                "expression or statement nested too deeply (more than {MAX_NESTING} levels)"
+                "expression or statement nested too deeply (more than {} levels)",
+                self.depth.min(MAX_NESTING)
             )));
         }
         Ok(())
@@ -193,9 +211,9 @@ impl Parser<'_> {
 
     /// `lhs = rhs` (C99 6.5.16.1).
     pub(crate) fn build_assign(&mut self, lhs: Expr, rhs: Expr, loc: Loc) -> PResult<Expr> {
-        self.check_modifiable(&lhs, "assignment", "left operand of assignment")?;
+        self.check_modifiable(&lhs, "assignment", "left operand of assignment", loc)?;
         let ty = QualType::new(lhs.ty.ty.clone());
-        let rhs = self.convert_assign(rhs, &ty, AssignCtx::Assign)?;
+        let rhs = self.convert_assign(rhs, &ty, AssignCtx::Assign(loc))?;
         Ok(Expr::new(
             ExprKind::Assign(Box::new(lhs), Box::new(rhs)),
             ty,
@@ -211,7 +229,7 @@ impl Parser<'_> {
         rhs: Expr,
         loc: Loc,
     ) -> PResult<Expr> {
-        self.check_modifiable(&lhs, "assignment", "left operand of assignment")?;
+        self.check_modifiable(&lhs, "assignment", "left operand of assignment", loc)?;
         let rhs = self.rvalue(rhs);
         let lt = lhs.ty.ty.clone();
         let rt = rhs.ty.ty.clone();
@@ -254,7 +272,8 @@ impl Parser<'_> {
             if op.is_shift() {
                 (self.promote(rhs), self.promoted_type(&lhs), None)
             } else {
-                let ct = self.common_arith_type(&self.promoted_type(&lhs), &self.promoted_type(&rhs));
+                let ct =
+                    self.common_arith_type(&self.promoted_type(&lhs), &self.promoted_type(&rhs));
                 (cast_to(rhs, &ct), ct, None)
             }
         };
@@ -285,11 +304,18 @@ impl Parser<'_> {
             let loc = p.bump().loc;
             p.enter_nesting()?;
             let c = p.rvalue(c);
-            p.check_scalar(&c)?;
+            p.check_not_void(&c, "void value not ignored as it ought to be")?;
+            if !c.ty.ty.is_scalar() {
+                let mut at = c.clone();
+                at.loc = loc;
+                p.check_scalar(&at)?;
+            }
             let a = p.parse_expr()?;
-            p.expect_punct(Punct::Colon)?;
+            let colon = p.expect_punct(Punct::Colon)?.loc;
             let b = p.parse_cond_expr()?;
-            p.build_cond(c, a, b, loc)
+            let mut e = p.build_cond(c, a, b, colon)?;
+            e.loc = loc;
+            Ok(e)
         })
     }
 
@@ -302,9 +328,9 @@ impl Parser<'_> {
             self.common_arith_type(&self.promoted_type(&a), &self.promoted_type(&b))
         } else if at == Type::Void || bt == Type::Void {
             Type::Void
-        } else if at.is_record() && at == bt {
-            at.clone()
-        } else if at.is_pointer() && self.is_null_pointer_constant(&b) {
+        } else if (at.is_record() && at == bt)
+            || (at.is_pointer() && self.is_null_pointer_constant(&b))
+        {
             at.clone()
         } else if bt.is_pointer() && self.is_null_pointer_constant(&a) {
             bt.clone()
@@ -351,11 +377,7 @@ impl Parser<'_> {
     fn parse_binary(&mut self, min: u8) -> PResult<Expr> {
         self.nested(|p| {
             let mut lhs = p.parse_cast_expr()?;
-            loop {
-                let punct = match &p.peek().kind {
-                    TokenKind::Punct(x) => *x,
-                    _ => break,
-                };
+            while let TokenKind::Punct(punct) = p.peek().kind {
                 let Some(prec) = binary_precedence(punct) else {
                     break;
                 };
@@ -392,6 +414,8 @@ impl Parser<'_> {
     ) -> PResult<Expr> {
         let a = self.rvalue(lhs);
         let b = self.rvalue(rhs);
+        self.check_not_void(&a, "void value not ignored as it ought to be")?;
+        self.check_not_void(&b, "void value not ignored as it ought to be")?;
         if matches!(punct, Punct::AmpAmp | Punct::PipePipe) {
             self.check_scalar(&a)?;
             self.check_scalar(&b)?;
@@ -468,6 +492,14 @@ impl Parser<'_> {
             }
             _ => self.build_comparison(op, a, b, loc),
         }
+    }
+
+    /// An error at `e` if it has type `void`.
+    pub(crate) fn check_not_void(&self, e: &Expr, msg: &str) -> PResult<()> {
+        if e.ty.ty == Type::Void {
+            return Err(self.error_at(e.loc, msg));
+        }
+        Ok(())
     }
 
     /// Arithmetic `op` after the usual arithmetic conversions.
@@ -595,7 +627,10 @@ impl Parser<'_> {
                 let t_size = self.size_of(t).unwrap_or(0);
                 let f_size = self.size_of(f).unwrap_or(0);
                 let ptr = self.target.sizeof_pointer() as u64;
-                if t.is_pointer() && f.is_integer() && f_size != ptr && self.eval_const(&e).is_none()
+                if t.is_pointer()
+                    && f.is_integer()
+                    && f_size != ptr
+                    && self.eval_const(&e).is_none()
                 {
                     self.warn_at(
                         loc,
@@ -689,8 +724,10 @@ impl Parser<'_> {
         }
         let is_sizeof = tok.is_keyword(Keyword::Sizeof);
         let name = if is_sizeof { "sizeof" } else { "__alignof__" };
+        let mut operand_loc = self.loc();
         let ty = if self.paren_type_name_follows() {
             self.bump();
+            operand_loc = self.loc();
             let ty = self.parse_type_name()?;
             self.expect_punct(Punct::RParen)?;
             if self.is_punct(Punct::LBrace) {
@@ -700,24 +737,16 @@ impl Parser<'_> {
         } else {
             let operand = self.parse_unary_expr()?;
             if self.bitfield_width(&operand).is_some() {
-                return Err(self.error_at(loc, format!("'{name}' applied to a bit-field")));
+                return Err(self.error_at(operand_loc, format!("'{name}' applied to a bit-field")));
             }
             operand.ty.ty
         };
         let value = match &ty {
-            Type::Function(_) => {
-                self.warn_at(
-                    loc,
-                    format!(
-                        "invalid application of '{name}' to a function type [-Wpointer-arith]"
-                    ),
-                );
-                1
-            }
-            Type::Void => 1,
+            // gcc: 1, with a warning only under -Wpointer-arith.
+            Type::Function(_) | Type::Void => 1,
             t if is_sizeof => self.size_of(t).ok_or_else(|| {
                 self.error_at(
-                    loc,
+                    operand_loc,
                     format!(
                         "invalid application of 'sizeof' to incomplete type '{}'",
                         self.type_name_of(t)
@@ -727,17 +756,31 @@ impl Parser<'_> {
             t => {
                 if self.size_of(t).is_none() {
                     return Err(self.error_at(
-                        loc,
+                        operand_loc,
                         format!(
                             "invalid application of '__alignof__' to incomplete type '{}'",
                             self.type_name_of(t)
                         ),
                     ));
                 }
-                self.align_of(t)
+                self.preferred_align_of(t)
             }
         };
         Ok(Expr::int_lit(value, self.size_type(), loc))
+    }
+
+    /// gcc's `__alignof__`: the preferred alignment, which on i686 is 8 for `long long`
+    /// and `double` objects (they align to 4 only as struct members).
+    fn preferred_align_of(&self, t: &Type) -> u64 {
+        match t {
+            Type::Int(IntKind::LongLong | IntKind::ULongLong) | Type::Float(FloatKind::Double)
+                if self.target == crate::frontend::Target::I686 =>
+            {
+                8
+            }
+            Type::Array(elem, _) => self.preferred_align_of(&elem.ty),
+            _ => self.align_of(t),
+        }
     }
 
     /// `&e` (C99 6.5.3.2).
@@ -787,8 +830,12 @@ impl Parser<'_> {
     /// `+e`, `-e`, `~e`, `!e` (C99 6.5.3.3).
     fn build_unary(&mut self, punct: Punct, e: Expr, loc: Loc) -> PResult<Expr> {
         let e = self.rvalue(e);
+        if e.ty.ty == Type::Void {
+            return Err(self.error_at(loc, "invalid use of void expression"));
+        }
         let ty = e.ty.ty.clone();
-        let wrong = |p: &Self, what: &str| p.error_at(loc, format!("wrong type argument to {what}"));
+        let wrong =
+            |p: &Self, what: &str| p.error_at(loc, format!("wrong type argument to {what}"));
         match punct {
             Punct::Bang => {
                 if !ty.is_scalar() {
@@ -806,7 +853,11 @@ impl Parser<'_> {
                 }
                 let e = self.promote(e);
                 let t = e.ty.ty.clone();
-                Ok(Expr::new(ExprKind::Unary(UnaryOp::BitNot, Box::new(e)), t, loc))
+                Ok(Expr::new(
+                    ExprKind::Unary(UnaryOp::BitNot, Box::new(e)),
+                    t,
+                    loc,
+                ))
             }
             Punct::Minus => {
                 if !ty.is_arithmetic() {
@@ -814,7 +865,11 @@ impl Parser<'_> {
                 }
                 let e = self.promote(e);
                 let t = e.ty.ty.clone();
-                Ok(Expr::new(ExprKind::Unary(UnaryOp::Neg, Box::new(e)), t, loc))
+                Ok(Expr::new(
+                    ExprKind::Unary(UnaryOp::Neg, Box::new(e)),
+                    t,
+                    loc,
+                ))
             }
             _ => {
                 if !ty.is_arithmetic() {
@@ -843,7 +898,7 @@ impl Parser<'_> {
         if matches!(e.ty.ty, Type::Array(..)) {
             return Err(self.error_at(loc, format!("lvalue required as {operand}")));
         }
-        self.check_modifiable(&e, what, operand)?;
+        self.check_modifiable(&e, what, operand, loc)?;
         let ty = e.ty.ty.clone();
         let ptr_elem_size = if ty.is_pointer() {
             Some(self.pointee_size(&ty, loc)?)
@@ -874,11 +929,7 @@ impl Parser<'_> {
     pub(crate) fn parse_postfix_expr(&mut self) -> PResult<Expr> {
         self.nested(|p| {
             let mut e = p.parse_primary_expr()?;
-            loop {
-                let punct = match &p.peek().kind {
-                    TokenKind::Punct(x) => *x,
-                    _ => break,
-                };
+            while let TokenKind::Punct(punct) = p.peek().kind {
                 match punct {
                     Punct::LBracket => {
                         let loc = p.bump().loc;
@@ -891,15 +942,15 @@ impl Parser<'_> {
                         e = p.parse_call(e, loc)?;
                     }
                     Punct::Dot => {
-                        p.bump();
-                        let (name, loc) = p.expect_ident()?;
+                        let loc = p.bump().loc;
+                        let (name, _) = p.expect_ident()?;
                         e = p.build_member(e, &name, loc)?;
                     }
                     Punct::Arrow => {
                         let loc = p.bump().loc;
-                        let (name, name_loc) = p.expect_ident()?;
+                        let (name, _) = p.expect_ident()?;
                         let base = p.build_deref(e, loc, "'->'")?;
-                        e = p.build_member(base, &name, name_loc)?;
+                        e = p.build_member(base, &name, loc)?;
                     }
                     Punct::PlusPlus | Punct::MinusMinus => {
                         let loc = p.bump().loc;
@@ -1034,7 +1085,8 @@ impl Parser<'_> {
                 Some(n) => format!("called object '{n}' is not a function or function pointer"),
                 None => "called object is not a function or function pointer".to_string(),
             };
-            return Err(self.error_at(lparen, msg));
+            let _ = lparen;
+            return Err(self.error_at(call_loc, msg));
         };
         let mut raw_args = Vec::new();
         if !self.eat_punct(Punct::RParen) {
@@ -1116,7 +1168,11 @@ impl Parser<'_> {
                     FloatSuffix::F => FloatKind::Float,
                     FloatSuffix::L => FloatKind::LongDouble,
                 };
-                Ok(Expr::new(ExprKind::FloatLit(lit.value), Type::Float(kind), loc))
+                Ok(Expr::new(
+                    ExprKind::FloatLit(lit.value),
+                    Type::Float(kind),
+                    loc,
+                ))
             }
             TokenKind::Char(v) => {
                 self.bump();
@@ -1154,11 +1210,9 @@ impl Parser<'_> {
         match self.lookup_ordinary(&name).cloned() {
             Some(OrdinaryEntity::Local(id, ty)) => Ok(Expr::new(ExprKind::Local(id), ty, loc)),
             Some(OrdinaryEntity::Global(id, ty)) => Ok(Expr::new(ExprKind::Global(id), ty, loc)),
-            Some(OrdinaryEntity::Function(ir, ft)) => Ok(Expr::new(
-                ExprKind::Func(ir),
-                Type::Function(ft),
-                loc,
-            )),
+            Some(OrdinaryEntity::Function(ir, ft)) => {
+                Ok(Expr::new(ExprKind::Func(ir), Type::Function(ft), loc))
+            }
             Some(OrdinaryEntity::EnumConst(v, ty)) => {
                 let bits = self.wrap_to(v as i128, &ty).unwrap_or(v as i128) as u64;
                 let bits = match self.size_of(&ty) {
@@ -1187,9 +1241,10 @@ impl Parser<'_> {
                     });
                     let ir = name.to_string();
                     if let Some(file_scope) = self.scopes.first_mut() {
-                        file_scope
-                            .ordinary
-                            .insert(name.clone(), OrdinaryEntity::Function(ir.clone(), ft.clone()));
+                        file_scope.ordinary.insert(
+                            name.clone(),
+                            OrdinaryEntity::Function(ir.clone(), ft.clone()),
+                        );
                     }
                     if !self.function_decls.contains_key(&ir) {
                         self.function_decls.insert(
@@ -1225,12 +1280,13 @@ impl Parser<'_> {
         self.expect_punct(Punct::Comma)?;
         let mut cur = ty.ty;
         let mut offset: u64 = 0;
-        let (name, name_loc) = self.expect_ident()?;
-        self.offsetof_member(&mut cur, &mut offset, &name, name_loc)?;
+        // gcc reports member errors at the builtin's name.
+        let (name, _) = self.expect_ident()?;
+        self.offsetof_member(&mut cur, &mut offset, &name, loc)?;
         loop {
             if self.eat_punct(Punct::Dot) {
-                let (name, name_loc) = self.expect_ident()?;
-                self.offsetof_member(&mut cur, &mut offset, &name, name_loc)?;
+                let (name, _) = self.expect_ident()?;
+                self.offsetof_member(&mut cur, &mut offset, &name, loc)?;
             } else if self.is_punct(Punct::LBracket) {
                 let bloc = self.bump().loc;
                 let (idx, _) = self.parse_int_constant_expr()?;

@@ -46,9 +46,9 @@ mod int_const_type;
 mod layout;
 mod static_init;
 mod stmt;
-mod tags;
 #[cfg(test)]
 mod stmt_tests;
+mod tags;
 mod type_name;
 
 use super::ast::{
@@ -154,10 +154,11 @@ pub(crate) struct Parser<'s> {
 impl<'s> Parser<'s> {
     pub fn new(mut tokens: Vec<Token>, sources: &'s SourceMap, target: Target) -> Parser<'s> {
         if !matches!(tokens.last().map(|t| &t.kind), Some(TokenKind::Eof)) {
-            let loc = tokens
-                .last()
-                .map(|t| t.loc)
-                .unwrap_or(Loc::new(super::source::FileId(0), 1, 1));
+            let loc =
+                tokens
+                    .last()
+                    .map(|t| t.loc)
+                    .unwrap_or(Loc::new(super::source::FileId(0), 1, 1));
             tokens.push(Token {
                 kind: TokenKind::Eof,
                 spelling: Rc::from(""),
@@ -305,6 +306,12 @@ impl<'s> Parser<'s> {
         let msg = match &t.kind {
             TokenKind::Eof => format!("expected {what} at end of input"),
             TokenKind::Stray => format!("stray '{}' in program", t.spelling),
+            TokenKind::Punct(_) => format!("expected {what} before '{}' token", t.spelling),
+            TokenKind::Int(_) | TokenKind::Float(_) => {
+                format!("expected {what} before numeric constant")
+            }
+            TokenKind::Str(_) => format!("expected {what} before string constant"),
+            TokenKind::Char(_) => format!("expected {what} before {}", t.spelling),
             _ => format!("expected {what} before '{}'", t.spelling),
         };
         self.error_here(msg)

@@ -12,7 +12,8 @@
 //!   of the controlling expression and are distinct.
 //! - Conditions are scalar rvalues (not converted to `int`).
 //! - Statement nesting counts towards `Parser::depth` like expression nesting.
-//! - `#pragma` tokens (`TokenKind::Pragma`) inside a function are skipped.
+//! - `#pragma pack` tokens inside a function take effect there, as in gcc (interpreted
+//!   by the declarations part's `parse_pragma_token`).
 
 use super::convert::cast_to;
 use super::Parser;
@@ -54,14 +55,15 @@ impl Parser<'_> {
         }
         let body = self.parse_compound(&mut ctx)?;
         if let Some(f) = &self.func {
-            let mut undefined: Vec<(&Rc<str>, &(LabelId, Option<Loc>, Loc))> = f
+            // The first label (by first use) that was never defined.
+            let undefined = f
                 .labels
                 .iter()
                 .filter(|(_, (_, def, _))| def.is_none())
-                .collect();
-            undefined.sort_by_key(|(_, (id, _, _))| id.0);
-            if let Some((name, (_, _, used))) = undefined.first() {
-                return Err(self.error_at(*used, format!("label '{name}' used but not defined")));
+                .min_by_key(|(_, (id, _, _))| id.0)
+                .map(|(name, (_, _, used))| (name.clone(), *used));
+            if let Some((name, used)) = undefined {
+                return Err(self.error_at(used, format!("label '{name}' used but not defined")));
             }
         }
         Ok(body)
@@ -88,9 +90,7 @@ impl Parser<'_> {
                 TokenKind::Eof => {
                     return Err(self.error_here("expected declaration or statement at end of input"))
                 }
-                TokenKind::Pragma(_) => {
-                    self.bump();
-                }
+                TokenKind::Pragma(_) => self.parse_pragma_token()?,
                 _ => {
                     if self.starts_declaration() {
                         items.push(self.parse_local_declaration()?);
@@ -131,7 +131,7 @@ impl Parser<'_> {
                 Ok(Stmt::Null)
             }
             TokenKind::Pragma(_) => {
-                self.bump();
+                self.parse_pragma_token()?;
                 Ok(Stmt::Null)
             }
             TokenKind::Ident(name) if self.peek_at(1).is_punct(Punct::Colon) => {
@@ -151,9 +151,9 @@ impl Parser<'_> {
                 Keyword::Default => self.parse_default(ctx),
                 Keyword::Goto => {
                     self.bump();
-                    let (name, nloc) = self.expect_ident()?;
+                    let (name, _) = self.expect_ident()?;
                     self.expect_punct(Punct::Semi)?;
-                    Ok(Stmt::Goto(self.use_label(name, nloc)))
+                    Ok(Stmt::Goto(self.use_label(name, loc)))
                 }
                 Keyword::Break => {
                     self.bump();
@@ -178,16 +178,15 @@ impl Parser<'_> {
         }
     }
 
-    /// The statement after a label; gcc 12 accepts a declaration there with a pedantic
-    /// warning only in C2x, so a declaration is an error as in C99.
+    /// The statement after a label. gcc 12 accepts (without a warning unless
+    /// `-pedantic`) a label before `}` and a declaration after a label, as C2x does:
+    /// so do we (an empty statement, or the declaration in the enclosing scope).
     fn parse_labeled_body(&mut self, ctx: &mut StmtCtx) -> PResult<Stmt> {
         if self.is_punct(Punct::RBrace) {
-            return Err(self.error_here("label at end of compound statement"));
+            return Ok(Stmt::Null);
         }
         if self.starts_declaration() {
-            return Err(
-                self.error_here("a label can only be part of a statement and a declaration is not a statement")
-            );
+            return self.parse_local_declaration();
         }
         self.parse_statement(ctx)
     }
@@ -386,7 +385,7 @@ impl Parser<'_> {
             }
         };
         if duplicate {
-            return Err(self.error_at(e.loc, "duplicate case value"));
+            return Err(self.error_at(loc, "duplicate case value"));
         }
         let body = self.parse_labeled_body(ctx)?;
         Ok(Stmt::Case(id, Box::new(body)))
@@ -421,7 +420,9 @@ impl Parser<'_> {
     }
 
     fn use_label(&mut self, name: Rc<str>, loc: Loc) -> LabelId {
-        self.label_id(name, loc).map(|(id, _)| id).unwrap_or(LabelId(0))
+        self.label_id(name, loc)
+            .map(|(id, _)| id)
+            .unwrap_or(LabelId(0))
     }
 
     /// labeled-statement: identifier ':' statement
@@ -452,7 +453,7 @@ impl Parser<'_> {
             if ret.ty != Type::Void {
                 self.warn_at(
                     loc,
-                    "'return' with no value, in function returning non-void [-Wreturn-type]",
+                    "'return' with no value, in function returning non-void",
                 );
             }
             return Ok(Stmt::Return(None));
@@ -462,13 +463,17 @@ impl Parser<'_> {
         if ret.ty == Type::Void {
             let e = self.rvalue(e);
             if e.ty.ty != Type::Void {
-                self.warn_at(loc, "'return' with a value, in function returning void");
+                self.warn_at(e.loc, "'return' with a value, in function returning void");
             }
             // Evaluate the value for its side effects, then return nothing.
             let e = cast_to(e, &Type::Void);
             return Ok(Stmt::Compound(vec![Stmt::Expr(e), Stmt::Return(None)]));
         }
-        let e = self.convert_assign(e, &QualType::new(ret.ty.clone()), super::convert::AssignCtx::Return)?;
+        let e = self.convert_assign(
+            e,
+            &QualType::new(ret.ty.clone()),
+            super::convert::AssignCtx::Return,
+        )?;
         Ok(Stmt::Return(Some(e)))
     }
 }
