@@ -1100,3 +1100,28 @@ int main(void) {
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(failures.is_empty(), "{failures:?}");
 }
+
+#[test]
+fn c_dead_code_and_falling_off_the_end() {
+    check_against_gcc(
+        "deadcode",
+        r#"
+#include <stdio.h>
+static int g(int a, int b) { return a + b; }
+static int noret(int a) { if (a > 100) return 1; }
+int f(int a, int b, int c) {
+    if (a) return a * 3;
+    a = g(a, b && c) + (c ? a : b);
+    switch (b) { a = g(b || c, a); case 1: return 2; default: break; }
+    for (;;) { break; a++; }
+    goto end; a = a && b;
+end:
+    return a + 7;
+}
+int main(void) {
+    noret(5);
+    printf("%d %d %d\n", f(2, 0, 0), f(0, 1, 0), f(0, 5, 1));
+}
+"#,
+    );
+}

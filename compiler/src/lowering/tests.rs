@@ -110,3 +110,21 @@ fn globals_become_compact_items() {
     assert!(text.contains("= [ptr @.str.0]"), "{text}");
     assert!(text.contains("global @.str.0 : 3 align 1 const = [str \"ab\\00\"]"), "{text}");
 }
+
+#[test]
+fn dead_code_after_return_and_before_cases_verifies() {
+    // `lower_c` fails on IR the verifier rejects; the dead code here opens blocks
+    // without predecessors whose values cross expression-internal blocks.
+    let m = lower_c(
+        "static int g(int a, int b) { return a + b; }\n\
+         int f(int a, int b, int c) {\n\
+           return a;\n\
+           a = g(a, b && c) + (c ? a : b);\n\
+           switch (a) { a = g(b || c, a); case 1: return 2; default: break; }\n\
+           for (;;) { break; a++; }\n\
+           goto end; a = a && b;\n\
+         end: ;\n\
+         }",
+    );
+    assert!(m.function("f").is_some());
+}
