@@ -158,7 +158,11 @@ impl Func {
     fn fn_type(&self) -> Rc<FunctionType> {
         Rc::new(FunctionType {
             ret: QualType::new(self.ret.clone()),
-            params: self.params.iter().map(|p| self.locals[p.0 as usize].ty.clone()).collect(),
+            params: self
+                .params
+                .iter()
+                .map(|p| self.locals[p.0 as usize].ty.clone())
+                .collect(),
             variadic: false,
             has_prototype: true,
         })
@@ -207,7 +211,10 @@ fn unit(functions: Vec<FunctionDef>) -> TranslationUnit {
 fn call(f: &FunctionDef, args: Vec<Expr>) -> Expr {
     let fn_ty = f.ty.clone();
     let callee = ex(
-        ExprKind::Decay(b(ex(ExprKind::Func(f.name.clone()), Type::Function(fn_ty.clone())))),
+        ExprKind::Decay(b(ex(
+            ExprKind::Func(f.name.clone()),
+            Type::Function(fn_ty.clone()),
+        ))),
         Type::Pointer(Rc::new(QualType::new(Type::Function(fn_ty.clone())))),
     );
     ex(
@@ -234,7 +241,13 @@ fn arithmetic_and_integer_conversions() {
     let body = vec![
         decl(&x, lit(7, int())),
         decl(&c, cast(lit(300, int()), Type::Int(IntKind::UChar))),
-        decl(&l, cast(ex(ExprKind::Unary(UnaryOp::Neg, b(lit(1, int()))), int()), long())),
+        decl(
+            &l,
+            cast(
+                ex(ExprKind::Unary(UnaryOp::Neg, b(lit(1, int()))), int()),
+                long(),
+            ),
+        ),
         ret(bin(
             BinaryOp::Add,
             bin(
@@ -249,7 +262,12 @@ fn arithmetic_and_integer_conversions() {
                 int(),
             ),
             cast(
-                bin(BinaryOp::Shr, cast(l.clone(), uint()), lit(28, int()), uint()),
+                bin(
+                    BinaryOp::Shr,
+                    cast(l.clone(), uint()),
+                    lit(28, int()),
+                    uint(),
+                ),
                 int(),
             ),
             int(),
@@ -366,12 +384,7 @@ fn bitfield_records() -> (RecordTable, RecordId) {
         align: 8,
         pack: None,
     };
-    (
-        RecordTable {
-            records: vec![rec],
-        },
-        RecordId(0),
-    )
+    (RecordTable { records: vec![rec] }, RecordId(0))
 }
 
 #[test]
@@ -431,7 +444,12 @@ fn bitfields_read_modify_write_and_truncated_values() {
             cast(
                 bin(
                     BinaryOp::BitAnd,
-                    bin(BinaryOp::Shr, member(2, ull.clone()), lit(8, int()), ull.clone()),
+                    bin(
+                        BinaryOp::Shr,
+                        member(2, ull.clone()),
+                        lit(8, int()),
+                        ull.clone(),
+                    ),
                     lit(0xff, ull.clone()),
                     ull.clone(),
                 ),
@@ -530,9 +548,7 @@ fn records_by_value_through_calls() {
         )),
     ];
     let mut u = unit(vec![swap, f.finish(body)]);
-    u.records = RecordTable {
-        records: vec![rec],
-    };
+    u.records = RecordTable { records: vec![rec] };
     let m = lower_ok(&u);
     check_all_stages(&m, &[], &Outcome::Returned(Some(4043)), "");
 }
@@ -664,7 +680,10 @@ fn floating_point_is_a_diagnostic_not_a_panic() {
     let mut f = Func::new("main", int());
     let d = f.var("d", Type::Float(FloatKind::Double), false);
     let body = vec![
-        decl(&d, ex(ExprKind::FloatLit(1.5), Type::Float(FloatKind::Double))),
+        decl(
+            &d,
+            ex(ExprKind::FloatLit(1.5), Type::Float(FloatKind::Double)),
+        ),
         ret(cast(d.clone(), int())),
     ];
     let err = compiler::lowering::lower(&unit(vec![f.finish(body)]), &SourceMap::new())
@@ -685,7 +704,6 @@ fn deep_nesting_is_a_diagnostic_not_a_stack_overflow() {
     let err = compiler::lowering::lower(&u, &SourceMap::new()).expect_err("too deep");
     assert!(err.to_string().contains("nested too deeply"), "{err}");
 }
-
 
 // ---------- C sources, compared with host gcc -O0 ----------
 
@@ -748,13 +766,19 @@ fn gcc_reference(name: &str, src: &str, include: &[&Path]) -> Result<(i32, Vec<u
     }
     let out = run_with_timeout(&mut cc, Duration::from_secs(60)).ok_or("gcc did not finish")?;
     if !out.status.success() {
-        return Err(format!("gcc failed: {}", String::from_utf8_lossy(&out.stderr)));
+        return Err(format!(
+            "gcc failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
     }
     let run = run_with_timeout(&mut Command::new(&exe), Duration::from_secs(10))
         .ok_or("the gcc-built program timed out")?;
     let _ = std::fs::remove_file(&exe);
     let _ = std::fs::remove_file(&c);
-    let code = run.status.code().ok_or("the gcc-built program died from a signal")?;
+    let code = run
+        .status
+        .code()
+        .ok_or("the gcc-built program died from a signal")?;
     Ok((code, run.stdout))
 }
 
@@ -884,7 +908,10 @@ fn csmith_sweep() {
         let module = match compile_c(&name, &src, &[inc]) {
             Ok(m) => m,
             Err(e) => {
-                println!("seed {seed}: COMPILE ERROR {}", e.lines().last().unwrap_or(""));
+                println!(
+                    "seed {seed}: COMPILE ERROR {}",
+                    e.lines().last().unwrap_or("")
+                );
                 compile_err += 1;
                 continue;
             }
@@ -900,7 +927,10 @@ fn csmith_sweep() {
                     "{}: {} {:?}",
                     ev.name,
                     r.outcome,
-                    String::from_utf8_lossy(&r.stdout).lines().last().unwrap_or("")
+                    String::from_utf8_lossy(&r.stdout)
+                        .lines()
+                        .last()
+                        .unwrap_or("")
                 )),
                 Err(e) => bad.push(format!("{}: cannot run: {e}", ev.name)),
             }
@@ -1090,13 +1120,15 @@ int main(void) {
         ..RunConfig::default()
     };
     let mut failures = Vec::new();
-    run_pipeline(module, &PipelineOptions::default(), &mut |ev, m| {
-        match Program::new(m, &cfg).and_then(|p| p.run("main", &[])) {
+    run_pipeline(
+        module,
+        &PipelineOptions::default(),
+        &mut |ev, m| match Program::new(m, &cfg).and_then(|p| p.run("main", &[])) {
             Ok(r) if r.outcome == Outcome::Returned(Some(64)) => {}
             Ok(r) => failures.push(format!("{}: {}", ev.name, r.outcome)),
             Err(e) => failures.push(format!("{}: {e}", ev.name)),
-        }
-    })
+        },
+    )
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(failures.is_empty(), "{failures:?}");
 }

@@ -20,9 +20,7 @@ fn lower_err(src: &str) -> String {
 
 #[test]
 fn locals_are_entry_allocas_and_params_use_the_paramref_protocol() {
-    let m = lower_c(
-        "int f(int a, char b) { int x = a; if (a) { int y = b; x += y; } return x; }",
-    );
+    let m = lower_c("int f(int a, char b) { int x = a; if (a) { int y = b; x += y; } return x; }");
     let f = m.function("f").expect("f");
     let entry = &f.blocks[0];
     // Every alloca is in the entry block, before anything else.
@@ -45,14 +43,18 @@ fn locals_are_entry_allocas_and_params_use_the_paramref_protocol() {
 fn literals_are_i64_constants() {
     let m = lower_c("int main(void) { short s = 300; return s; }");
     let f = m.function("main").expect("main");
-    let stored = f.blocks.iter().flat_map(|b| &b.insts).find_map(|i| match i {
-        Inst::Store {
-            ty: IrType::I16,
-            val: Operand::Const(c),
-            ..
-        } => Some(*c),
-        _ => None,
-    });
+    let stored = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .find_map(|i| match i {
+            Inst::Store {
+                ty: IrType::I16,
+                val: Operand::Const(c),
+                ..
+            } => Some(*c),
+            _ => None,
+        });
     let c = stored.expect("a store of the literal");
     assert_eq!((c.ty, c.bits), (IrType::I64, 300));
 }
@@ -91,7 +93,10 @@ fn records_by_value_use_pointers_and_a_hidden_return_slot() {
 #[test]
 fn diagnostics_for_unsupported_input() {
     let e = lower_err("extern int x; int main(void) { return x; }");
-    assert!(e.contains("t.c:1:") && e.contains("`x` is declared `extern`"), "{e}");
+    assert!(
+        e.contains("t.c:1:") && e.contains("`x` is declared `extern`"),
+        "{e}"
+    );
     let e = lower_err("int main(void) { double d = 2.5; d = d * 3; return (int)d; }");
     assert!(e.contains("t.c:1:") && e.contains("floating-point"), "{e}");
 }
@@ -105,10 +110,19 @@ fn globals_become_compact_items() {
          int main(void) { return *p + s[0]; }",
     );
     let text = print_module(&m);
-    assert!(text.contains("global @g : 400 align 4 = [str \"\\01\", zero 199, str \"\\02\"]"), "{text}");
-    assert!(text.contains("global @p : 8 align 8 = [ptr @g+12]"), "{text}");
+    assert!(
+        text.contains("global @g : 400 align 4 = [str \"\\01\", zero 199, str \"\\02\"]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("global @p : 8 align 8 = [ptr @g+12]"),
+        "{text}"
+    );
     assert!(text.contains("= [ptr @.str.0]"), "{text}");
-    assert!(text.contains("global @.str.0 : 3 align 1 const = [str \"ab\\00\"]"), "{text}");
+    assert!(
+        text.contains("global @.str.0 : 3 align 1 const = [str \"ab\\00\"]"),
+        "{text}"
+    );
 }
 
 #[test]
