@@ -3,7 +3,11 @@
 //! lowered, run through every stage of the pipeline, and each stage is run in the oracle;
 //! every stage must give the outcome and stdout computed by hand in the test (each
 //! expectation's comment shows the arithmetic), or printed by host gcc -O0 for the C
-//! sources.
+//! sources (gcc and the program it builds run under timeouts).
+//!
+//! Two ignored tests are tools, not checks: `csmith_sweep` (counts csmith seeds whose
+//! every stage prints gcc's checksum) and `print_lowered_c_file` (prints a C file's
+//! lowered IR).
 
 use compiler::frontend::ast::*;
 use compiler::frontend::types::*;
