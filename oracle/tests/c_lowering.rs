@@ -1161,3 +1161,15 @@ int main(void) {
 "#,
     );
 }
+
+#[test]
+fn c_plain_char_is_unsigned_on_aarch64() {
+    // aarch64: plain char is unsigned, so (char)-1 is 255 and 255 > 0; 255 + 1 = 256.
+    let src = "int main(void) { char c = -1; return c + (c > 0); }";
+    let mut opts = compiler::compile_c::default_options();
+    opts.target = Target::Aarch64;
+    let module = compiler::compile_c::compile_c_source("arm.c", src, &opts)
+        .unwrap_or_else(|d| panic!("{d}"))
+        .module;
+    check_all_stages(&module, &[], &Outcome::Returned(Some(256)), "");
+}
