@@ -424,8 +424,19 @@ fn i686_layout_of_long_long_and_double_members() {
     );
 }
 
+/// Deep nesting is an error, never a stack overflow. Run on an 8 MiB stack, as the
+/// driver's main thread has (the expression parser budgets 4 MiB of it).
 #[test]
 fn deep_declarators_are_an_error_not_a_crash() {
+    std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(deep_declarators_body)
+        .expect("thread")
+        .join()
+        .expect("no panic");
+}
+
+fn deep_declarators_body() {
     let src = format!("int {}x{};", "(".repeat(5000), ")".repeat(5000));
     assert!(error(&src).contains("nested too deeply"));
     let src = format!("int x[1] = {};", "{".repeat(5000));
@@ -437,7 +448,11 @@ fn deep_declarators_are_an_error_not_a_crash() {
     let src = format!("int {}p;", "*".repeat(20_000));
     assert!(error(&src).contains("nested too deeply"));
     // Declarators inside expressions inside declarators, and nested __typeof__.
-    let src = format!("int a[{}1{}];", "sizeof(int[".repeat(150), "])".repeat(150));
+    let src = format!(
+        "int a[{}1{}];",
+        "sizeof(int[".repeat(3000),
+        "])".repeat(3000)
+    );
     assert!(error(&src).contains("nested too deeply"));
     let src = format!("{}int{} t;", "__typeof__(".repeat(3000), ")".repeat(3000));
     assert!(error(&src).contains("nested too deeply"));
@@ -710,6 +725,15 @@ fn declaration_errors_point_at_the_right_token() {
 #[test]
 #[ignore]
 fn parse_files() {
+    std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(parse_files_body)
+        .expect("thread")
+        .join()
+        .expect("no panic");
+}
+
+fn parse_files_body() {
     let files = std::env::var("PHICC_PARSE_FILES").unwrap_or_default();
     let (mut ok, mut total) = (0, 0);
     for f in files.split_whitespace() {

@@ -25,10 +25,6 @@ use std::rc::Rc;
 /// How deep declarators, struct definitions and initializer braces may nest.
 pub(crate) const MAX_NESTING: u32 = 200;
 
-/// What entering an expression from a declaration costs in the expression parser's
-/// nesting budget (its frames are big; see `decl_int_constant`).
-const EXPR_ENTRY_WEIGHT: u32 = 25;
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Storage {
     Typedef,
@@ -198,23 +194,17 @@ impl Parser<'_> {
     }
 
     /// An integer constant expression inside a declaration (array size, bit-field
-    /// width, enumerator value, `aligned(N)`, designator index). Each such entry into
-    /// the expression parser costs `EXPR_ENTRY_WEIGHT` levels of the expression nesting
-    /// budget, so declarations and expressions nested in each other
-    /// (`sizeof(int[sizeof(int[...])])`) stay within a bounded stack.
+    /// width, enumerator value, `aligned(N)`, designator index). Declarations and
+    /// expressions nested in each other (`sizeof(int[sizeof(int[...])])`) stay bounded:
+    /// the expression parser limits the stack used since its outermost construct, and
+    /// declarators count `MAX_NESTING` levels.
     pub(crate) fn decl_int_constant(&mut self) -> Result<(i128, Loc), Diagnostic> {
-        self.depth += EXPR_ENTRY_WEIGHT;
-        let r = self.parse_int_constant_expr();
-        self.depth = self.depth.saturating_sub(EXPR_ENTRY_WEIGHT);
-        r
+        self.parse_int_constant_expr()
     }
 
-    /// An expression inside a declaration (`__typeof__(expr)`), with the same cost.
+    /// An expression inside a declaration (`__typeof__(expr)`).
     fn decl_expr(&mut self) -> Result<crate::frontend::ast::Expr, Diagnostic> {
-        self.depth += EXPR_ENTRY_WEIGHT;
-        let r = self.parse_expr();
-        self.depth = self.depth.saturating_sub(EXPR_ENTRY_WEIGHT);
-        r
+        self.parse_expr()
     }
 
     /// Is the token a type specifier or qualifier keyword, or a typedef name?
