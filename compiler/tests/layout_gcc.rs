@@ -4,8 +4,11 @@
 //! x86_64 (host `gcc`) and i686 (`i686-linux-gnu-gcc -static`, which runs natively on
 //! an x86_64 kernel). The gcc-compiled program prints every record's size and
 //! alignment, every member's offset, and every bit-field's first bit and width (found
-//! by setting the field to all ones in a zeroed object and scanning its bytes);
-//! phicc's `RecordDef`s must give the same lines. Expected values come from gcc only.
+//! by setting the field to all ones in a zeroed object and scanning its bytes), then
+//! the bytes of a statically initialized object of each record (positional
+//! initializers for every named member: bit-field values of every width, scalars,
+//! floats, arrays with brace elision); phicc's `RecordDef`s and `StaticInit` images must
+//! give the same lines. Expected values come from gcc only.
 //!
 //! Requires `gcc` and `i686-linux-gnu-gcc` (installed by `scripts/setup.sh`); every
 //! child process runs under a timeout.
@@ -75,6 +78,57 @@ const SCALARS: [&str; 16] = [
 struct Named {
     name: String,
     bitfield_bool: Option<bool>,
+    /// The member's initializer in the static object `v<i>`.
+    init: String,
+}
+
+/// A value that fits a bit-field of `ty` and `width` bits (plain char is signed on
+/// both x86 targets).
+fn bitfield_value(rng: &mut Rng, ty: &str, width: u32) -> String {
+    if ty == "_Bool" {
+        return rng.below(2).to_string();
+    }
+    if ty.starts_with("unsigned") {
+        let max = if width >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << width) - 1
+        };
+        let v = if max == u64::MAX {
+            rng.next()
+        } else {
+            rng.next() % (max + 1)
+        };
+        return format!("{v}ull");
+    }
+    let half = 1i128 << (width - 1);
+    let v = i128::from(rng.next()) % (2 * half) - half;
+    format!("{v}ll")
+}
+
+/// A value for a scalar member of type `ty` (in range for the type).
+fn scalar_value(rng: &mut Rng, ty: &str) -> String {
+    let signed = |rng: &mut Rng, bits: u32| {
+        let half = 1i64 << (bits - 1);
+        (rng.next() % (2 * half as u64)) as i64 - half
+    };
+    match ty {
+        "char" | "signed char" => signed(rng, 8).to_string(),
+        "unsigned char" => rng.below(256).to_string(),
+        "short" => signed(rng, 16).to_string(),
+        "unsigned short" => rng.below(65536).to_string(),
+        "int" | "long" => signed(rng, 31).to_string(),
+        "unsigned" | "unsigned long" => format!("{}u", rng.below(1 << 32)),
+        "long long" => format!("{}ll", signed(rng, 63)),
+        "unsigned long long" => format!("{}ull", rng.next()),
+        "_Bool" => rng.below(2).to_string(),
+        "float" | "double" => format!(
+            "{}.{}",
+            signed(rng, 10),
+            [0, 25, 5, 75][rng.below(4) as usize]
+        ),
+        _ => "0".to_string(),
+    }
 }
 
 struct Def {
@@ -106,15 +160,18 @@ fn gen_record(rng: &mut Rng, index: usize, previous: &[Def]) -> Def {
             } else {
                 let w = 1 + rng.below(u64::from(bits));
                 let _ = writeln!(body, "  {ty} {name} : {w};");
+                let init = bitfield_value(rng, ty, w as u32);
                 named.push(Named {
                     name,
                     bitfield_bool: Some(ty == "_Bool"),
+                    init,
                 });
                 has_named = true;
             }
             continue;
         }
-        let base = if kind < 8 || previous.is_empty() {
+        let scalar = kind < 8 || previous.is_empty();
+        let base = if scalar {
             SCALARS[rng.below(SCALARS.len() as u64) as usize].to_string()
         } else {
             let p = &previous[rng.below(previous.len() as u64) as usize];
@@ -126,11 +183,22 @@ fn gen_record(rng: &mut Rng, index: usize, previous: &[Def]) -> Def {
             format!("{k} {}", p.tag)
         };
         let mut decl = format!("{base} {name}");
+        let mut init = if scalar {
+            scalar_value(rng, &base)
+        } else {
+            "{0}".to_string()
+        };
         if rng.chance(25) {
             let _ = write!(decl, "[{}]", 1 + rng.below(4));
             if rng.chance(30) {
                 let _ = write!(decl, "[{}]", 1 + rng.below(3));
             }
+            // A scalar array gets its first element (brace elision for 2-D arrays).
+            init = if scalar {
+                format!("{{ {} }}", scalar_value(rng, &base))
+            } else {
+                "{0}".to_string()
+            };
         }
         if rng.chance(6) {
             let _ = write!(decl, " __attribute__((aligned({})))", 1u64 << rng.below(5));
@@ -139,6 +207,7 @@ fn gen_record(rng: &mut Rng, index: usize, previous: &[Def]) -> Def {
         named.push(Named {
             name,
             bitfield_bool: None,
+            init,
         });
         has_named = true;
     }
@@ -147,6 +216,7 @@ fn gen_record(rng: &mut Rng, index: usize, previous: &[Def]) -> Def {
         named.push(Named {
             name: "last".into(),
             bitfield_bool: None,
+            init: "7".into(),
         });
     }
     let mut attrs = String::new();
@@ -156,7 +226,14 @@ fn gen_record(rng: &mut Rng, index: usize, previous: &[Def]) -> Def {
     if rng.chance(10) {
         let _ = write!(attrs, " __attribute__((aligned({})))", 1u64 << rng.below(5));
     }
+    let inits: Vec<&str> = named.iter().map(|n| n.init.as_str()).collect();
+    let inits = if is_union {
+        inits[..1].join(", ")
+    } else {
+        inits.join(", ")
+    };
     let mut text = format!("{kw} {tag} {{\n{body}}}{attrs};\n");
+    let object = format!("{kw} {tag} v{index} = {{ {inits} }};\n");
     if rng.chance(15) {
         let p = 1u64 << rng.below(4);
         text = if rng.chance(50) {
@@ -165,6 +242,7 @@ fn gen_record(rng: &mut Rng, index: usize, previous: &[Def]) -> Def {
             format!("#pragma pack(push)\n#pragma pack({p})\n{text}#pragma pack(pop)\n")
         };
     }
+    text.push_str(&object);
     Def { tag, text, named }
 }
 
@@ -212,6 +290,12 @@ fn checker_program(defs: &[Def]) -> String {
                 }
             }
         }
+        let _ = writeln!(
+            s,
+            "  {{ unsigned k; const unsigned char *p = (const void *)&v{}; printf(\" =\"); for (k = 0; k < sizeof v{}; k++) printf(\"%02x\", p[k]); }}",
+            &d.tag[1..],
+            &d.tag[1..]
+        );
         s.push_str("  printf(\"\\n\");\n");
     }
     s.push_str("  return 0;\n}\n");
@@ -260,21 +344,39 @@ fn our_lines(defs: &[Def], target: Target) -> Vec<String> {
                     }
                 }
             }
+            let object = format!("v{}", &d.tag[1..]);
+            let g = out
+                .unit
+                .globals
+                .iter()
+                .find(|g| g.name == object)
+                .expect("object");
+            let bytes = g.init.as_ref().map(|i| i.bytes.clone()).unwrap_or_default();
+            line.push_str(" =");
+            for b in bytes {
+                let _ = write!(line, "{b:02x}");
+            }
             line
         })
         .collect()
 }
 
-fn run_with_timeout(cmd: &mut Command, limit: Duration) -> std::process::Output {
+/// Runs `cmd` with its stdout and stderr sent to files (no pipe can fill up) and
+/// returns (success, stdout, stderr); panics after `limit`.
+fn run_with_timeout(cmd: &mut Command, limit: Duration, dir: &Path) -> (bool, String, String) {
+    let out_path = dir.join("child.stdout");
+    let err_path = dir.join("child.stderr");
+    let out = std::fs::File::create(&out_path).expect("stdout file");
+    let err = std::fs::File::create(&err_path).expect("stderr file");
     let mut child = cmd
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stdout(Stdio::from(out))
+        .stderr(Stdio::from(err))
         .spawn()
         .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e} (run scripts/setup.sh)"));
     let start = Instant::now();
-    loop {
-        if child.try_wait().expect("wait").is_some() {
-            return child.wait_with_output().expect("output");
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
         }
         if start.elapsed() > limit {
             let _ = child.kill();
@@ -282,14 +384,17 @@ fn run_with_timeout(cmd: &mut Command, limit: Duration) -> std::process::Output 
             panic!("{cmd:?} timed out");
         }
         std::thread::sleep(Duration::from_millis(20));
-    }
+    };
+    let read =
+        |p: &Path| String::from_utf8_lossy(&std::fs::read(p).unwrap_or_default()).into_owned();
+    (status.success(), read(&out_path), read(&err_path))
 }
 
 fn gcc_lines(compiler: &str, extra: &[&str], program: &str, dir: &Path, name: &str) -> Vec<String> {
     let c = dir.join(format!("{name}.c"));
     let exe: PathBuf = dir.join(name);
     std::fs::write(&c, program).expect("write C");
-    let out = run_with_timeout(
+    let (ok, _, stderr) = run_with_timeout(
         Command::new(compiler)
             .args(["-std=gnu99", "-w", "-O0"])
             .args(extra)
@@ -297,18 +402,12 @@ fn gcc_lines(compiler: &str, extra: &[&str], program: &str, dir: &Path, name: &s
             .arg("-o")
             .arg(&exe),
         Duration::from_secs(120),
+        dir,
     );
-    assert!(
-        out.status.success(),
-        "{compiler} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let run = run_with_timeout(&mut Command::new(&exe), Duration::from_secs(30));
-    assert!(run.status.success(), "{name} failed to run");
-    String::from_utf8_lossy(&run.stdout)
-        .lines()
-        .map(|l| l.trim_end().to_string())
-        .collect()
+    assert!(ok, "{compiler} failed: {stderr}");
+    let (ok, stdout, _) = run_with_timeout(&mut Command::new(&exe), Duration::from_secs(30), dir);
+    assert!(ok, "{name} failed to run");
+    stdout.lines().map(|l| l.trim_end().to_string()).collect()
 }
 
 #[test]

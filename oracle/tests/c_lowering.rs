@@ -3,7 +3,11 @@
 //! lowered, run through every stage of the pipeline, and each stage is run in the oracle;
 //! every stage must give the outcome and stdout computed by hand in the test (each
 //! expectation's comment shows the arithmetic), or printed by host gcc -O0 for the C
-//! sources.
+//! sources (gcc and the program it builds run under timeouts).
+//!
+//! Two ignored tests are tools, not checks: `csmith_sweep` (counts csmith seeds whose
+//! every stage prints gcc's checksum) and `print_lowered_c_file` (prints a C file's
+//! lowered IR).
 
 use compiler::frontend::ast::*;
 use compiler::frontend::types::*;
@@ -158,7 +162,11 @@ impl Func {
     fn fn_type(&self) -> Rc<FunctionType> {
         Rc::new(FunctionType {
             ret: QualType::new(self.ret.clone()),
-            params: self.params.iter().map(|p| self.locals[p.0 as usize].ty.clone()).collect(),
+            params: self
+                .params
+                .iter()
+                .map(|p| self.locals[p.0 as usize].ty.clone())
+                .collect(),
             variadic: false,
             has_prototype: true,
         })
@@ -207,7 +215,10 @@ fn unit(functions: Vec<FunctionDef>) -> TranslationUnit {
 fn call(f: &FunctionDef, args: Vec<Expr>) -> Expr {
     let fn_ty = f.ty.clone();
     let callee = ex(
-        ExprKind::Decay(b(ex(ExprKind::Func(f.name.clone()), Type::Function(fn_ty.clone())))),
+        ExprKind::Decay(b(ex(
+            ExprKind::Func(f.name.clone()),
+            Type::Function(fn_ty.clone()),
+        ))),
         Type::Pointer(Rc::new(QualType::new(Type::Function(fn_ty.clone())))),
     );
     ex(
@@ -234,7 +245,13 @@ fn arithmetic_and_integer_conversions() {
     let body = vec![
         decl(&x, lit(7, int())),
         decl(&c, cast(lit(300, int()), Type::Int(IntKind::UChar))),
-        decl(&l, cast(ex(ExprKind::Unary(UnaryOp::Neg, b(lit(1, int()))), int()), long())),
+        decl(
+            &l,
+            cast(
+                ex(ExprKind::Unary(UnaryOp::Neg, b(lit(1, int()))), int()),
+                long(),
+            ),
+        ),
         ret(bin(
             BinaryOp::Add,
             bin(
@@ -249,7 +266,12 @@ fn arithmetic_and_integer_conversions() {
                 int(),
             ),
             cast(
-                bin(BinaryOp::Shr, cast(l.clone(), uint()), lit(28, int()), uint()),
+                bin(
+                    BinaryOp::Shr,
+                    cast(l.clone(), uint()),
+                    lit(28, int()),
+                    uint(),
+                ),
                 int(),
             ),
             int(),
@@ -366,12 +388,7 @@ fn bitfield_records() -> (RecordTable, RecordId) {
         align: 8,
         pack: None,
     };
-    (
-        RecordTable {
-            records: vec![rec],
-        },
-        RecordId(0),
-    )
+    (RecordTable { records: vec![rec] }, RecordId(0))
 }
 
 #[test]
@@ -431,7 +448,12 @@ fn bitfields_read_modify_write_and_truncated_values() {
             cast(
                 bin(
                     BinaryOp::BitAnd,
-                    bin(BinaryOp::Shr, member(2, ull.clone()), lit(8, int()), ull.clone()),
+                    bin(
+                        BinaryOp::Shr,
+                        member(2, ull.clone()),
+                        lit(8, int()),
+                        ull.clone(),
+                    ),
                     lit(0xff, ull.clone()),
                     ull.clone(),
                 ),
@@ -530,9 +552,7 @@ fn records_by_value_through_calls() {
         )),
     ];
     let mut u = unit(vec![swap, f.finish(body)]);
-    u.records = RecordTable {
-        records: vec![rec],
-    };
+    u.records = RecordTable { records: vec![rec] };
     let m = lower_ok(&u);
     check_all_stages(&m, &[], &Outcome::Returned(Some(4043)), "");
 }
@@ -664,7 +684,10 @@ fn floating_point_is_a_diagnostic_not_a_panic() {
     let mut f = Func::new("main", int());
     let d = f.var("d", Type::Float(FloatKind::Double), false);
     let body = vec![
-        decl(&d, ex(ExprKind::FloatLit(1.5), Type::Float(FloatKind::Double))),
+        decl(
+            &d,
+            ex(ExprKind::FloatLit(1.5), Type::Float(FloatKind::Double)),
+        ),
         ret(cast(d.clone(), int())),
     ];
     let err = compiler::lowering::lower(&unit(vec![f.finish(body)]), &SourceMap::new())
@@ -685,7 +708,6 @@ fn deep_nesting_is_a_diagnostic_not_a_stack_overflow() {
     let err = compiler::lowering::lower(&u, &SourceMap::new()).expect_err("too deep");
     assert!(err.to_string().contains("nested too deeply"), "{err}");
 }
-
 
 // ---------- C sources, compared with host gcc -O0 ----------
 
@@ -748,13 +770,19 @@ fn gcc_reference(name: &str, src: &str, include: &[&Path]) -> Result<(i32, Vec<u
     }
     let out = run_with_timeout(&mut cc, Duration::from_secs(60)).ok_or("gcc did not finish")?;
     if !out.status.success() {
-        return Err(format!("gcc failed: {}", String::from_utf8_lossy(&out.stderr)));
+        return Err(format!(
+            "gcc failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
     }
     let run = run_with_timeout(&mut Command::new(&exe), Duration::from_secs(10))
         .ok_or("the gcc-built program timed out")?;
     let _ = std::fs::remove_file(&exe);
     let _ = std::fs::remove_file(&c);
-    let code = run.status.code().ok_or("the gcc-built program died from a signal")?;
+    let code = run
+        .status
+        .code()
+        .ok_or("the gcc-built program died from a signal")?;
     Ok((code, run.stdout))
 }
 
@@ -884,7 +912,10 @@ fn csmith_sweep() {
         let module = match compile_c(&name, &src, &[inc]) {
             Ok(m) => m,
             Err(e) => {
-                println!("seed {seed}: COMPILE ERROR {}", e.lines().last().unwrap_or(""));
+                println!(
+                    "seed {seed}: COMPILE ERROR {}",
+                    e.lines().last().unwrap_or("")
+                );
                 compile_err += 1;
                 continue;
             }
@@ -900,7 +931,10 @@ fn csmith_sweep() {
                     "{}: {} {:?}",
                     ev.name,
                     r.outcome,
-                    String::from_utf8_lossy(&r.stdout).lines().last().unwrap_or("")
+                    String::from_utf8_lossy(&r.stdout)
+                        .lines()
+                        .last()
+                        .unwrap_or("")
                 )),
                 Err(e) => bad.push(format!("{}: cannot run: {e}", ev.name)),
             }
@@ -1090,13 +1124,52 @@ int main(void) {
         ..RunConfig::default()
     };
     let mut failures = Vec::new();
-    run_pipeline(module, &PipelineOptions::default(), &mut |ev, m| {
-        match Program::new(m, &cfg).and_then(|p| p.run("main", &[])) {
+    run_pipeline(
+        module,
+        &PipelineOptions::default(),
+        &mut |ev, m| match Program::new(m, &cfg).and_then(|p| p.run("main", &[])) {
             Ok(r) if r.outcome == Outcome::Returned(Some(64)) => {}
             Ok(r) => failures.push(format!("{}: {}", ev.name, r.outcome)),
             Err(e) => failures.push(format!("{}: {e}", ev.name)),
-        }
-    })
+        },
+    )
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(failures.is_empty(), "{failures:?}");
+}
+
+#[test]
+fn c_dead_code_and_falling_off_the_end() {
+    check_against_gcc(
+        "deadcode",
+        r#"
+#include <stdio.h>
+static int g(int a, int b) { return a + b; }
+static int noret(int a) { if (a > 100) return 1; }
+int f(int a, int b, int c) {
+    if (a) return a * 3;
+    a = g(a, b && c) + (c ? a : b);
+    switch (b) { a = g(b || c, a); case 1: return 2; default: break; }
+    for (;;) { break; a++; }
+    goto end; a = a && b;
+end:
+    return a + 7;
+}
+int main(void) {
+    noret(5);
+    printf("%d %d %d\n", f(2, 0, 0), f(0, 1, 0), f(0, 5, 1));
+}
+"#,
+    );
+}
+
+#[test]
+fn c_plain_char_is_unsigned_on_aarch64() {
+    // aarch64: plain char is unsigned, so (char)-1 is 255 and 255 > 0; 255 + 1 = 256.
+    let src = "int main(void) { char c = -1; return c + (c > 0); }";
+    let mut opts = compiler::compile_c::default_options();
+    opts.target = Target::Aarch64;
+    let module = compiler::compile_c::compile_c_source("arm.c", src, &opts)
+        .unwrap_or_else(|d| panic!("{d}"))
+        .module;
+    check_all_stages(&module, &[], &Outcome::Returned(Some(256)), "");
 }

@@ -14,6 +14,7 @@
 //!   `finish`, which reports a label that never was (a lowering bug, not an input error).
 
 use crate::ir::{BasicBlock, BlockId, Inst, IrConst, IrType, Operand, Terminator, Value};
+use rustc_hash::FxHashSet;
 
 pub struct Builder {
     next_value: u32,
@@ -22,7 +23,7 @@ pub struct Builder {
     /// The open block: its label and instructions so far.
     current: Option<(BlockId, Vec<Inst>)>,
     /// Labels handed out and not yet placed.
-    pending: Vec<BlockId>,
+    pending: FxHashSet<BlockId>,
 }
 
 impl Builder {
@@ -33,7 +34,7 @@ impl Builder {
             allocas: Vec::new(),
             blocks: Vec::new(),
             current: Some((entry, Vec::new())),
-            pending: Vec::new(),
+            pending: FxHashSet::default(),
         }
     }
 
@@ -45,7 +46,7 @@ impl Builder {
 
     /// Notes a label handed out by the module counter, to be placed later.
     pub fn expect_label(&mut self, label: BlockId) {
-        self.pending.push(label);
+        self.pending.insert(label);
     }
 
     /// True when there is an open block (the code being emitted is reachable in the
@@ -87,14 +88,14 @@ impl Builder {
     /// Starts block `label`; the current block, if any, falls through into it.
     pub fn start(&mut self, label: BlockId) {
         self.terminate(Terminator::Br(label));
-        self.pending.retain(|&l| l != label);
+        self.pending.remove(&label);
         self.current = Some((label, Vec::new()));
     }
 
     /// The finished blocks (the current one must have been terminated), allocas first in
     /// the entry block. `Err` names a label that was handed out but never placed.
     pub fn finish(mut self) -> Result<(Vec<BasicBlock>, u32), String> {
-        if let Some(&label) = self.pending.first() {
+        if let Some(&label) = self.pending.iter().min() {
             return Err(format!("block {label} was never placed"));
         }
         if self.current.is_some() {

@@ -46,7 +46,7 @@ impl FnLower<'_, '_> {
     /// Converts scalar `v` of IR type `from` to C type `to` (IR type `to_ir`).
     pub fn convert(&mut self, v: Operand, from: IrType, to: &Type, to_ir: IrType) -> Operand {
         if let Type::Bool = to {
-            return self.to_bool(v, from);
+            return self.truth_value(v, from);
         }
         if let Operand::Const(c) = v {
             let value = const_value(c, from, self.ctx.ptr_bytes);
@@ -56,7 +56,7 @@ impl FnLower<'_, '_> {
     }
 
     /// `v != 0` as a `_Bool` (`u8` 0 or 1).
-    pub fn to_bool(&mut self, v: Operand, from: IrType) -> Operand {
+    pub fn truth_value(&mut self, v: Operand, from: IrType) -> Operand {
         if let Operand::Const(c) = v {
             let value = const_value(c, from, self.ctx.ptr_bytes);
             return literal(IrType::U8, i64::from(value != 0));
@@ -69,7 +69,10 @@ impl FnLower<'_, '_> {
     fn fold_float_to_int(&mut self, x: f64, to: &Type, loc: Loc) -> Res<RVal> {
         let to_ir = scalar_type(self.ctx.target, to).map_err(|m| self.err(loc, m))?;
         if let Type::Bool = to {
-            return Ok(RVal::Scalar(literal(IrType::U8, i64::from(x != 0.0)), to_ir));
+            return Ok(RVal::Scalar(
+                literal(IrType::U8, i64::from(x != 0.0)),
+                to_ir,
+            ));
         }
         let t = x.trunc();
         let bits = to_ir.bits(self.ctx.ptr_bytes);

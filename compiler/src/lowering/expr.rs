@@ -63,10 +63,9 @@ impl FnLower<'_, '_> {
         }
         match &e.kind {
             ExprKind::IntLit(bits) => self.int_lit(*bits, e),
-            ExprKind::FloatLit(_) => Err(self.err(
-                e.loc,
-                "floating-point arithmetic is not supported yet",
-            )),
+            ExprKind::FloatLit(_) => {
+                Err(self.err(e.loc, "floating-point arithmetic is not supported yet"))
+            }
             ExprKind::Str(_)
             | ExprKind::Local(_)
             | ExprKind::Global(_)

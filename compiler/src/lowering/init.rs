@@ -70,8 +70,11 @@ impl FnLower<'_, '_> {
                                 .map_err(|m| self.err(v.loc, m))?;
                             let val = self.cast(t, val, st);
                             let lv = match item.bitfield {
+                                // The units stay inside the object: every byte of it
+                                // is zeroed already, so bytes past the record are read
+                                // and written back unchanged.
                                 Some(field) => {
-                                    let rec_size = self.record_size_at(ty, item.offset, size);
+                                    let rec_size = size.saturating_sub(item.offset);
                                     LVal::Bits {
                                         record: at,
                                         record_size: rec_size,
@@ -96,13 +99,6 @@ impl FnLower<'_, '_> {
         }
     }
 
-    /// Bytes from `offset` to the end of the object: a bound for the storage units of a
-    /// bit-field whose record starts at `offset` (the record itself may be smaller, but
-    /// every byte of the object is already zeroed and belongs to it).
-    fn record_size_at(&self, _ty: &Type, offset: u64, object_size: u64) -> u64 {
-        object_size.saturating_sub(offset)
-    }
-
     /// Writes `size` zero bytes at `addr` (an object of type `ty`).
     pub fn zero(&mut self, addr: Operand, size: u64, ty: &Type) -> Res<()> {
         if let Ok(t) = scalar_type(self.ctx.target, ty) {
@@ -123,7 +119,7 @@ impl FnLower<'_, '_> {
             let rest = size - off;
             let w = [8u64, 4, 2, 1]
                 .into_iter()
-                .find(|&w| w <= rest && off % w == 0)
+                .find(|&w| w <= rest && off.is_multiple_of(w))
                 .unwrap_or(1);
             let t = super::types::int_type(w, false);
             let at = self.gep(addr, off as i64);

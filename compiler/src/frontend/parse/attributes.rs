@@ -68,7 +68,7 @@ impl Parser<'_> {
                     "noinline" => attrs.noinline = true,
                     "aligned" => {
                         let n = if self.eat_punct(Punct::LParen) {
-                            let (v, loc) = self.parse_int_constant_expr()?;
+                            let (v, loc) = self.decl_int_constant()?;
                             self.expect_punct(Punct::RParen)?;
                             if v <= 0 || v > (1 << 28) || (v & (v - 1)) != 0 {
                                 return Err(self.error_at(

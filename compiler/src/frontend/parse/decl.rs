@@ -17,6 +17,9 @@
 //!   a definition is added to `functions` once ("redefinition of 'f'" otherwise).
 //! - Parameters are the locals `0..n` of their function, unnamed ones included.
 //! - `static` locals are globals named `function.name.N` (N counts per function).
+//!
+//! Not represented (accepted and ignored): `aligned(N)` on typedefs and on objects
+//! (only record and member alignment is modelled); `__asm__` symbol names.
 
 use super::attributes::Attrs;
 use super::declarator::{Declarator, DeclaratorKind, SpecContext, Storage};
@@ -182,7 +185,7 @@ impl Parser<'_> {
     fn parse_static_assert(&mut self) -> Result<(), Diagnostic> {
         let loc = self.bump().loc;
         self.expect_punct(Punct::LParen)?;
-        let (v, _) = self.parse_int_constant_expr()?;
+        let (v, _) = self.decl_int_constant()?;
         self.expect_punct(Punct::Comma)?;
         let mut msg = Vec::new();
         let mut any = false;
@@ -276,11 +279,13 @@ impl Parser<'_> {
             return Ok(());
         }
         let mut first = true;
+        let mut last_initialized;
         loop {
             let d = self.parse_declarator(DeclaratorKind::Named)?;
             let mut attrs = self.parse_declarator_suffix_attrs()?;
             attrs.merge(spec.attrs);
             attrs.merge(d.attrs);
+            last_initialized = self.is_punct(Punct::Assign);
             let ty = self.apply_declarator(spec.ty.clone(), &d)?;
             let (name, loc) = self.declarator_name(&d)?;
             if let Type::Function(fty) = &ty.ty {
@@ -321,7 +326,7 @@ impl Parser<'_> {
             }
         }
         if !self.eat_punct(Punct::Semi) {
-            return Err(self.error_expected("',' or ';'"));
+            return Err(self.error_expected(expected_after(last_initialized)));
         }
         Ok(())
     }
@@ -332,7 +337,11 @@ impl Parser<'_> {
         if let Some(scope) = self.scopes.last() {
             match scope.ordinary.get(&name) {
                 Some(OrdinaryEntity::Typedef(old)) if !compatible(old, &ty) || old.ty != ty.ty => {
-                    return Err(self.error_at(loc, format!("conflicting types for '{name}'")));
+                    let have = self.type_name(&ty);
+                    return Err(self.error_at(
+                        loc,
+                        format!("conflicting types for '{name}'; have '{have}'"),
+                    ));
                 }
                 Some(OrdinaryEntity::Typedef(_)) => {}
                 Some(_) => {
@@ -405,7 +414,11 @@ impl Parser<'_> {
             }
             Some(old) => {
                 if !compatible_functions(&old.ty, &fty) {
-                    return Err(self.error_at(loc, format!("conflicting types for '{name}'")));
+                    let have = self.type_name(&QualType::new(Type::Function(fty.clone())));
+                    return Err(self.error_at(
+                        loc,
+                        format!("conflicting types for '{name}'; have '{have}'"),
+                    ));
                 }
                 let info = self.decl.functions.get(name).cloned().unwrap_or_default();
                 if is_static && !info.is_static {
@@ -551,7 +564,12 @@ impl Parser<'_> {
         if ty.ty == Type::Void {
             return Err(self.error_at(loc, format!("variable or field '{name}' declared void")));
         }
-        if self.function_decls.contains_key(name) {
+        if self.function_decls.contains_key(name)
+            || matches!(
+                self.scopes[0].ordinary.get(name),
+                Some(OrdinaryEntity::Typedef(_) | OrdinaryEntity::EnumConst(..))
+            )
+        {
             return Err(self.error_at(
                 loc,
                 format!("'{name}' redeclared as different kind of symbol"),
@@ -617,7 +635,11 @@ impl Parser<'_> {
             Some(&id) => {
                 let g = &self.globals[id.0 as usize];
                 if !compatible(&g.ty, &ty) {
-                    return Err(self.error_at(loc, format!("conflicting types for '{name}'")));
+                    let have = self.type_name(&ty);
+                    return Err(self.error_at(
+                        loc,
+                        format!("conflicting types for '{name}'; have '{have}'"),
+                    ));
                 }
                 if is_static && !g.is_static {
                     return Err(self.error_at(
@@ -662,6 +684,16 @@ impl Parser<'_> {
             self.parse_static_assert()?;
             return Ok(Stmt::Null);
         }
+        if self.at_attribute() {
+            // An attribute statement (`__attribute__((fallthrough));`) is a null
+            // statement; otherwise the attributes start the declaration specifiers.
+            let saved = self.pos;
+            self.parse_attributes()?;
+            if self.eat_punct(Punct::Semi) {
+                return Ok(Stmt::Null);
+            }
+            self.pos = saved;
+        }
         let spec = self.parse_decl_specs(SpecContext::Declaration)?;
         if self.eat_punct(Punct::Semi) {
             if !spec.declares_tag {
@@ -670,10 +702,12 @@ impl Parser<'_> {
             return Ok(Stmt::Null);
         }
         let mut items: Vec<(LocalId, Option<crate::frontend::ast::Initializer>)> = Vec::new();
+        let mut last_initialized;
         loop {
             let d = self.parse_declarator(DeclaratorKind::Named)?;
             let mut attrs = self.parse_declarator_suffix_attrs()?;
             attrs.merge(spec.attrs);
+            last_initialized = self.is_punct(Punct::Assign);
             let ty = self.apply_declarator(spec.ty.clone(), &d)?;
             let (name, loc) = self.declarator_name(&d)?;
             if self.is_punct(Punct::LBrace) && matches!(ty.ty, Type::Function(_)) {
@@ -726,7 +760,7 @@ impl Parser<'_> {
             }
         }
         if !self.eat_punct(Punct::Semi) {
-            return Err(self.error_expected("',' or ';'"));
+            return Err(self.error_expected(expected_after(last_initialized)));
         }
         Ok(if items.is_empty() {
             Stmt::Null
@@ -837,5 +871,15 @@ impl Parser<'_> {
             return Err(self.error_at(loc, format!("storage size of '{name}' isn't known")));
         }
         Ok((id, init))
+    }
+}
+
+/// gcc's "expected ..." after an init-declarator: after an initializer only `,` or `;`
+/// can follow, after a bare declarator also `=`, `asm` or attributes.
+fn expected_after(initialized: bool) -> &'static str {
+    if initialized {
+        "',' or ';'"
+    } else {
+        "'=', ',', ';', 'asm' or '__attribute__'"
     }
 }

@@ -91,6 +91,8 @@ fn specifier_errors_are_gcc_worded() {
     assert!(error("static extern int x;").contains("multiple storage classes"));
     assert!(error("_Complex double z;").contains("not supported"));
     assert!(error("struct S { int x; } int y;").contains("two or more data types"));
+    assert!(error("struct S { int a; } struct T { int b; };")
+        .starts_with("t.c:1:21: error: expected ';', identifier or '(' before 'struct'"));
 }
 
 #[test]
@@ -221,6 +223,13 @@ fn enums_pick_gcc_types() {
     assert_eq!(global(&o, "f").ty.ty, int(IntKind::Int));
     // C = 6.
     assert_eq!(global(&o, "arr").ty.ty, arr(Type::int(), Some(6)));
+    // Values beyond int: gcc picks the first of unsigned int, unsigned long (LP64)
+    // that holds them all, or long when one is negative.
+    let o = parse("enum W { X = 0x100000000 } w; enum V { Y = -1, Z = 0x80000000 } v;");
+    assert_eq!(global(&o, "w").ty.ty, int(IntKind::ULong));
+    assert_eq!(global(&o, "v").ty.ty, int(IntKind::Long));
+    assert!(error("enum E { A }; enum E { B };").contains("redeclaration of 'enum E'"));
+    assert!(error("int A; enum E { A };").contains("redeclaration of 'A'"));
 }
 
 #[test]
@@ -415,8 +424,19 @@ fn i686_layout_of_long_long_and_double_members() {
     );
 }
 
+/// Deep nesting is an error, never a stack overflow. Run on an 8 MiB stack, as the
+/// driver's main thread has (the expression parser budgets 4 MiB of it).
 #[test]
 fn deep_declarators_are_an_error_not_a_crash() {
+    std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(deep_declarators_body)
+        .expect("thread")
+        .join()
+        .expect("no panic");
+}
+
+fn deep_declarators_body() {
     let src = format!("int {}x{};", "(".repeat(5000), ")".repeat(5000));
     assert!(error(&src).contains("nested too deeply"));
     let src = format!("int x[1] = {};", "{".repeat(5000));
@@ -426,6 +446,15 @@ fn deep_declarators_are_an_error_not_a_crash() {
     let src = format!("int x{} = {{1}};", "[1]".repeat(20_000));
     assert!(error(&src).contains("nested too deeply"));
     let src = format!("int {}p;", "*".repeat(20_000));
+    assert!(error(&src).contains("nested too deeply"));
+    // Declarators inside expressions inside declarators, and nested __typeof__.
+    let src = format!(
+        "int a[{}1{}];",
+        "sizeof(int[".repeat(3000),
+        "])".repeat(3000)
+    );
+    assert!(error(&src).contains("nested too deeply"));
+    let src = format!("{}int{} t;", "__typeof__(".repeat(3000), ")".repeat(3000));
     assert!(error(&src).contains("nested too deeply"));
 }
 
@@ -586,6 +615,9 @@ fn block_scope_declarations() {
     let msg = global(&o, "f.msg.0");
     let init = msg.init.as_ref().expect("msg init");
     assert!(matches!(init.relocs[0].target, RelocTarget::String(_)));
+    // An attribute statement is a null statement.
+    let o = parse("int g(int x) { switch (x) { case 1: x++; __attribute__((fallthrough)); default: break; } return x; }");
+    assert_eq!(o.unit.functions.len(), 1);
     assert!(error("int f(void) { int x; int x; return 0; }")
         .contains("redeclaration of 'x' with no linkage"));
     assert!(error("int f(void) { extern int x = 1; return 0; }")
@@ -650,7 +682,30 @@ fn static_assert_and_pragma_pack_forms() {
 fn declaration_errors_point_at_the_right_token() {
     let e = error("int x\nint y;");
     assert!(
+        e.starts_with(
+            "t.c:2:1: error: expected '=', ',', ';', 'asm' or '__attribute__' before 'int'"
+        ),
+        "{e}"
+    );
+    let e = error("int x = 1\nint y;");
+    assert!(
         e.starts_with("t.c:2:1: error: expected ',' or ';' before 'int'"),
+        "{e}"
+    );
+    // gcc names the declarator for an over-wide bit-field, and the type for conflicts.
+    let e = error("struct S { int x : 40; };");
+    assert!(
+        e.starts_with("t.c:1:16: error: width of 'x' exceeds its type"),
+        "{e}"
+    );
+    let e = error("int f(void); double f(void);");
+    assert!(
+        e.contains("conflicting types for 'f'; have 'double(void)'"),
+        "{e}"
+    );
+    let e = error("typedef int T; T x; int T;");
+    assert!(
+        e.contains("'T' redeclared as different kind of symbol"),
         "{e}"
     );
     let e = error("int f(void) [3];");
@@ -670,6 +725,15 @@ fn declaration_errors_point_at_the_right_token() {
 #[test]
 #[ignore]
 fn parse_files() {
+    std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(parse_files_body)
+        .expect("thread")
+        .join()
+        .expect("no panic");
+}
+
+fn parse_files_body() {
     let files = std::env::var("PHICC_PARSE_FILES").unwrap_or_default();
     let (mut ok, mut total) = (0, 0);
     for f in files.split_whitespace() {

@@ -193,6 +193,20 @@ impl Parser<'_> {
         self.decl.depth = self.decl.depth.saturating_sub(w);
     }
 
+    /// An integer constant expression inside a declaration (array size, bit-field
+    /// width, enumerator value, `aligned(N)`, designator index). Declarations and
+    /// expressions nested in each other (`sizeof(int[sizeof(int[...])])`) stay bounded:
+    /// the expression parser limits the stack used since its outermost construct, and
+    /// declarators count `MAX_NESTING` levels.
+    pub(crate) fn decl_int_constant(&mut self) -> Result<(i128, Loc), Diagnostic> {
+        self.parse_int_constant_expr()
+    }
+
+    /// An expression inside a declaration (`__typeof__(expr)`).
+    fn decl_expr(&mut self) -> Result<crate::frontend::ast::Expr, Diagnostic> {
+        self.parse_expr()
+    }
+
     /// Is the token a type specifier or qualifier keyword, or a typedef name?
     pub(crate) fn token_starts_type(&self, n: usize) -> bool {
         let t = self.peek_at(n);
@@ -335,6 +349,12 @@ impl Parser<'_> {
                     )));
                 }
                 Keyword::Struct | Keyword::Union | Keyword::Enum | Keyword::Typeof => {
+                    let after_body =
+                        self.pos > 0 && self.tokens[self.pos - 1].is_punct(Punct::RBrace);
+                    if other.is_some() && after_body {
+                        // `struct S { ... } struct T ...`: gcc reads a missing `;`.
+                        return Err(self.error_expected("';', identifier or '('"));
+                    }
                     if counter != 0 || other.is_some() {
                         return Err(
                             self.error_here("two or more data types in declaration specifiers")
@@ -435,12 +455,19 @@ impl Parser<'_> {
 
     /// typeof-specifier: '__typeof__' '(' (type-name | expression) ')'
     fn parse_typeof(&mut self) -> Result<QualType, Diagnostic> {
+        self.enter_decl_nesting()?;
+        let r = self.parse_typeof_inner();
+        self.leave_decl_nesting();
+        r
+    }
+
+    fn parse_typeof_inner(&mut self) -> Result<QualType, Diagnostic> {
         self.bump();
         self.expect_punct(Punct::LParen)?;
         let qt = if self.is_type_name_start() {
             self.parse_type_name()?
         } else {
-            self.parse_expr()?.ty
+            self.decl_expr()?.ty
         };
         self.expect_punct(Punct::RParen)?;
         Ok(qt)
@@ -561,7 +588,7 @@ impl Parser<'_> {
         } else if self.is_punct(Punct::Star) && self.peek_at(1).is_punct(Punct::RBracket) {
             return Err(self.error_here("variable length arrays are not supported by phicc"));
         } else {
-            let (v, vloc) = self.parse_int_constant_expr()?;
+            let (v, vloc) = self.decl_int_constant()?;
             if v < 0 {
                 return Err(self.error_at(vloc, "size of array is negative"));
             }

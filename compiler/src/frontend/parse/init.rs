@@ -13,7 +13,11 @@
 //!   replaces it; the remaining items are returned in source order.
 //! - An incomplete array's length is the largest index initialized plus one (for a
 //!   string: its length including the NUL); the completed type is returned.
-//! - Brace nesting is limited by `MAX_NESTING` (through `enter_decl_nesting`).
+//! - Brace nesting is limited by `MAX_NESTING` (through `enter_decl_nesting_by`).
+//!
+//! Not supported (clear errors or gcc's warnings): GNU range designators
+//! `[a ... b]`; initializing a flexible array member. Excess initializers are
+//! skipped with gcc's "excess elements in ... initializer" warning.
 
 use super::Parser;
 use crate::frontend::ast::{Expr, ExprKind, InitItem, Initializer, StaticInit};
@@ -541,7 +545,7 @@ impl Parser<'_> {
                         return Err(self.error_here("array index in non-array initializer"));
                     };
                     let n = *n;
-                    let (v, vloc) = self.parse_int_constant_expr()?;
+                    let (v, vloc) = self.decl_int_constant()?;
                     if v < 0 || n.is_some_and(|n| v >= i128::from(n)) || v > (1i128 << 40) {
                         return Err(
                             self.error_at(vloc, "array index in initializer exceeds array bounds")

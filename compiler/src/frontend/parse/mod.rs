@@ -8,12 +8,15 @@
 //! Layout of this module (each file owns one part of the grammar; the grammar rule is
 //! written above each parsing function):
 //! - `mod.rs` (this file): the `Parser` state, the token cursor, scopes, diagnostics.
-//! - `decl.rs`: declarations, declaration specifiers, declarators, type names, struct /
-//!   union / enum definitions, typedefs, function definitions, external declarations,
-//!   attributes and `#pragma pack`.
+//! - `decl.rs`: the translation unit, external and block-scope declarations, type
+//!   names, typedefs, function definitions, linkage and redeclaration merging.
+//! - `declarator.rs`: declaration specifiers and declarators (the types they build).
+//! - `tags.rs`: struct / union / enum specifiers, members, bit-fields, enumerators.
+//! - `attributes.rs`: `__attribute__`, `__asm__` labels and `#pragma pack`.
 //! - `layout.rs`: record layout (sizes, alignment, bit-fields, packing) per target.
 //! - `init.rs`: initializers (brace lists, designators, string literals) for locals
-//!   (`ast::Initializer`) and for static objects (`ast::StaticInit`).
+//!   (`ast::Initializer`) and for static objects; `static_init.rs` turns the latter
+//!   into bytes and relocations (`ast::StaticInit`).
 //! - `expr.rs`: expressions with their typing and implicit conversions.
 //! - `convert.rs`: integer promotions, usual arithmetic conversions, assignment
 //!   conversions (building `Cast` / `Decay` nodes), lvalue checks.

@@ -41,7 +41,7 @@ impl Parser<'_> {
             };
             let ity = &item.value.ty.ty;
             let isize = self.size_of(ity).unwrap_or(0);
-            if item.offset.saturating_add(isize) > size {
+            if item.bitfield.is_none() && item.offset.saturating_add(isize) > size {
                 return Err(self.error_at(vloc, "initializer item outside of its object"));
             }
             let bits: u64 = match (ity, v) {

@@ -181,7 +181,7 @@ impl Parser<'_> {
                 };
                 let mut width = None;
                 if self.eat_punct(Punct::Colon) {
-                    let (w, wloc) = self.parse_int_constant_expr()?;
+                    let (w, wloc) = self.decl_int_constant()?;
                     width = Some((w, wloc));
                 }
                 let mut mattrs = self.parse_declarator_suffix_attrs()?;
@@ -246,7 +246,7 @@ impl Parser<'_> {
                         }
                         if w as u128 > u128::from(bits) {
                             return Err(
-                                self.error_at(wloc, format!("width of '{shown}' exceeds its type"))
+                                self.error_at(loc, format!("width of '{shown}' exceeds its type"))
                             );
                         }
                         if w == 0 && name.is_some() {
@@ -394,7 +394,7 @@ impl Parser<'_> {
             let (name, loc) = self.expect_ident()?;
             let _ = self.parse_attributes()?;
             let value = if self.eat_punct(Punct::Assign) {
-                self.parse_int_constant_expr()?.0
+                self.decl_int_constant()?.0
             } else {
                 next
             };
