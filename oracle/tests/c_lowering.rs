@@ -1196,7 +1196,10 @@ fn compare_c_file_with_gcc() {
         .and_then(|p| p.run("main", &args))
         .expect("runs");
     println!("gcc: exit {code}; phicc lowered: {}", r.outcome);
-    let (got, want) = (String::from_utf8_lossy(&r.stdout), String::from_utf8_lossy(&want));
+    let (got, want) = (
+        String::from_utf8_lossy(&r.stdout),
+        String::from_utf8_lossy(&want),
+    );
     match got.lines().zip(want.lines()).position(|(a, b)| a != b) {
         Some(i) => println!(
             "line {}: phicc {:?} gcc {:?}",
@@ -1204,7 +1207,11 @@ fn compare_c_file_with_gcc() {
             got.lines().nth(i),
             want.lines().nth(i)
         ),
-        None => println!("same lines ({} vs {})", got.lines().count(), want.lines().count()),
+        None => println!(
+            "same lines ({} vs {})",
+            got.lines().count(),
+            want.lines().count()
+        ),
     }
 }
 
