@@ -6,6 +6,7 @@
 //! compiler emits and gives the SSA passes real CFG shapes.
 //!
 //! Invariants: `cond_branch` ends the current block (every path reaches `t` or `f`);
+//! a `condbr` condition is always 8 bits wide (a `cmp` result or an 8-bit value);
 //! the right operand of `&&`/`||` is evaluated only on the path where it decides; a
 //! constant condition becomes an unconditional branch.
 
@@ -62,10 +63,13 @@ impl FnLower<'_, '_> {
             self.br(target);
             return;
         }
-        let cond = if ty == IrType::Ptr {
-            self.cmp(CmpPred::Ne, ty, v, super::builder::exact(ty, 0))
-        } else {
+        // Only an 8-bit value is branched on directly: the oracle reads a `condbr`
+        // condition as `i8` (so an `i32` 256 would read as 0); wider values and
+        // pointers are compared with zero first.
+        let cond = if matches!(ty, IrType::I8 | IrType::U8) {
             v
+        } else {
+            self.cmp(CmpPred::Ne, ty, v, super::builder::exact(ty, 0))
         };
         self.b.terminate(Terminator::CondBr {
             cond,

@@ -6,10 +6,11 @@
 //! the caller passes a `ptr` to a fresh copy, and a record result comes back through a
 //! hidden first `ptr` parameter pointing at a slot the caller provides.
 //!
-//! Invariants: arguments are evaluated left to right, a record argument is copied as soon
-//! as it is evaluated; a direct call always matches the callee's IR signature (a
-//! mismatch, possible only through an old-style declaration, is a diagnostic, never
-//! invalid IR); every referenced function is lowered or declared.
+//! Invariants: arguments are evaluated right to left (gcc -O0's order on x86-64), a
+//! record argument is copied as soon as it is evaluated; a direct call always matches
+//! the callee's IR signature (a mismatch, possible only through an old-style
+//! declaration, is a diagnostic, never invalid IR); every referenced function is
+//! lowered or declared.
 
 use super::expr::RVal;
 use super::function::{FnLower, Res};
@@ -52,22 +53,26 @@ impl FnLower<'_, '_> {
         } else {
             None
         };
-        for a in args {
+        // Right to left, as gcc -O0 evaluates arguments on x86-64
+        // (C leaves the order unspecified; csmith programs can observe it).
+        let mut evaluated: Vec<(IrType, Operand)> = Vec::with_capacity(args.len());
+        for a in args.iter().rev() {
             match repr(self.ctx, &a.ty.ty).map_err(|m| self.err(a.loc, m))? {
                 Repr::Scalar(_) => {
                     let (v, t) = self.scalar(a)?;
-                    ir_args.push((t, v));
+                    evaluated.push((t, v));
                 }
                 Repr::Record(size) => {
                     let src = self.record_value(a)?;
                     let align = object_align(self.ctx, &a.ty.ty);
                     let copy = self.temp(IrType::I8, size, align);
                     self.memcpy(copy, src, size)?;
-                    ir_args.push((IrType::Ptr, copy));
+                    evaluated.push((IrType::Ptr, copy));
                 }
                 Repr::Void => return Err(self.err(a.loc, "a void value is passed")),
             }
         }
+        ir_args.extend(evaluated.into_iter().rev());
         if let Callee::Direct(name) = &target {
             self.check_direct(name, &ir_args, sig.ret, e)?;
         }

@@ -217,8 +217,11 @@ impl FnLower<'_, '_> {
             let c = self.compare(op, a, b)?;
             return Ok(RVal::Scalar(self.cast(IrType::I8, c, rt), rt));
         }
-        let (x, t) = self.scalar(a)?;
-        let (y, yt) = self.scalar(b)?;
+        let ((x, t), (y, yt)) = if is_commutative(op) {
+            self.operands_gcc_order(a, b)?
+        } else {
+            (self.scalar(a)?, self.scalar(b)?)
+        };
         let rt = self.ir_type_of(e)?;
         let x = self.cast(t, x, rt);
         // Shifts: the amount is converted to the left operand's type.
@@ -232,10 +235,56 @@ impl FnLower<'_, '_> {
         Ok(RVal::Scalar(r, rt))
     }
 
+    /// The values of `a` and `b` of a commutative operation or a comparison, evaluated in
+    /// the order gcc -O0 uses. C leaves the order unspecified, and csmith programs do
+    /// contain operands whose calls change a variable the other operand reads; gcc's
+    /// `fold` puts a plain variable operand last (`tree_swap_operands_p`: "put
+    /// variables last", after stripping same-width conversions), so `h + f()` reads `h`
+    /// after calling `f`, while `h - f()` and `*p + f()` read first.
+    fn operands_gcc_order(
+        &mut self,
+        a: &Expr,
+        b: &Expr,
+    ) -> Res<((Operand, IrType), (Operand, IrType))> {
+        if self.is_plain_variable(a) && !self.is_plain_variable(b) && !is_constant(b) {
+            let y = self.scalar(b)?;
+            let x = self.scalar(a)?;
+            Ok((x, y))
+        } else {
+            Ok((self.scalar(a)?, self.scalar(b)?))
+        }
+    }
+
+    /// A variable named directly, under conversions that keep the width (gcc's
+    /// `STRIP_NOPS` then `DECL_P`).
+    fn is_plain_variable(&self, e: &Expr) -> bool {
+        let mut e = e;
+        loop {
+            match &e.kind {
+                ExprKind::Local(_) | ExprKind::Global(_) => return true,
+                ExprKind::Cast(inner) => {
+                    let (from, to) = (
+                        scalar_type(self.ctx.target, &inner.ty.ty),
+                        scalar_type(self.ctx.target, &e.ty.ty),
+                    );
+                    match (from, to) {
+                        (Ok(f), Ok(t))
+                            if f.size(self.ctx.ptr_bytes) == t.size(self.ctx.ptr_bytes)
+                                && !matches!(e.ty.ty, Type::Bool) =>
+                        {
+                            e = inner
+                        }
+                        _ => return false,
+                    }
+                }
+                _ => return false,
+            }
+        }
+    }
+
     /// A comparison of `a` and `b` (of one common type) as the `i8` 0/1 of `cmp`.
     pub fn compare(&mut self, op: BinaryOp, a: &Expr, b: &Expr) -> Res<Operand> {
-        let (x, t) = self.scalar(a)?;
-        let (y, yt) = self.scalar(b)?;
+        let ((x, t), (y, yt)) = self.operands_gcc_order(a, b)?;
         let signed = t.is_signed();
         let pred = match op {
             BinaryOp::Eq => CmpPred::Eq,
@@ -308,5 +357,26 @@ impl FnLower<'_, '_> {
             (Some((slot, _)), _) => RVal::Record(self.load(IrType::Ptr, slot)),
             (None, _) => RVal::Void,
         })
+    }
+}
+
+/// The operations gcc's `fold` may reorder (commutative ones; comparisons are handled
+/// by `compare`).
+fn is_commutative(op: BinaryOp) -> bool {
+    matches!(
+        op,
+        BinaryOp::Add | BinaryOp::Mul | BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor
+    )
+}
+
+/// An integer constant, possibly converted.
+fn is_constant(e: &Expr) -> bool {
+    let mut e = e;
+    loop {
+        match &e.kind {
+            ExprKind::IntLit(_) | ExprKind::FloatLit(_) => return true,
+            ExprKind::Cast(inner) => e = inner,
+            _ => return false,
+        }
     }
 }

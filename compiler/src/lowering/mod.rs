@@ -21,6 +21,11 @@
 //!   parameter object (no `paramref` + store protocol for it);
 //! - a record returned by value: the function gets a hidden first `ptr` parameter to a
 //!   slot the caller provides, copies the returned record there, and returns `void`;
+//! - where C leaves the order of evaluation unspecified, phicc follows gcc -O0 on
+//!   x86-64 (csmith programs can observe it): call arguments right to left, and a plain
+//!   variable operand of a commutative operator or comparison read after the other
+//!   operand (gcc's `fold` puts variables last);
+//! - a `condbr` condition is always 8 bits wide (the oracle reads it as `i8`);
 //! - falling off the end of `main` returns 0 (C99 5.1.2.2.3); falling off the end of any
 //!   other non-void function returns 0 (a null pointer), which is what a caller that does
 //!   not use the value observes under gcc -O0 too (it ignores the register).
