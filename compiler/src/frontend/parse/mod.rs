@@ -8,12 +8,15 @@
 //! Layout of this module (each file owns one part of the grammar; the grammar rule is
 //! written above each parsing function):
 //! - `mod.rs` (this file): the `Parser` state, the token cursor, scopes, diagnostics.
-//! - `decl.rs`: declarations, declaration specifiers, declarators, type names, struct /
-//!   union / enum definitions, typedefs, function definitions, external declarations,
-//!   attributes and `#pragma pack`.
+//! - `decl.rs`: the translation unit, external and block-scope declarations, type
+//!   names, typedefs, function definitions, linkage and redeclaration merging.
+//! - `declarator.rs`: declaration specifiers and declarators (the types they build).
+//! - `tags.rs`: struct / union / enum specifiers, members, bit-fields, enumerators.
+//! - `attributes.rs`: `__attribute__`, `__asm__` labels and `#pragma pack`.
 //! - `layout.rs`: record layout (sizes, alignment, bit-fields, packing) per target.
 //! - `init.rs`: initializers (brace lists, designators, string literals) for locals
-//!   (`ast::Initializer`) and for static objects (`ast::StaticInit`).
+//!   (`ast::Initializer`) and for static objects; `static_init.rs` turns the latter
+//!   into bytes and relocations (`ast::StaticInit`).
 //! - `expr.rs`: expressions with their typing and implicit conversions.
 //! - `convert.rs`: integer promotions, usual arithmetic conversions, assignment
 //!   conversions (building `Cast` / `Decay` nodes), lvalue checks.
@@ -28,13 +31,25 @@
 
 #![allow(dead_code)] // until the parts owned by the parallel work land; removed at integration
 
+mod attributes;
 mod const_eval;
 mod convert;
 mod decl;
+#[cfg(test)]
+mod decl_tests;
+mod declarator;
 mod expr;
+#[cfg(test)]
+mod expr_tests;
 mod init;
+mod int_const_type;
 mod layout;
+mod static_init;
 mod stmt;
+#[cfg(test)]
+mod stmt_tests;
+mod tags;
+mod type_name;
 
 use super::ast::{
     FunctionDecl, FunctionDef, GlobalId, GlobalVar, LabelId, LocalId, LocalVar, StringId,
@@ -129,15 +144,21 @@ pub(crate) struct Parser<'s> {
     /// `#pragma pack` state: current value and the push stack.
     pub pack: Option<u64>,
     pub pack_stack: Vec<Option<u64>>,
+    /// Bookkeeping of the declarations part (linkage, attributes, nesting depth).
+    pub decl: decl::DeclState,
+    /// Nesting depth of expressions and statements being parsed (bounded by
+    /// `expr::MAX_NESTING` so input cannot overflow the stack).
+    pub depth: u32,
 }
 
 impl<'s> Parser<'s> {
     pub fn new(mut tokens: Vec<Token>, sources: &'s SourceMap, target: Target) -> Parser<'s> {
         if !matches!(tokens.last().map(|t| &t.kind), Some(TokenKind::Eof)) {
-            let loc = tokens
-                .last()
-                .map(|t| t.loc)
-                .unwrap_or(Loc::new(super::source::FileId(0), 1, 1));
+            let loc =
+                tokens
+                    .last()
+                    .map(|t| t.loc)
+                    .unwrap_or(Loc::new(super::source::FileId(0), 1, 1));
             tokens.push(Token {
                 kind: TokenKind::Eof,
                 spelling: Rc::from(""),
@@ -164,6 +185,8 @@ impl<'s> Parser<'s> {
             func: None,
             pack: None,
             pack_stack: Vec::new(),
+            decl: decl::DeclState::default(),
+            depth: 0,
         }
     }
 
@@ -283,6 +306,12 @@ impl<'s> Parser<'s> {
         let msg = match &t.kind {
             TokenKind::Eof => format!("expected {what} at end of input"),
             TokenKind::Stray => format!("stray '{}' in program", t.spelling),
+            TokenKind::Punct(_) => format!("expected {what} before '{}' token", t.spelling),
+            TokenKind::Int(_) | TokenKind::Float(_) => {
+                format!("expected {what} before numeric constant")
+            }
+            TokenKind::Str(_) => format!("expected {what} before string constant"),
+            TokenKind::Char(_) => format!("expected {what} before {}", t.spelling),
             _ => format!("expected {what} before '{}'", t.spelling),
         };
         self.error_here(msg)

@@ -1,0 +1,455 @@
+//! Record layout against real gcc: random struct/union definitions (nested records,
+//! arrays, bit-fields of every width and base type, unnamed and zero-width bit-fields,
+//! `packed`, `aligned(N)`, `#pragma pack`) are parsed by phicc and compiled by gcc for
+//! x86_64 (host `gcc`) and i686 (`i686-linux-gnu-gcc -static`, which runs natively on
+//! an x86_64 kernel). The gcc-compiled program prints every record's size and
+//! alignment, every member's offset, and every bit-field's first bit and width (found
+//! by setting the field to all ones in a zeroed object and scanning its bytes), then
+//! the bytes of a statically initialized object of each record (positional
+//! initializers for every named member: bit-field values of every width, scalars,
+//! floats, arrays with brace elision); phicc's `RecordDef`s and `StaticInit` images must
+//! give the same lines. Expected values come from gcc only.
+//!
+//! Requires `gcc` and `i686-linux-gnu-gcc` (installed by `scripts/setup.sh`); every
+//! child process runs under a timeout.
+
+use compiler::frontend::parse::parse_translation_unit;
+use compiler::frontend::types::RecordDef;
+use compiler::frontend::{preprocess_str, PreprocessOptions, Target};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// xorshift64*: deterministic, no dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+}
+
+/// Integer types usable as bit-field bases, with their width in bits (`long` differs
+/// between the targets; the generator keeps `long` bit-fields within 32 bits).
+const BITFIELD_TYPES: [(&str, u32); 11] = [
+    ("_Bool", 1),
+    ("char", 8),
+    ("signed char", 8),
+    ("unsigned char", 8),
+    ("short", 16),
+    ("unsigned short", 16),
+    ("int", 32),
+    ("unsigned int", 32),
+    ("long", 32),
+    ("long long", 64),
+    ("unsigned long long", 64),
+];
+
+const SCALARS: [&str; 16] = [
+    "char",
+    "signed char",
+    "unsigned char",
+    "short",
+    "unsigned short",
+    "int",
+    "unsigned",
+    "long",
+    "unsigned long",
+    "long long",
+    "unsigned long long",
+    "_Bool",
+    "float",
+    "double",
+    "long double",
+    "void *",
+];
+
+/// A named member the checker prints: name and whether it is a bit-field.
+struct Named {
+    name: String,
+    bitfield_bool: Option<bool>,
+    /// The member's initializer in the static object `v<i>`.
+    init: String,
+}
+
+/// A value that fits a bit-field of `ty` and `width` bits (plain char is signed on
+/// both x86 targets).
+fn bitfield_value(rng: &mut Rng, ty: &str, width: u32) -> String {
+    if ty == "_Bool" {
+        return rng.below(2).to_string();
+    }
+    if ty.starts_with("unsigned") {
+        let max = if width >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << width) - 1
+        };
+        let v = if max == u64::MAX {
+            rng.next()
+        } else {
+            rng.next() % (max + 1)
+        };
+        return format!("{v}ull");
+    }
+    let half = 1i128 << (width - 1);
+    let v = i128::from(rng.next()) % (2 * half) - half;
+    format!("{v}ll")
+}
+
+/// A value for a scalar member of type `ty` (in range for the type).
+fn scalar_value(rng: &mut Rng, ty: &str) -> String {
+    let signed = |rng: &mut Rng, bits: u32| {
+        let half = 1i64 << (bits - 1);
+        (rng.next() % (2 * half as u64)) as i64 - half
+    };
+    match ty {
+        "char" | "signed char" => signed(rng, 8).to_string(),
+        "unsigned char" => rng.below(256).to_string(),
+        "short" => signed(rng, 16).to_string(),
+        "unsigned short" => rng.below(65536).to_string(),
+        "int" | "long" => signed(rng, 31).to_string(),
+        "unsigned" | "unsigned long" => format!("{}u", rng.below(1 << 32)),
+        "long long" => format!("{}ll", signed(rng, 63)),
+        "unsigned long long" => format!("{}ull", rng.next()),
+        "_Bool" => rng.below(2).to_string(),
+        "float" | "double" => format!(
+            "{}.{}",
+            signed(rng, 10),
+            [0, 25, 5, 75][rng.below(4) as usize]
+        ),
+        _ => "0".to_string(),
+    }
+}
+
+struct Def {
+    tag: String,
+    text: String,
+    named: Vec<Named>,
+}
+
+fn gen_record(rng: &mut Rng, index: usize, previous: &[Def]) -> Def {
+    let is_union = rng.chance(20);
+    let kw = if is_union { "union" } else { "struct" };
+    let tag = format!("R{index}");
+    let mut body = String::new();
+    let mut named = Vec::new();
+    let n = 1 + rng.below(8);
+    let mut has_named = false;
+    for m in 0..n {
+        let name = format!("m{m}");
+        let kind = rng.below(10);
+        if kind < 4 {
+            // A bit-field (named, unnamed, or zero-width).
+            let (ty, bits) = BITFIELD_TYPES[rng.below(BITFIELD_TYPES.len() as u64) as usize];
+            let flavour = rng.below(10);
+            if flavour == 0 && ty != "_Bool" {
+                let _ = writeln!(body, "  {ty} : 0;");
+            } else if flavour == 1 {
+                let w = 1 + rng.below(u64::from(bits));
+                let _ = writeln!(body, "  {ty} : {w};");
+            } else {
+                let w = 1 + rng.below(u64::from(bits));
+                let _ = writeln!(body, "  {ty} {name} : {w};");
+                let init = bitfield_value(rng, ty, w as u32);
+                named.push(Named {
+                    name,
+                    bitfield_bool: Some(ty == "_Bool"),
+                    init,
+                });
+                has_named = true;
+            }
+            continue;
+        }
+        let scalar = kind < 8 || previous.is_empty();
+        let base = if scalar {
+            SCALARS[rng.below(SCALARS.len() as u64) as usize].to_string()
+        } else {
+            let p = &previous[rng.below(previous.len() as u64) as usize];
+            let k = if p.text.starts_with("union") || p.text.contains("\nunion") {
+                "union"
+            } else {
+                "struct"
+            };
+            format!("{k} {}", p.tag)
+        };
+        let mut decl = format!("{base} {name}");
+        let mut init = if scalar {
+            scalar_value(rng, &base)
+        } else {
+            "{0}".to_string()
+        };
+        if rng.chance(25) {
+            let _ = write!(decl, "[{}]", 1 + rng.below(4));
+            if rng.chance(30) {
+                let _ = write!(decl, "[{}]", 1 + rng.below(3));
+            }
+            // A scalar array gets its first element (brace elision for 2-D arrays).
+            init = if scalar {
+                format!("{{ {} }}", scalar_value(rng, &base))
+            } else {
+                "{0}".to_string()
+            };
+        }
+        if rng.chance(6) {
+            let _ = write!(decl, " __attribute__((aligned({})))", 1u64 << rng.below(5));
+        }
+        let _ = writeln!(body, "  {decl};");
+        named.push(Named {
+            name,
+            bitfield_bool: None,
+            init,
+        });
+        has_named = true;
+    }
+    if !has_named {
+        body.push_str("  int last;\n");
+        named.push(Named {
+            name: "last".into(),
+            bitfield_bool: None,
+            init: "7".into(),
+        });
+    }
+    let mut attrs = String::new();
+    if rng.chance(12) {
+        attrs.push_str(" __attribute__((packed))");
+    }
+    if rng.chance(10) {
+        let _ = write!(attrs, " __attribute__((aligned({})))", 1u64 << rng.below(5));
+    }
+    let inits: Vec<&str> = named.iter().map(|n| n.init.as_str()).collect();
+    let inits = if is_union {
+        inits[..1].join(", ")
+    } else {
+        inits.join(", ")
+    };
+    let mut text = format!("{kw} {tag} {{\n{body}}}{attrs};\n");
+    let object = format!("{kw} {tag} v{index} = {{ {inits} }};\n");
+    if rng.chance(15) {
+        let p = 1u64 << rng.below(4);
+        text = if rng.chance(50) {
+            format!("#pragma pack(push, {p})\n{text}#pragma pack(pop)\n")
+        } else {
+            format!("#pragma pack(push)\n#pragma pack({p})\n{text}#pragma pack(pop)\n")
+        };
+    }
+    text.push_str(&object);
+    Def { tag, text, named }
+}
+
+fn kind_of(def: &Def) -> &'static str {
+    if def.text.contains(&format!("union {} {{", def.tag)) {
+        "union"
+    } else {
+        "struct"
+    }
+}
+
+/// The C program printing gcc's answers.
+fn checker_program(defs: &[Def]) -> String {
+    let mut s = String::from(
+        "#include <stdio.h>\n#include <string.h>\n#include <stddef.h>\n\
+         static void bits(const void *v, unsigned n) {\n\
+           const unsigned char *p = v; int lo = -1, cnt = 0; unsigned i;\n\
+           for (i = 0; i < n * 8; i++) if ((p[i / 8] >> (i % 8)) & 1) { if (lo < 0) lo = (int)i; cnt++; }\n\
+           printf(\" %d:%d\", lo, cnt);\n}\n",
+    );
+    for d in defs {
+        s.push_str(&d.text);
+    }
+    s.push_str("int main(void) {\n");
+    for d in defs {
+        let k = kind_of(d);
+        let t = format!("{k} {}", d.tag);
+        let _ = writeln!(
+            s,
+            "  printf(\"{} %u %u\", (unsigned)sizeof({t}), (unsigned)_Alignof({t}));",
+            d.tag
+        );
+        for m in &d.named {
+            match m.bitfield_bool {
+                None => {
+                    let _ = writeln!(s, "  printf(\" %u\", (unsigned)offsetof({t}, {}));", m.name);
+                }
+                Some(is_bool) => {
+                    let v = if is_bool { "1" } else { "~0" };
+                    let _ = writeln!(
+                        s,
+                        "  {{ {t} o; memset(&o, 0, sizeof o); o.{} = {v}; bits(&o, sizeof o); }}",
+                        m.name
+                    );
+                }
+            }
+        }
+        let _ = writeln!(
+            s,
+            "  {{ unsigned k; const unsigned char *p = (const void *)&v{}; printf(\" =\"); for (k = 0; k < sizeof v{}; k++) printf(\"%02x\", p[k]); }}",
+            &d.tag[1..],
+            &d.tag[1..]
+        );
+        s.push_str("  printf(\"\\n\");\n");
+    }
+    s.push_str("  return 0;\n}\n");
+    s
+}
+
+/// phicc's answers in the checker's format.
+fn our_lines(defs: &[Def], target: Target) -> Vec<String> {
+    let mut src = String::new();
+    for d in defs {
+        src.push_str(&d.text);
+    }
+    let opts = PreprocessOptions {
+        target,
+        ..PreprocessOptions::default()
+    };
+    let pp = preprocess_str("layout.c", &src, &opts).expect("preprocess");
+    let out = parse_translation_unit(pp.tokens, &pp.sources, target)
+        .unwrap_or_else(|e| panic!("phicc rejects the generated records: {}", e.headline()));
+    let records = &out.unit.records.records;
+    defs.iter()
+        .map(|d| {
+            let r: &RecordDef = records
+                .iter()
+                .find(|r| r.tag.as_deref() == Some(d.tag.as_str()))
+                .expect("record");
+            let mut line = format!("{} {} {}", d.tag, r.size, r.align);
+            for m in &d.named {
+                let f = r
+                    .fields
+                    .iter()
+                    .find(|f| f.name.as_deref() == Some(m.name.as_str()))
+                    .expect("field");
+                match f.bitfield {
+                    None => {
+                        let _ = write!(line, " {}", f.offset);
+                    }
+                    Some(bf) => {
+                        // A `_Bool` set to 1 sets only its lowest bit.
+                        let cnt = if m.bitfield_bool == Some(true) {
+                            1
+                        } else {
+                            bf.width
+                        };
+                        let _ = write!(line, " {}:{}", bf.bit_offset, cnt);
+                    }
+                }
+            }
+            let object = format!("v{}", &d.tag[1..]);
+            let g = out
+                .unit
+                .globals
+                .iter()
+                .find(|g| g.name == object)
+                .expect("object");
+            let bytes = g.init.as_ref().map(|i| i.bytes.clone()).unwrap_or_default();
+            line.push_str(" =");
+            for b in bytes {
+                let _ = write!(line, "{b:02x}");
+            }
+            line
+        })
+        .collect()
+}
+
+/// Runs `cmd` with its stdout and stderr sent to files (no pipe can fill up) and
+/// returns (success, stdout, stderr); panics after `limit`.
+fn run_with_timeout(cmd: &mut Command, limit: Duration, dir: &Path) -> (bool, String, String) {
+    let out_path = dir.join("child.stdout");
+    let err_path = dir.join("child.stderr");
+    let out = std::fs::File::create(&out_path).expect("stdout file");
+    let err = std::fs::File::create(&err_path).expect("stderr file");
+    let mut child = cmd
+        .stdout(Stdio::from(out))
+        .stderr(Stdio::from(err))
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e} (run scripts/setup.sh)"));
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{cmd:?} timed out");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let read =
+        |p: &Path| String::from_utf8_lossy(&std::fs::read(p).unwrap_or_default()).into_owned();
+    (status.success(), read(&out_path), read(&err_path))
+}
+
+fn gcc_lines(compiler: &str, extra: &[&str], program: &str, dir: &Path, name: &str) -> Vec<String> {
+    let c = dir.join(format!("{name}.c"));
+    let exe: PathBuf = dir.join(name);
+    std::fs::write(&c, program).expect("write C");
+    let (ok, _, stderr) = run_with_timeout(
+        Command::new(compiler)
+            .args(["-std=gnu99", "-w", "-O0"])
+            .args(extra)
+            .arg(&c)
+            .arg("-o")
+            .arg(&exe),
+        Duration::from_secs(120),
+        dir,
+    );
+    assert!(ok, "{compiler} failed: {stderr}");
+    let (ok, stdout, _) = run_with_timeout(&mut Command::new(&exe), Duration::from_secs(30), dir);
+    assert!(ok, "{name} failed to run");
+    stdout.lines().map(|l| l.trim_end().to_string()).collect()
+}
+
+#[test]
+fn random_records_match_gcc_on_x86_64_and_i686() {
+    let mut rng = Rng(0x5eed_1a70_u64);
+    let mut defs: Vec<Def> = Vec::new();
+    for i in 0..300 {
+        let d = gen_record(&mut rng, i, &defs);
+        defs.push(d);
+    }
+    let program = checker_program(&defs);
+    let dir = std::env::temp_dir().join(format!("phicc_layout_gcc_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for (target, compiler, extra) in [
+        (Target::X86_64, "gcc", &[][..]),
+        (Target::I686, "i686-linux-gnu-gcc", &["-static"][..]),
+    ] {
+        let want = gcc_lines(compiler, extra, &program, &dir, target.name());
+        let got = our_lines(&defs, target);
+        assert_eq!(want.len(), got.len(), "{}: line count", target.name());
+        let mut mismatches = Vec::new();
+        for (i, (w, g)) in want.iter().zip(&got).enumerate() {
+            if w != g {
+                mismatches.push(format!(
+                    "{}: gcc  {w}\n    phicc {g}\n{}",
+                    target.name(),
+                    defs[i].text
+                ));
+            }
+        }
+        assert!(
+            mismatches.is_empty(),
+            "{} of {} records differ; first ones:\n{}",
+            mismatches.len(),
+            defs.len(),
+            mismatches
+                .iter()
+                .take(5)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
