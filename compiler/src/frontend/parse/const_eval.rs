@@ -12,7 +12,10 @@ pub enum ConstValue {
     Int(i128),
     Float(f64),
     /// An address constant: `target`'s address plus `offset` bytes.
-    Addr { target: RelocTarget, offset: i64 },
+    Addr {
+        target: RelocTarget,
+        offset: i64,
+    },
 }
 
 impl Parser<'_> {

@@ -134,10 +134,11 @@ pub(crate) struct Parser<'s> {
 impl<'s> Parser<'s> {
     pub fn new(mut tokens: Vec<Token>, sources: &'s SourceMap, target: Target) -> Parser<'s> {
         if !matches!(tokens.last().map(|t| &t.kind), Some(TokenKind::Eof)) {
-            let loc = tokens
-                .last()
-                .map(|t| t.loc)
-                .unwrap_or(Loc::new(super::source::FileId(0), 1, 1));
+            let loc =
+                tokens
+                    .last()
+                    .map(|t| t.loc)
+                    .unwrap_or(Loc::new(super::source::FileId(0), 1, 1));
             tokens.push(Token {
                 kind: TokenKind::Eof,
                 spelling: Rc::from(""),
