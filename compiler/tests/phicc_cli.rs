@@ -25,7 +25,7 @@ fn temp(name: &str, text: &str) -> String {
     p.display().to_string()
 }
 
-const IR: &str = "func @f(i32) -> i32 {\n.LBB0:\n    %0 = paramref 0, i32\n    %1 = alloca i32, 4, 4\n    store i32 %0, %1\n    %2 = load i32 %1\n    ret i32 %2\n}\n";
+const IR: &str = "func @f() -> i32 {\n.LBB0:\n    %0 = alloca i32, 4, 4\n    store i32 7:i32, %0\n    %1 = load i32 %0\n    ret i32 %1\n}\n";
 
 #[test]
 fn ir_input_prints_any_stage() {
