@@ -151,7 +151,13 @@ pub fn check_c_file(
     let name = path.display().to_string();
     out.push_str(&format!("== {name}\n"));
     let invalid = |out: &mut String, summary: &mut CheckSummary, why: Invalid| {
-        out.push_str(&format!("error: {}\n\n", why.message()));
+        let msg = why.message();
+        // A front-end diagnostic already reads `file:line:col: error: message`.
+        if msg.contains(": error: ") {
+            out.push_str(&format!("{msg}\n\n"));
+        } else {
+            out.push_str(&format!("error: {msg}\n\n"));
+        }
         summary.invalid += 1;
     };
     if settings.run.ptr_bytes != 8 {
