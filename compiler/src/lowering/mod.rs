@@ -1,12 +1,206 @@
-//! Lowering of the typed AST (`frontend::ast`) to the alloca-form IR (owner: the lowering
-//! work; this is the stub the rest compiles against until it lands).
+//! Lowering of the typed AST (`frontend::ast`) to the alloca-form IR: the `lowered`
+//! stage every later stage of the pipeline starts from.
+//!
+//! Why it exists: the parser has made every C rule explicit (conversions, decays, layout),
+//! so this layer only translates, following the seed design's conventions that mem2reg
+//! and the inliner rely on:
+//! - every local object is one `alloca` in the entry block (volatile-qualified locals are
+//!   `alloca ... volatile`); a scalar's slot has the scalar's IR type, an aggregate's slot
+//!   is `i8` with the aggregate's size and alignment;
+//! - each scalar parameter is `paramref N` stored into its slot in the entry block
+//!   (the protocol `IrFunction::param_allocas` recognises);
+//! - integer literals of the source are `:i64` constants (mem2reg narrows them when it
+//!   stores them into a narrower slot); constants the lowering makes up itself (masks,
+//!   steps) have the exact type of their position;
+//! - values that cross blocks (`&&`, `||`, `?:`) go through a temporary slot, never phis.
+//!
+//! Conventions of this compiler that C leaves to the ABI (internal: both sides are
+//! always compiled by phicc, and the oracle only runs whole modules):
+//! - a record passed by value: the caller copies the argument into a fresh temporary
+//!   slot and passes a `ptr` to it; the callee owns that copy and uses it as the
+//!   parameter object (no `paramref` + store protocol for it);
+//! - a record returned by value: the function gets a hidden first `ptr` parameter to a
+//!   slot the caller provides, copies the returned record there, and returns `void`;
+//! - falling off the end of `main` returns 0 (C99 5.1.2.2.3); falling off the end of any
+//!   other non-void function returns 0 (a null pointer), which is what a caller that does
+//!   not use the value observes under gcc -O0 too (it ignores the register).
+//!
+//! One concept per file: `types` (C types to IR types), `builder` (blocks, values, the
+//! entry-block allocas), `function` (a function definition), `expr` (rvalues),
+//! `convert` (casts), `lvalue` (addresses, loads and stores of objects), `bitfield`
+//! (bit-field reads and writes), `assign` (assignments, `++`/`--`), `branch`
+//! (conditions as control flow), `calls` (calls and the record convention), `stmt`
+//! (statements), `switch` (`switch`/`case`), `init` (local initializers), `globals`
+//! (global variables, string literals, external declarations).
+//!
+//! Invariants: never panics on any AST the parser can produce (input-dependent failures
+//! are `Diagnostic`s at the construct's location); recursion over expressions and
+//! statements is bounded by [`MAX_DEPTH`]; the returned module passes the verifier (it
+//! is checked before it is returned; a failure there is reported as an internal error).
 
-use crate::frontend::ast::TranslationUnit;
-use crate::frontend::{Diagnostic, SourceMap};
-use crate::ir::IrModule;
+mod assign;
+mod bitfield;
+mod branch;
+mod builder;
+mod calls;
+mod convert;
+mod expr;
+mod function;
+mod globals;
+mod init;
+mod lvalue;
+mod stmt;
+mod switch;
+mod types;
+
+#[cfg(test)]
+mod tests;
+
+use crate::frontend::ast::{FunctionDecl, FunctionDef, TranslationUnit};
+use crate::frontend::{Diagnostic, Loc, SourceMap, Target};
+use crate::ir::verify::{verify_module, VerifyMode};
+use crate::ir::{IrDecl, IrFunction, IrModule};
+use std::collections::{BTreeMap, HashMap};
+
+/// Deepest nesting of expressions and statements the lowering follows (the parser stops
+/// at about 1000; this keeps the lowering safe on hand-built ASTs too).
+pub const MAX_DEPTH: u32 = 1100;
+
+/// Symbol of the constant all-zero global used to clear large objects.
+const ZERO_GLOBAL: &str = ".zero";
 
 /// Lowers a translation unit to an IR module in alloca form (the `lowered` stage).
 pub fn lower(unit: &TranslationUnit, sources: &SourceMap) -> Result<IrModule, Diagnostic> {
-    let _ = (unit, sources);
-    Err(Diagnostic::global_error("lowering is not implemented yet"))
+    let mut ctx = ModuleCtx::new(unit, sources);
+    // Non-static functions are always emitted; static ones only once something that is
+    // emitted refers to them (csmith's unused static helpers may use floating point).
+    for (i, f) in unit.functions.iter().enumerate() {
+        if !f.is_static || f.name == "main" {
+            ctx.want_function(i);
+        }
+    }
+    let globals = globals::lower_globals(&mut ctx)?;
+    let mut functions: Vec<(usize, IrFunction)> = Vec::new();
+    while let Some(i) = ctx.worklist.pop() {
+        let f = function::lower_function(&mut ctx, &unit.functions[i])?;
+        functions.push((i, f));
+    }
+    // Source order, so the output does not depend on the worklist's order.
+    functions.sort_by_key(|(i, _)| *i);
+    let mut module = IrModule {
+        globals,
+        decls: ctx.decls.values().cloned().collect(),
+        functions: functions.into_iter().map(|(_, f)| f).collect(),
+    };
+    globals::add_strings_and_zero(&ctx, &mut module);
+    if let Err(errors) = verify_module(&module, VerifyMode::Ssa) {
+        let first = errors
+            .first()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        return Err(Diagnostic::global_error(format!(
+            "internal error: the lowering produced invalid IR ({} problem(s)); first: {first}",
+            errors.len()
+        )));
+    }
+    Ok(module)
+}
+
+/// State shared by the lowering of every function of one translation unit.
+pub(crate) struct ModuleCtx<'a> {
+    pub unit: &'a TranslationUnit,
+    pub sources: &'a SourceMap,
+    pub target: Target,
+    /// Pointer width in bytes.
+    pub ptr_bytes: u32,
+    /// Module-wide block counter (block labels are unique across the module).
+    pub next_block: u32,
+    defined: HashMap<&'a str, usize>,
+    externs: HashMap<&'a str, &'a FunctionDecl>,
+    wanted: Vec<bool>,
+    worklist: Vec<usize>,
+    /// External declarations referenced so far, by name.
+    pub decls: BTreeMap<String, IrDecl>,
+    /// String literals referenced so far.
+    pub strings_used: Vec<bool>,
+    /// Size of the all-zero constant global, 0 when none is needed.
+    pub zero_size: u32,
+}
+
+impl<'a> ModuleCtx<'a> {
+    fn new(unit: &'a TranslationUnit, sources: &'a SourceMap) -> ModuleCtx<'a> {
+        let mut defined = HashMap::new();
+        for (i, f) in unit.functions.iter().enumerate() {
+            defined.entry(f.name.as_str()).or_insert(i);
+        }
+        let mut externs = HashMap::new();
+        for d in &unit.externs {
+            externs.entry(d.name.as_str()).or_insert(d);
+        }
+        ModuleCtx {
+            unit,
+            sources,
+            target: unit.target,
+            ptr_bytes: unit.target.sizeof_pointer(),
+            next_block: 0,
+            defined,
+            externs,
+            wanted: vec![false; unit.functions.len()],
+            worklist: Vec::new(),
+            decls: BTreeMap::new(),
+            strings_used: vec![false; unit.strings.len()],
+            zero_size: 0,
+        }
+    }
+
+    /// An error at `loc`.
+    pub fn error(&self, loc: Loc, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::error(self.sources, loc, message)
+    }
+
+    fn want_function(&mut self, i: usize) {
+        if !self.wanted[i] {
+            self.wanted[i] = true;
+            self.worklist.push(i);
+        }
+    }
+
+    /// The definition of function `name`, if this unit has one.
+    pub fn definition(&self, name: &str) -> Option<&'a FunctionDef> {
+        self.defined.get(name).map(|&i| &self.unit.functions[i])
+    }
+
+    /// Notes that function `name` is referenced (called or its address taken): a
+    /// definition gets lowered, an external gets its `declare` (with `decl` as its
+    /// signature when it has none of its own, e.g. an unprototyped declaration).
+    pub fn reference_function(
+        &mut self,
+        name: &str,
+        loc: Loc,
+        fallback: Option<IrDecl>,
+    ) -> Result<(), Diagnostic> {
+        if let Some(&i) = self.defined.get(name) {
+            self.want_function(i);
+            return Ok(());
+        }
+        if self.decls.contains_key(name) {
+            return Ok(());
+        }
+        let Some(d) = self.externs.get(name).copied() else {
+            return Err(self.error(loc, format!("function `{name}` is not declared")));
+        };
+        let decl = match (d.ty.has_prototype, fallback) {
+            (false, Some(fb)) => fb,
+            _ => types::ir_decl(self, d).map_err(|m| self.error(loc, m))?,
+        };
+        self.decls.insert(name.to_string(), decl);
+        Ok(())
+    }
+
+    /// A fresh block label.
+    pub fn fresh_block(&mut self) -> crate::ir::BlockId {
+        let id = crate::ir::BlockId(self.next_block);
+        self.next_block += 1;
+        id
+    }
 }

@@ -28,13 +28,25 @@
 
 #![allow(dead_code)] // until the parts owned by the parallel work land; removed at integration
 
+mod attributes;
 mod const_eval;
 mod convert;
 mod decl;
+#[cfg(test)]
+mod decl_tests;
+mod declarator;
 mod expr;
+#[cfg(test)]
+mod expr_tests;
 mod init;
+mod int_const_type;
 mod layout;
+mod static_init;
 mod stmt;
+mod tags;
+#[cfg(test)]
+mod stmt_tests;
+mod type_name;
 
 use super::ast::{
     FunctionDecl, FunctionDef, GlobalId, GlobalVar, LabelId, LocalId, LocalVar, StringId,
@@ -129,6 +141,11 @@ pub(crate) struct Parser<'s> {
     /// `#pragma pack` state: current value and the push stack.
     pub pack: Option<u64>,
     pub pack_stack: Vec<Option<u64>>,
+    /// Bookkeeping of the declarations part (linkage, attributes, nesting depth).
+    pub decl: decl::DeclState,
+    /// Nesting depth of expressions and statements being parsed (bounded by
+    /// `expr::MAX_NESTING` so input cannot overflow the stack).
+    pub depth: u32,
 }
 
 impl<'s> Parser<'s> {
@@ -165,6 +182,8 @@ impl<'s> Parser<'s> {
             func: None,
             pack: None,
             pack_stack: Vec::new(),
+            decl: decl::DeclState::default(),
+            depth: 0,
         }
     }
 

@@ -1,0 +1,768 @@
+//! Declaration specifiers, declarators (named and abstract) and the types they build.
+//!
+//! Why it exists: every declaration (file scope, block scope, parameters, struct
+//! members, type names) is "specifiers + declarator"; this file turns both into a
+//! `QualType` with C's checks (gcc's wording) so each caller only handles what the
+//! declared name means.
+//!
+//! Invariants:
+//! - A declarator is parsed into `Derivation`s listed in the order they apply to the
+//!   base type (`int *(*a[3])[4]`: pointer, array 4, pointer, array 3), then applied
+//!   by `apply_declarator`, which checks arrays of functions, functions returning
+//!   arrays, and so on. Array sizes are evaluated as they are parsed.
+//! - An identifier is a type specifier only while no other type specifier has been
+//!   seen (so `T T;` declares an object `T` of type `T`).
+//! - Nesting of declarators is limited to `MAX_NESTING` (an error beyond it).
+
+use super::attributes::Attrs;
+use super::Parser;
+use crate::frontend::diag::Diagnostic;
+use crate::frontend::source::Loc;
+use crate::frontend::token::{Keyword, Punct, TokenKind};
+use crate::frontend::types::{FloatKind, FunctionType, IntKind, QualType, Type};
+use std::rc::Rc;
+
+/// How deep declarators, struct definitions and initializer braces may nest.
+pub(crate) const MAX_NESTING: u32 = 200;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Storage {
+    Typedef,
+    Extern,
+    Static,
+    Auto,
+    Register,
+}
+
+/// Parsed declaration specifiers.
+#[derive(Clone, Debug)]
+pub(crate) struct DeclSpec {
+    pub storage: Option<Storage>,
+    pub ty: QualType,
+    pub is_inline: bool,
+    pub attrs: Attrs,
+    pub loc: Loc,
+    /// A struct/union/enum specifier with a tag or a body was part of the specifiers
+    /// (so `struct S;` alone declares something).
+    pub declares_tag: bool,
+    /// The specifiers were a struct/union without tag defined right here (an anonymous
+    /// member candidate).
+    pub anonymous_record: bool,
+}
+
+/// Where specifiers appear (what is allowed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SpecContext {
+    /// File or block scope declaration: storage classes and `inline` allowed.
+    Declaration,
+    /// Parameter: only `register`.
+    Parameter,
+    /// Struct member or type name: no storage class.
+    SpecifierQualifierList,
+}
+
+/// A parameter of a function declarator.
+#[derive(Clone, Debug)]
+pub(crate) struct ParamDecl {
+    pub name: Option<(Rc<str>, Loc)>,
+    /// The adjusted type (arrays and functions became pointers), qualifiers kept.
+    pub ty: QualType,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum Derivation {
+    Pointer {
+        is_const: bool,
+        is_volatile: bool,
+    },
+    Array {
+        len: Option<u64>,
+        loc: Loc,
+        /// Qualifiers inside parameter brackets (`int a[const 3]`).
+        is_const: bool,
+        is_volatile: bool,
+    },
+    Function {
+        params: Vec<ParamDecl>,
+        variadic: bool,
+        has_prototype: bool,
+        loc: Loc,
+    },
+}
+
+/// A parsed declarator.
+#[derive(Clone, Debug)]
+pub(crate) struct Declarator {
+    pub name: Option<(Rc<str>, Loc)>,
+    pub derivations: Vec<Derivation>,
+    pub loc: Loc,
+    pub attrs: Attrs,
+}
+
+impl Declarator {
+    /// The parameters when the name is directly declared as a function.
+    pub fn function_params(&self) -> Option<&[ParamDecl]> {
+        match self.derivations.last() {
+            Some(Derivation::Function { params, .. }) => Some(params),
+            _ => None,
+        }
+    }
+}
+
+/// Whether a declarator must, may, or must not have a name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum DeclaratorKind {
+    Named,
+    Abstract,
+    Either,
+}
+
+// Bits of the type-specifier counter (chibicc's technique): each keyword adds its unit,
+// the sum identifies the combination.
+const VOID: u32 = 1;
+const BOOL: u32 = 1 << 2;
+const CHAR: u32 = 1 << 4;
+const SHORT: u32 = 1 << 6;
+const INT: u32 = 1 << 8;
+const LONG: u32 = 1 << 10;
+const FLOAT: u32 = 1 << 12;
+const DOUBLE: u32 = 1 << 14;
+const OTHER: u32 = 1 << 16;
+const SIGNED: u32 = 1 << 17;
+const UNSIGNED: u32 = 1 << 18;
+
+fn int_type(k: IntKind) -> Type {
+    Type::Int(k)
+}
+
+/// The type a combination of basic type specifiers denotes.
+fn combination_type(c: u32) -> Option<Type> {
+    use IntKind::*;
+    Some(match c {
+        VOID => Type::Void,
+        BOOL => Type::Bool,
+        CHAR => int_type(Char),
+        x if x == SIGNED + CHAR => int_type(SChar),
+        x if x == UNSIGNED + CHAR => int_type(UChar),
+        x if x == SHORT
+            || x == SHORT + INT
+            || x == SIGNED + SHORT
+            || x == SIGNED + SHORT + INT =>
+        {
+            int_type(Short)
+        }
+        x if x == UNSIGNED + SHORT || x == UNSIGNED + SHORT + INT => int_type(UShort),
+        x if x == INT || x == SIGNED || x == SIGNED + INT => int_type(Int),
+        x if x == UNSIGNED || x == UNSIGNED + INT => int_type(UInt),
+        x if x == LONG || x == LONG + INT || x == SIGNED + LONG || x == SIGNED + LONG + INT => {
+            int_type(Long)
+        }
+        x if x == UNSIGNED + LONG || x == UNSIGNED + LONG + INT => int_type(ULong),
+        x if x == 2 * LONG
+            || x == 2 * LONG + INT
+            || x == SIGNED + 2 * LONG
+            || x == SIGNED + 2 * LONG + INT =>
+        {
+            int_type(LongLong)
+        }
+        x if x == UNSIGNED + 2 * LONG || x == UNSIGNED + 2 * LONG + INT => int_type(ULongLong),
+        FLOAT => Type::Float(FloatKind::Float),
+        DOUBLE => Type::Float(FloatKind::Double),
+        x if x == LONG + DOUBLE => Type::Float(FloatKind::LongDouble),
+        _ => return None,
+    })
+}
+
+impl Parser<'_> {
+    /// Enters one nesting level (declarators, struct bodies, initializer braces).
+    pub(crate) fn enter_decl_nesting(&mut self) -> Result<(), Diagnostic> {
+        self.decl.depth += 1;
+        if self.decl.depth > MAX_NESTING {
+            return Err(self.error_here("declaration nested too deeply"));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn leave_decl_nesting(&mut self) {
+        self.decl.depth = self.decl.depth.saturating_sub(1);
+    }
+
+    /// Is the token a type specifier or qualifier keyword, or a typedef name?
+    pub(crate) fn token_starts_type(&self, n: usize) -> bool {
+        let t = self.peek_at(n);
+        match &t.kind {
+            TokenKind::Keyword(k) => matches!(
+                k,
+                Keyword::Void
+                    | Keyword::Bool
+                    | Keyword::Char
+                    | Keyword::Short
+                    | Keyword::Int
+                    | Keyword::Long
+                    | Keyword::Float
+                    | Keyword::Double
+                    | Keyword::Signed
+                    | Keyword::Unsigned
+                    | Keyword::Struct
+                    | Keyword::Union
+                    | Keyword::Enum
+                    | Keyword::Const
+                    | Keyword::Volatile
+                    | Keyword::Restrict
+                    | Keyword::Complex
+                    | Keyword::Imaginary
+                    | Keyword::Typeof
+            ),
+            TokenKind::Ident(name) => self.is_typedef_name(name),
+            _ => false,
+        }
+    }
+
+    /// declaration-specifiers:
+    ///   (storage-class-specifier | type-specifier | type-qualifier | 'inline'
+    ///    | '__extension__' | attribute)+
+    pub(crate) fn parse_decl_specs(&mut self, ctx: SpecContext) -> Result<DeclSpec, Diagnostic> {
+        let loc = self.loc();
+        let mut storage: Option<Storage> = None;
+        let mut counter: u32 = 0;
+        let mut other: Option<Type> = None;
+        let mut is_const = false;
+        let mut is_volatile = false;
+        let mut is_inline = false;
+        let mut attrs = Attrs::default();
+        let mut declares_tag = false;
+        let mut anonymous_record = false;
+        let mut seen_anything = false;
+        loop {
+            let tok = self.peek().clone();
+            let kw = match &tok.kind {
+                TokenKind::Keyword(k) => *k,
+                TokenKind::Ident(name) => {
+                    if counter == 0 && other.is_none() {
+                        if let Some(super::OrdinaryEntity::Typedef(qt)) =
+                            self.lookup_ordinary(name)
+                        {
+                            let qt = qt.clone();
+                            self.bump();
+                            is_const |= qt.is_const;
+                            is_volatile |= qt.is_volatile;
+                            other = Some(qt.ty);
+                            counter += OTHER;
+                            seen_anything = true;
+                            continue;
+                        }
+                    }
+                    break;
+                }
+                _ => break,
+            };
+            let st = match kw {
+                Keyword::Typedef => Some(Storage::Typedef),
+                Keyword::Extern => Some(Storage::Extern),
+                Keyword::Static => Some(Storage::Static),
+                Keyword::Auto => Some(Storage::Auto),
+                Keyword::Register => Some(Storage::Register),
+                _ => None,
+            };
+            if let Some(st) = st {
+                let allowed = match ctx {
+                    SpecContext::Declaration => true,
+                    SpecContext::Parameter => st == Storage::Register,
+                    SpecContext::SpecifierQualifierList => false,
+                };
+                if !allowed {
+                    let msg = match ctx {
+                        SpecContext::Parameter => {
+                            "storage class specified for parameter".to_string()
+                        }
+                        _ => format!("expected specifier-qualifier-list before '{}'", tok.spelling),
+                    };
+                    return Err(self.error_here(msg));
+                }
+                if storage.is_some() {
+                    return Err(
+                        self.error_here("multiple storage classes in declaration specifiers")
+                    );
+                }
+                storage = Some(st);
+                self.bump();
+                seen_anything = true;
+                continue;
+            }
+            let unit = match kw {
+                Keyword::Const => {
+                    is_const = true;
+                    self.bump();
+                    seen_anything = true;
+                    continue;
+                }
+                Keyword::Volatile => {
+                    is_volatile = true;
+                    self.bump();
+                    seen_anything = true;
+                    continue;
+                }
+                Keyword::Restrict | Keyword::Extension => {
+                    self.bump();
+                    continue;
+                }
+                Keyword::Inline => {
+                    if ctx != SpecContext::Declaration {
+                        return Err(self.error_here("'inline' specifier invalid here"));
+                    }
+                    is_inline = true;
+                    self.bump();
+                    seen_anything = true;
+                    continue;
+                }
+                Keyword::Attribute => {
+                    let a = self.parse_attributes()?;
+                    attrs.merge(a);
+                    continue;
+                }
+                Keyword::Complex | Keyword::Imaginary => {
+                    return Err(self.error_here(format!(
+                        "'{}' types are not supported by phicc",
+                        tok.spelling
+                    )));
+                }
+                Keyword::Struct | Keyword::Union | Keyword::Enum | Keyword::Typeof => {
+                    if counter != 0 || other.is_some() {
+                        return Err(
+                            self.error_here("two or more data types in declaration specifiers")
+                        );
+                    }
+                    let ty = match kw {
+                        Keyword::Struct | Keyword::Union => {
+                            let (ty, named_or_defined, anonymous) = self.parse_record_specifier()?;
+                            declares_tag |= named_or_defined;
+                            anonymous_record = anonymous;
+                            ty
+                        }
+                        Keyword::Enum => {
+                            let (ty, named_or_defined) = self.parse_enum_specifier()?;
+                            declares_tag |= named_or_defined;
+                            ty
+                        }
+                        _ => {
+                            let qt = self.parse_typeof()?;
+                            is_const |= qt.is_const;
+                            is_volatile |= qt.is_volatile;
+                            qt.ty
+                        }
+                    };
+                    other = Some(ty);
+                    counter += OTHER;
+                    seen_anything = true;
+                    continue;
+                }
+                Keyword::Void => VOID,
+                Keyword::Bool => BOOL,
+                Keyword::Char => CHAR,
+                Keyword::Short => SHORT,
+                Keyword::Int => INT,
+                Keyword::Long => LONG,
+                Keyword::Float => FLOAT,
+                Keyword::Double => DOUBLE,
+                Keyword::Signed => SIGNED,
+                Keyword::Unsigned => UNSIGNED,
+                _ => break,
+            };
+            if other.is_some() {
+                return Err(self.error_here("two or more data types in declaration specifiers"));
+            }
+            if (unit == SIGNED && counter & UNSIGNED != 0)
+                || (unit == UNSIGNED && counter & SIGNED != 0)
+            {
+                return Err(
+                    self.error_here("both 'signed' and 'unsigned' in declaration specifiers")
+                );
+            }
+            if unit == LONG && counter & (3 * LONG) == 2 * LONG {
+                return Err(self.error_here("'long long long' is too long for GCC"));
+            }
+            let next = counter + unit;
+            // Reject as soon as no valid combination can start with these keywords.
+            let prefix_ok = combination_type(next).is_some()
+                || [INT, CHAR, SHORT, LONG, 2 * LONG, DOUBLE]
+                    .iter()
+                    .any(|e| combination_type(next + e).is_some())
+                || combination_type(next + LONG + INT).is_some();
+            if !prefix_ok {
+                return Err(self.error_here("two or more data types in declaration specifiers"));
+            }
+            counter = next;
+            self.bump();
+            seen_anything = true;
+        }
+        let ty = match other {
+            Some(t) => t,
+            None if counter == 0 => {
+                if !seen_anything {
+                    return Err(self.error_expected("declaration specifiers"));
+                }
+                self.warn_at(loc, "type defaults to 'int' in declaration");
+                Type::int()
+            }
+            None => match combination_type(counter) {
+                Some(t) => t,
+                None => {
+                    return Err(self.error_at(loc, "two or more data types in declaration specifiers"))
+                }
+            },
+        };
+        Ok(DeclSpec {
+            storage,
+            ty: QualType {
+                ty,
+                is_const,
+                is_volatile,
+            },
+            is_inline,
+            attrs,
+            loc,
+            declares_tag,
+            anonymous_record,
+        })
+    }
+
+    /// typeof-specifier: '__typeof__' '(' (type-name | expression) ')'
+    fn parse_typeof(&mut self) -> Result<QualType, Diagnostic> {
+        self.bump();
+        self.expect_punct(Punct::LParen)?;
+        let qt = if self.is_type_name_start() {
+            self.parse_type_name()?
+        } else {
+            self.parse_expr()?.ty
+        };
+        self.expect_punct(Punct::RParen)?;
+        Ok(qt)
+    }
+
+    /// declarator: pointer* direct-declarator
+    /// pointer: '*' (type-qualifier | attribute)*
+    /// direct-declarator: (identifier | '(' attribute* declarator ')')? declarator-suffix*
+    pub(crate) fn parse_declarator(
+        &mut self,
+        kind: DeclaratorKind,
+    ) -> Result<Declarator, Diagnostic> {
+        self.enter_decl_nesting()?;
+        let r = self.parse_declarator_inner(kind);
+        self.leave_decl_nesting();
+        r
+    }
+
+    fn parse_declarator_inner(&mut self, kind: DeclaratorKind) -> Result<Declarator, Diagnostic> {
+        let loc = self.loc();
+        let mut attrs = Attrs::default();
+        let mut pointers = Vec::new();
+        while self.eat_punct(Punct::Star) {
+            let (mut c, mut v) = (false, false);
+            loop {
+                if self.eat_keyword(Keyword::Const) {
+                    c = true;
+                } else if self.eat_keyword(Keyword::Volatile) {
+                    v = true;
+                } else if self.eat_keyword(Keyword::Restrict) {
+                } else if self.at_attribute() {
+                    let a = self.parse_attributes()?;
+                    attrs.merge(a);
+                } else {
+                    break;
+                }
+            }
+            pointers.push(Derivation::Pointer {
+                is_const: c,
+                is_volatile: v,
+            });
+        }
+        let mut name = None;
+        let mut inner: Vec<Derivation> = Vec::new();
+        let mut inner_loc = loc;
+        if self.is_punct(Punct::LParen) && self.paren_starts_nested_declarator(kind) {
+            self.bump();
+            let a = self.parse_attributes()?;
+            attrs.merge(a);
+            let d = self.parse_declarator(kind)?;
+            self.expect_punct(Punct::RParen)?;
+            name = d.name;
+            inner = d.derivations;
+            inner_loc = d.loc;
+            attrs.merge(d.attrs);
+        } else if let TokenKind::Ident(n) = &self.peek().kind {
+            if kind != DeclaratorKind::Abstract {
+                let n = n.clone();
+                let l = self.bump().loc;
+                name = Some((n, l));
+                inner_loc = l;
+            }
+        }
+        if name.is_none() && kind == DeclaratorKind::Named {
+            return Err(self.error_expected("identifier or '('"));
+        }
+        let mut suffixes = Vec::new();
+        loop {
+            if self.is_punct(Punct::LBracket) {
+                suffixes.push(self.parse_array_suffix()?);
+            } else if self.is_punct(Punct::LParen) {
+                suffixes.push(self.parse_function_suffix()?);
+            } else {
+                break;
+            }
+        }
+        let mut derivations = pointers;
+        derivations.extend(suffixes.into_iter().rev());
+        derivations.extend(inner);
+        Ok(Declarator {
+            name,
+            derivations,
+            loc: inner_loc,
+            attrs,
+        })
+    }
+
+    /// After `(` in a declarator: is this a parenthesised declarator (rather than a
+    /// parameter list)?
+    fn paren_starts_nested_declarator(&self, kind: DeclaratorKind) -> bool {
+        let t = self.peek_at(1);
+        match &t.kind {
+            TokenKind::Punct(Punct::Star) | TokenKind::Punct(Punct::LParen) => true,
+            TokenKind::Keyword(Keyword::Attribute) => true,
+            TokenKind::Punct(Punct::LBracket) => kind != DeclaratorKind::Named,
+            TokenKind::Ident(n) => kind != DeclaratorKind::Abstract && !self.is_typedef_name(n),
+            _ => kind == DeclaratorKind::Named,
+        }
+    }
+
+    /// array-suffix: '[' ('static' | type-qualifier)* assignment-expression? ']'
+    ///             | '[' type-qualifier* '*' ']'
+    fn parse_array_suffix(&mut self) -> Result<Derivation, Diagnostic> {
+        let loc = self.bump().loc;
+        let (mut c, mut v) = (false, false);
+        loop {
+            if self.eat_keyword(Keyword::Static) || self.eat_keyword(Keyword::Restrict) {
+            } else if self.eat_keyword(Keyword::Const) {
+                c = true;
+            } else if self.eat_keyword(Keyword::Volatile) {
+                v = true;
+            } else {
+                break;
+            }
+        }
+        let len = if self.is_punct(Punct::RBracket) {
+            None
+        } else if self.is_punct(Punct::Star) && self.peek_at(1).is_punct(Punct::RBracket) {
+            return Err(self.error_here("variable length arrays are not supported by phicc"));
+        } else {
+            let (v, vloc) = self.parse_int_constant_expr()?;
+            if v < 0 {
+                return Err(self.error_at(vloc, "size of array is negative"));
+            }
+            if v > (1i128 << 60) {
+                return Err(self.error_at(vloc, "size of array is too large"));
+            }
+            Some(v as u64)
+        };
+        self.expect_punct(Punct::RBracket)?;
+        Ok(Derivation::Array {
+            len,
+            loc,
+            is_const: c,
+            is_volatile: v,
+        })
+    }
+
+    /// function-suffix: '(' (parameter-type-list | 'void')? ')'
+    /// parameter-type-list: parameter-declaration (',' parameter-declaration)* (',' '...')?
+    /// parameter-declaration: declaration-specifiers (declarator | abstract-declarator)?
+    fn parse_function_suffix(&mut self) -> Result<Derivation, Diagnostic> {
+        let loc = self.bump().loc;
+        if self.eat_punct(Punct::RParen) {
+            return Ok(Derivation::Function {
+                params: Vec::new(),
+                variadic: false,
+                has_prototype: false,
+                loc,
+            });
+        }
+        if let TokenKind::Ident(n) = &self.peek().kind {
+            if !self.is_typedef_name(n) && !self.token_starts_type(0) {
+                let n = n.to_string();
+                if matches!(
+                    self.peek_at(1).kind,
+                    TokenKind::Punct(Punct::Comma) | TokenKind::Punct(Punct::RParen)
+                ) {
+                    return Err(self.error_here(
+                        "old-style (K&R) parameter lists are not supported by phicc",
+                    ));
+                }
+                return Err(self.error_here(format!("unknown type name '{n}'")));
+            }
+        }
+        // Parameters live in a prototype scope (tags declared there end with it).
+        self.push_scope();
+        let r = self.parse_parameter_list(loc);
+        self.pop_scope();
+        r
+    }
+
+    fn parse_parameter_list(&mut self, loc: Loc) -> Result<Derivation, Diagnostic> {
+        let mut params: Vec<ParamDecl> = Vec::new();
+        let mut variadic = false;
+        let mut saw_void = false;
+        loop {
+            if self.eat_punct(Punct::Ellipsis) {
+                if params.is_empty() {
+                    return Err(self.error_at(loc, "ISO C requires a named argument before '...'"));
+                }
+                variadic = true;
+                break;
+            }
+            let ploc = self.loc();
+            let spec = self.parse_decl_specs(SpecContext::Parameter)?;
+            let d = self.parse_declarator(DeclaratorKind::Either)?;
+            let _ = self.parse_declarator_suffix_attrs()?;
+            let ty = self.apply_declarator(spec.ty.clone(), &d)?;
+            if ty.ty == Type::Void && d.name.is_none() && d.derivations.is_empty() {
+                if !params.is_empty() || saw_void || !self.is_punct(Punct::RParen) {
+                    return Err(self.error_at(ploc, "'void' must be the only parameter"));
+                }
+                saw_void = true;
+            } else {
+                if ty.ty == Type::Void {
+                    return Err(self.error_at(ploc, "parameter has incomplete type 'void'"));
+                }
+                let ty = adjust_parameter_type(ty, &d);
+                params.push(ParamDecl {
+                    name: d.name.clone(),
+                    ty,
+                    loc: d.name.as_ref().map_or(ploc, |n| n.1),
+                });
+            }
+            if !self.eat_punct(Punct::Comma) {
+                break;
+            }
+            if saw_void {
+                return Err(self.error_at(ploc, "'void' must be the only parameter"));
+            }
+        }
+        self.expect_punct(Punct::RParen)?;
+        Ok(Derivation::Function {
+            params,
+            variadic,
+            has_prototype: true,
+            loc,
+        })
+    }
+
+    /// Applies a declarator's derivations to the base type, with C's constraints.
+    pub(crate) fn apply_declarator(
+        &self,
+        base: QualType,
+        d: &Declarator,
+    ) -> Result<QualType, Diagnostic> {
+        let mut ty = base;
+        let name = d
+            .name
+            .as_ref()
+            .map_or_else(|| "type name".to_string(), |n| format!("'{}'", n.0));
+        for der in &d.derivations {
+            ty = match der {
+                Derivation::Pointer {
+                    is_const,
+                    is_volatile,
+                } => QualType {
+                    ty: Type::Pointer(Rc::new(ty)),
+                    is_const: *is_const,
+                    is_volatile: *is_volatile,
+                },
+                Derivation::Array { len, loc, .. } => {
+                    match &ty.ty {
+                        Type::Function(_) => {
+                            return Err(self.error_at(
+                                d.loc,
+                                format!("declaration of {name} as array of functions"),
+                            ))
+                        }
+                        Type::Void => {
+                            return Err(self.error_at(
+                                d.loc,
+                                format!("declaration of {name} as array of voids"),
+                            ))
+                        }
+                        _ => {}
+                    }
+                    let Some(elem_size) = self.size_of(&ty.ty) else {
+                        return Err(
+                            self.error_at(*loc, "array type has incomplete element type")
+                        );
+                    };
+                    if let Some(n) = len {
+                        if elem_size.checked_mul(*n).is_none_or(|s| s > (1u64 << 60)) {
+                            return Err(self.error_at(*loc, format!("size of array {name} is too large")));
+                        }
+                    }
+                    QualType::new(Type::Array(Rc::new(ty), *len))
+                }
+                Derivation::Function {
+                    params,
+                    variadic,
+                    has_prototype,
+                    ..
+                } => {
+                    match &ty.ty {
+                        Type::Array(..) => {
+                            return Err(self.error_at(
+                                d.loc,
+                                format!("{name} declared as function returning an array"),
+                            ))
+                        }
+                        Type::Function(_) => {
+                            return Err(self.error_at(
+                                d.loc,
+                                format!("{name} declared as function returning a function"),
+                            ))
+                        }
+                        _ => {}
+                    }
+                    let params = params
+                        .iter()
+                        .map(|p| QualType::new(p.ty.ty.clone()))
+                        .collect();
+                    QualType::new(Type::Function(Rc::new(FunctionType {
+                        ret: QualType::new(ty.ty),
+                        params,
+                        variadic: *variadic,
+                        has_prototype: *has_prototype,
+                    })))
+                }
+            };
+        }
+        Ok(ty)
+    }
+}
+
+/// Parameter adjustment (C99 6.7.5.3p7-8): array of T -> pointer to T (with the
+/// bracket's qualifiers), function -> pointer to function.
+fn adjust_parameter_type(ty: QualType, d: &Declarator) -> QualType {
+    match &ty.ty {
+        Type::Array(elem, _) => {
+            let (c, v) = match d.derivations.last() {
+                Some(Derivation::Array {
+                    is_const,
+                    is_volatile,
+                    ..
+                }) => (*is_const, *is_volatile),
+                _ => (false, false),
+            };
+            QualType {
+                ty: Type::Pointer(elem.clone()),
+                is_const: c,
+                is_volatile: v,
+            }
+        }
+        Type::Function(_) => QualType::new(Type::Pointer(Rc::new(ty))),
+        _ => ty,
+    }
+}

@@ -1,0 +1,115 @@
+//! Assignment, compound assignment and `++`/`--`.
+//!
+//! Why: the three share "evaluate the lvalue once, read, compute, write, yield the
+//! stored value", including through bit-fields and for pointers.
+//!
+//! Invariants: the lvalue is evaluated exactly once; the right operand of `=` is
+//! evaluated before the lvalue (as gcc -O0 does for the common cases; C leaves the order
+//! unspecified); the value of the expression is the value the object holds afterwards
+//! (truncated for a bit-field); record assignment is one `memcpy` (exact self-overlap,
+//! `s = s`, is allowed by the oracle's `memcpy`).
+
+use super::builder::exact;
+use super::expr::RVal;
+use super::function::{FnLower, Res};
+use super::types::scalar_type;
+use crate::frontend::ast::{BinaryOp, Expr, IncDecOp};
+use crate::frontend::types::{IntKind, Type};
+use crate::ir::{BinOp, Operand};
+
+impl FnLower<'_, '_> {
+    /// `lhs = rhs`.
+    pub fn assign(&mut self, lhs: &Expr, rhs: &Expr, e: &Expr) -> Res<RVal> {
+        if lhs.ty.ty.is_record() {
+            let size = self.size_of(lhs)?;
+            let src = self.record_value(rhs)?;
+            let dst = self.address_of(lhs)?;
+            self.memcpy(dst, src, size)?;
+            return Ok(RVal::Record(dst));
+        }
+        let (v, vt) = self.scalar(rhs)?;
+        let t = scalar_type(self.ctx.target, &lhs.ty.ty).map_err(|m| self.err(e.loc, m))?;
+        let v = self.cast(vt, v, t);
+        let lv = self.lvalue(lhs)?;
+        let stored = self.store_lvalue(lv, t, &lhs.ty.ty, v);
+        Ok(RVal::Scalar(stored, t))
+    }
+
+    /// `lhs op= rhs`.
+    pub fn compound_assign(
+        &mut self,
+        op: BinaryOp,
+        lhs: &Expr,
+        rhs: &Expr,
+        compute_ty: &Type,
+        ptr_elem_size: Option<u64>,
+        e: &Expr,
+    ) -> Res<RVal> {
+        let target = self.ctx.target;
+        let lt = scalar_type(target, &lhs.ty.ty).map_err(|m| self.err(e.loc, m))?;
+        let ct = scalar_type(target, compute_ty).map_err(|m| self.err(e.loc, m))?;
+        let lv = self.lvalue(lhs)?;
+        let (y, yt) = self.scalar(rhs)?;
+        let old = self.load_lvalue(lv, lt, &lhs.ty.ty);
+        let new = if let Some(size) = ptr_elem_size {
+            // Pointer += / -= index.
+            let y = if op == BinaryOp::Sub {
+                let dest = self.value();
+                self.emit(crate::ir::Inst::Un {
+                    dest,
+                    op: crate::ir::UnOp::Neg,
+                    ty: yt,
+                    src: y,
+                });
+                Operand::Value(dest)
+            } else {
+                y
+            };
+            self.ptr_offset(old, y, yt, size)
+        } else {
+            let x = self.convert(old, lt, compute_ty, ct);
+            let y = self.cast(yt, y, ct);
+            let r = self.arith(op, ct, x, y);
+            self.convert(r, ct, &lhs.ty.ty, lt)
+        };
+        let stored = self.store_lvalue(lv, lt, &lhs.ty.ty, new);
+        Ok(RVal::Scalar(stored, lt))
+    }
+
+    /// `++x`, `x--`, ...
+    pub fn inc_dec(
+        &mut self,
+        op: IncDecOp,
+        operand: &Expr,
+        ptr_elem_size: Option<u64>,
+        e: &Expr,
+    ) -> Res<RVal> {
+        let ty = &operand.ty.ty;
+        let t = scalar_type(self.ctx.target, ty).map_err(|m| self.err(e.loc, m))?;
+        let lv = self.lvalue(operand)?;
+        let old = self.load_lvalue(lv, t, ty);
+        let up = matches!(op, IncDecOp::PreInc | IncDecOp::PostInc);
+        let new = if let Some(size) = ptr_elem_size {
+            let step = if up { size as i64 } else { (size as i64).wrapping_neg() };
+            self.gep(old, step)
+        } else {
+            // In the promoted type, then converted back (`_Bool` becomes `!= 0`).
+            let promoted = match ty {
+                Type::Bool => Type::Int(IntKind::Int),
+                Type::Int(k) if k.rank() < IntKind::Int.rank() => Type::Int(IntKind::Int),
+                other => other.clone(),
+            };
+            let pt = scalar_type(self.ctx.target, &promoted).map_err(|m| self.err(e.loc, m))?;
+            let x = self.convert(old, t, &promoted, pt);
+            let op = if up { BinOp::Add } else { BinOp::Sub };
+            let r = self.bin(op, pt, x, exact(pt, 1));
+            self.convert(r, pt, ty, t)
+        };
+        let stored = self.store_lvalue(lv, t, ty, new);
+        let result = match op {
+            IncDecOp::PreInc | IncDecOp::PreDec => stored,
+            IncDecOp::PostInc | IncDecOp::PostDec => old,
+        };
+        Ok(RVal::Scalar(result, t))
+    }
+}

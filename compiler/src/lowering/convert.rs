@@ -1,0 +1,94 @@
+//! Conversions (`Cast` nodes): integer to integer, to `_Bool`, integer to and from
+//! pointers, pointer to pointer, to `void`.
+//!
+//! Why: the parser made every conversion explicit; this file gives each its IR meaning.
+//! An IR `cast` truncates or extends by the *source* type's signedness (the oracle
+//! canonicalizes the source's canonical value to the destination type), which is exactly
+//! C's rule for integer conversions and gcc's for integer <-> pointer conversions of
+//! different widths. Conversion to `_Bool` is `!= 0`, never a truncation.
+//!
+//! Invariants: constant operands are folded (a literal stays a literal, so
+//! `(unsigned char)300` is the literal 44); floating-point conversions are refused with
+//! a diagnostic, except a floating constant converted to an integer type whose value it
+//! fits, which is folded as C says (truncation toward zero).
+
+use super::builder::{const_value, literal};
+use super::expr::RVal;
+use super::function::{FnLower, Res};
+use super::types::scalar_type;
+use crate::frontend::ast::{Expr, ExprKind};
+use crate::frontend::types::Type;
+use crate::frontend::Loc;
+use crate::ir::{CmpPred, IrType, Operand};
+
+impl FnLower<'_, '_> {
+    /// `Cast(inner)` to `to`.
+    pub fn lower_cast(&mut self, inner: &Expr, to: &Type, loc: Loc) -> Res<RVal> {
+        if let Type::Void = to {
+            self.rvalue(inner)?;
+            return Ok(RVal::Void);
+        }
+        if let (ExprKind::FloatLit(x), true) = (&inner.kind, to.is_integer()) {
+            return self.fold_float_to_int(*x, to, loc);
+        }
+        if matches!(inner.ty.ty, Type::Float(_)) || matches!(to, Type::Float(_)) {
+            return Err(self.err(loc, "floating-point conversion is not supported yet"));
+        }
+        if to.is_record() {
+            // A record "converted" to its own type (the parser's assignment conversion).
+            return self.rvalue(inner);
+        }
+        let (v, from) = self.scalar(inner)?;
+        let to_ir = scalar_type(self.ctx.target, to).map_err(|m| self.err(loc, m))?;
+        Ok(RVal::Scalar(self.convert(v, from, to, to_ir), to_ir))
+    }
+
+    /// Converts scalar `v` of IR type `from` to C type `to` (IR type `to_ir`).
+    pub fn convert(&mut self, v: Operand, from: IrType, to: &Type, to_ir: IrType) -> Operand {
+        if let Type::Bool = to {
+            return self.to_bool(v, from);
+        }
+        if let Operand::Const(c) = v {
+            let value = const_value(c, from, self.ctx.ptr_bytes);
+            return literal(to_ir, to_ir.canonicalize(value as u64, 8) as i64);
+        }
+        self.cast(from, v, to_ir)
+    }
+
+    /// `v != 0` as a `_Bool` (`u8` 0 or 1).
+    pub fn to_bool(&mut self, v: Operand, from: IrType) -> Operand {
+        if let Operand::Const(c) = v {
+            let value = const_value(c, from, self.ctx.ptr_bytes);
+            return literal(IrType::U8, i64::from(value != 0));
+        }
+        let zero = super::builder::exact(from, 0);
+        let c = self.cmp(CmpPred::Ne, from, v, zero);
+        self.cast(IrType::I8, c, IrType::U8)
+    }
+
+    fn fold_float_to_int(&mut self, x: f64, to: &Type, loc: Loc) -> Res<RVal> {
+        let to_ir = scalar_type(self.ctx.target, to).map_err(|m| self.err(loc, m))?;
+        if let Type::Bool = to {
+            return Ok(RVal::Scalar(literal(IrType::U8, i64::from(x != 0.0)), to_ir));
+        }
+        let t = x.trunc();
+        let bits = to_ir.bits(self.ctx.ptr_bytes);
+        let (lo, hi) = if to_ir.is_signed() {
+            (-(2f64.powi(bits as i32 - 1)), 2f64.powi(bits as i32 - 1))
+        } else {
+            (0.0, 2f64.powi(bits as i32))
+        };
+        if !(t >= lo && t < hi) {
+            return Err(self.err(
+                loc,
+                "floating-point constant out of range of its integer type (not supported yet)",
+            ));
+        }
+        let value = if to_ir.is_signed() {
+            t as i64
+        } else {
+            t as u64 as i64
+        };
+        Ok(RVal::Scalar(literal(to_ir, value), to_ir))
+    }
+}

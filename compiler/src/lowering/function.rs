@@ -1,0 +1,301 @@
+//! One function definition: its signature, its locals' slots, its parameters, its body,
+//! and what falling off its end returns.
+//!
+//! Why: the per-function state (the builder, the slots of the locals, the targets of
+//! `break`/`continue`, labels and cases, the hidden record-return pointer) lives here, and
+//! every other file of the lowering adds methods to [`FnLower`].
+//!
+//! Invariants: every local gets exactly one slot in the entry block, created before the
+//! body is lowered; scalar parameters are `paramref N` + `store` into their slot, in
+//! order, in the entry block; a record parameter's object is the caller's copy (the
+//! `ptr` parameter itself). `depth` counts the expressions and statements being lowered
+//! and never exceeds [`MAX_DEPTH`].
+
+use super::builder::{exact, Builder};
+use super::types::{def_signature, object_align, object_size, scalar_type};
+use super::{ModuleCtx, MAX_DEPTH};
+use crate::frontend::ast::FunctionDef;
+use crate::frontend::types::Type;
+use crate::frontend::{Diagnostic, Loc};
+use crate::ir::{BlockId, FuncAttrs, Inst, IrFunction, IrType, Operand, Terminator, Value};
+
+pub(crate) type Res<T> = Result<T, Diagnostic>;
+
+/// The lowering state of one function.
+pub(crate) struct FnLower<'a, 'c> {
+    pub ctx: &'c mut ModuleCtx<'a>,
+    pub def: &'a FunctionDef,
+    pub b: Builder,
+    /// The address of each local's object.
+    pub locals: Vec<Operand>,
+    /// The IR return type (`void` for record returns).
+    pub ret: IrType,
+    /// The hidden record-return pointer.
+    pub sret: Option<Operand>,
+    /// `break` and `continue` targets, innermost last.
+    pub breaks: Vec<BlockId>,
+    pub continues: Vec<BlockId>,
+    pub labels: Vec<Option<BlockId>>,
+    pub cases: Vec<Option<BlockId>>,
+    pub depth: u32,
+}
+
+/// Lowers one function definition.
+pub(crate) fn lower_function<'a>(
+    ctx: &mut ModuleCtx<'a>,
+    def: &'a FunctionDef,
+) -> Res<IrFunction> {
+    let sig = def_signature(ctx, def).map_err(|m| ctx.error(def.loc, m))?;
+    let entry = ctx.fresh_block();
+    let mut f = FnLower {
+        ctx,
+        def,
+        b: Builder::new(entry),
+        locals: Vec::new(),
+        ret: sig.ret,
+        sret: None,
+        breaks: Vec::new(),
+        continues: Vec::new(),
+        labels: vec![None; def.num_labels as usize],
+        cases: vec![None; def.num_cases as usize],
+        depth: 0,
+    };
+    f.prologue(sig.sret, &sig.params)?;
+    f.stmt(&def.body)?;
+    if f.b.is_open() {
+        f.fall_off_end();
+    }
+    let (blocks, _) = f
+        .b
+        .finish()
+        .map_err(|m| f.ctx.error(def.loc, format!("internal error: {m}")))?;
+    Ok(IrFunction {
+        name: def.name.clone(),
+        params: sig.params,
+        ret: sig.ret,
+        variadic: def.ty.variadic,
+        attrs: FuncAttrs {
+            is_static: def.is_static,
+            is_inline: def.is_inline,
+            is_noinline: def.is_noinline,
+        },
+        blocks,
+    })
+}
+
+impl<'a, 'c> FnLower<'a, 'c> {
+    /// An error at `loc`.
+    pub fn err(&self, loc: Loc, message: impl Into<String>) -> Diagnostic {
+        self.ctx.error(loc, message)
+    }
+
+    /// Enters one level of nesting; errors beyond [`MAX_DEPTH`].
+    pub fn enter(&mut self, loc: Loc) -> Res<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(self.err(loc, "expression or statement nested too deeply"));
+        }
+        Ok(())
+    }
+
+    pub fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// Slots for every local, then the parameters' incoming values.
+    fn prologue(&mut self, sret: bool, params: &[IrType]) -> Res<()> {
+        let mut index = 0u32;
+        if sret {
+            let v = self.b.fresh_value();
+            self.emit(Inst::ParamRef {
+                dest: v,
+                index,
+                ty: IrType::Ptr,
+            });
+            self.sret = Some(Operand::Value(v));
+            index += 1;
+        }
+        let param_of: Vec<Option<usize>> = {
+            let mut m = vec![None; self.def.locals.len()];
+            for (i, id) in self.def.params.iter().enumerate() {
+                if let Some(slot) = m.get_mut(id.0 as usize) {
+                    *slot = Some(i);
+                }
+            }
+            m
+        };
+        for (i, local) in self.def.locals.iter().enumerate() {
+            let ty = &local.ty.ty;
+            if param_of[i].is_some() && ty.is_record() {
+                // Record parameter: the caller's copy is the object (filled in below).
+                self.locals.push(exact(IrType::Ptr, 0));
+                continue;
+            }
+            let size = object_size(self.ctx, ty).map_err(|m| {
+                self.err(local.loc, format!("variable `{}` has {m}", local.name))
+            })?;
+            let align = object_align(self.ctx, ty);
+            let slot_ty = match ty {
+                Type::Bool | Type::Int(_) | Type::Pointer(_) => {
+                    scalar_type(self.ctx.target, ty).unwrap_or(IrType::I8)
+                }
+                _ => IrType::I8,
+            };
+            let slot = self.b.alloca(slot_ty, size, align, local.ty.is_volatile);
+            self.locals.push(slot);
+        }
+        for (n, id) in self.def.params.iter().enumerate() {
+            let local = &self.def.locals[id.0 as usize];
+            let ty = params[n + usize::from(sret)];
+            let v = self.b.fresh_value();
+            self.emit(Inst::ParamRef {
+                dest: v,
+                index,
+                ty,
+            });
+            index += 1;
+            if local.ty.ty.is_record() {
+                self.locals[id.0 as usize] = Operand::Value(v);
+            } else {
+                if matches!(local.ty.ty, Type::Float(_)) {
+                    return Err(self.err(
+                        local.loc,
+                        "floating-point parameters are not supported yet",
+                    ));
+                }
+                let slot = self.locals[id.0 as usize];
+                self.emit(Inst::Store {
+                    ty,
+                    val: Operand::Value(v),
+                    ptr: slot,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// What running off the closing brace does.
+    fn fall_off_end(&mut self) {
+        let term = match self.ret {
+            IrType::Void => Terminator::Ret(None),
+            t => Terminator::Ret(Some((t, exact(t, 0)))),
+        };
+        self.b.terminate(term);
+    }
+
+    // ----- emission helpers -----
+
+    /// Emits `inst` into the current block.
+    pub fn emit(&mut self, inst: Inst) {
+        let ctx = &mut *self.ctx;
+        self.b.push(inst, || ctx.fresh_block());
+    }
+
+    /// A fresh value number.
+    pub fn value(&mut self) -> Value {
+        self.b.fresh_value()
+    }
+
+    /// A label for a block to be started later.
+    pub fn new_label(&mut self) -> BlockId {
+        let l = self.ctx.fresh_block();
+        self.b.expect_label(l);
+        l
+    }
+
+    pub fn start(&mut self, label: BlockId) {
+        self.b.start(label);
+    }
+
+    pub fn br(&mut self, target: BlockId) {
+        self.b.terminate(Terminator::Br(target));
+    }
+
+    pub fn load(&mut self, ty: IrType, ptr: Operand) -> Operand {
+        let dest = self.value();
+        self.emit(Inst::Load { dest, ty, ptr });
+        Operand::Value(dest)
+    }
+
+    pub fn store(&mut self, ty: IrType, val: Operand, ptr: Operand) {
+        self.emit(Inst::Store { ty, val, ptr });
+    }
+
+    /// `ptr + offset` (no instruction for a zero offset).
+    pub fn gep(&mut self, base: Operand, offset: i64) -> Operand {
+        if offset == 0 {
+            return base;
+        }
+        let dest = self.value();
+        self.emit(Inst::Gep {
+            dest,
+            base,
+            offset: exact(IrType::I64, offset),
+        });
+        Operand::Value(dest)
+    }
+
+    pub fn bin(&mut self, op: crate::ir::BinOp, ty: IrType, lhs: Operand, rhs: Operand) -> Operand {
+        let dest = self.value();
+        self.emit(Inst::Bin {
+            dest,
+            op,
+            ty,
+            lhs,
+            rhs,
+        });
+        Operand::Value(dest)
+    }
+
+    pub fn cmp(&mut self, pred: crate::ir::CmpPred, ty: IrType, lhs: Operand, rhs: Operand) -> Operand {
+        let dest = self.value();
+        self.emit(Inst::Cmp {
+            dest,
+            pred,
+            ty,
+            lhs,
+            rhs,
+        });
+        Operand::Value(dest)
+    }
+
+    /// `cast from v to to`, or `v` itself when the types are equal.
+    pub fn cast(&mut self, from: IrType, v: Operand, to: IrType) -> Operand {
+        if from == to {
+            return v;
+        }
+        let dest = self.value();
+        self.emit(Inst::Cast {
+            dest,
+            from,
+            src: v,
+            to,
+        });
+        Operand::Value(dest)
+    }
+
+    pub fn global_addr(&mut self, name: &str) -> Operand {
+        let dest = self.value();
+        self.emit(Inst::GlobalAddr {
+            dest,
+            name: name.to_string(),
+        });
+        Operand::Value(dest)
+    }
+
+    pub fn memcpy(&mut self, dst: Operand, src: Operand, size: u64) -> Res<()> {
+        if size == 0 {
+            return Ok(());
+        }
+        let size = u32::try_from(size).map_err(|_| {
+            self.err(self.def.loc, "object too large to copy (more than 4 GiB)")
+        })?;
+        self.emit(Inst::Memcpy { dst, src, size });
+        Ok(())
+    }
+
+    /// A temporary slot in the entry block.
+    pub fn temp(&mut self, ty: IrType, size: u64, align: u32) -> Operand {
+        self.b.alloca(ty, size, align, false)
+    }
+}

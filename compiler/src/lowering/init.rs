@@ -1,0 +1,135 @@
+//! Local declarations and their initializers.
+//!
+//! Why: a brace initializer is flattened by the parser into (offset, value) stores over
+//! a zeroed object; this file zeroes the object and performs the stores, bit-fields
+//! included.
+//!
+//! Invariants:
+//! - `Initializer::List`: every byte of the object is written (zero first, then the
+//!   items in order, a later item overriding an earlier one);
+//! - a declaration without initializer leaves the object as it is, except that an
+//!   object containing bit-fields is zeroed (its value is indeterminate, so zero is a
+//!   valid choice, and it keeps a later bit-field read-modify-write from reading bytes
+//!   never written, which the oracle calls undefined);
+//! - small objects are zeroed with stores of the widest aligned widths, large ones with
+//!   one `memcpy` from a constant all-zero global.
+
+use super::builder::exact;
+use super::expr::RVal;
+use super::function::{FnLower, Res};
+use super::lvalue::LVal;
+use super::types::{has_bitfields, object_size, scalar_type};
+use crate::frontend::ast::{Initializer, LocalId};
+use crate::frontend::types::Type;
+use crate::ir::Operand;
+
+/// Objects up to this size are zeroed with stores; larger ones with a `memcpy`.
+const MAX_ZERO_STORES: u64 = 64;
+
+impl FnLower<'_, '_> {
+    /// A declaration of local `id` with its initializer.
+    pub fn declare(&mut self, id: LocalId, init: Option<&Initializer>) -> Res<()> {
+        let Some(local) = self.def.locals.get(id.0 as usize) else {
+            return Err(self.err(self.def.loc, "internal error: unknown local"));
+        };
+        let addr = self.locals[id.0 as usize];
+        let ty = &local.ty.ty;
+        let loc = local.loc;
+        match init {
+            None => {
+                if has_bitfields(self.ctx, ty) {
+                    let size = object_size(self.ctx, ty).map_err(|m| self.err(loc, m))?;
+                    self.zero(addr, size, ty)?;
+                }
+                Ok(())
+            }
+            Some(Initializer::Expr(e)) => {
+                match self.rvalue(e)? {
+                    RVal::Scalar(v, t) => {
+                        let st = scalar_type(self.ctx.target, ty).map_err(|m| self.err(loc, m))?;
+                        let v = self.cast(t, v, st);
+                        self.store(st, v, addr);
+                    }
+                    RVal::Record(src) => {
+                        let size = object_size(self.ctx, ty).map_err(|m| self.err(loc, m))?;
+                        self.memcpy(addr, src, size)?;
+                    }
+                    RVal::Void => return Err(self.err(e.loc, "a void value initializes an object")),
+                }
+                Ok(())
+            }
+            Some(Initializer::List(items)) => {
+                let size = object_size(self.ctx, ty).map_err(|m| self.err(loc, m))?;
+                self.zero(addr, size, ty)?;
+                for item in items {
+                    let v = &item.value;
+                    let at = self.gep(addr, item.offset as i64);
+                    match self.rvalue(v)? {
+                        RVal::Scalar(val, t) => {
+                            let st = scalar_type(self.ctx.target, &v.ty.ty)
+                                .map_err(|m| self.err(v.loc, m))?;
+                            let val = self.cast(t, val, st);
+                            let lv = match item.bitfield {
+                                Some(field) => {
+                                    let rec_size = self.record_size_at(ty, item.offset, size);
+                                    LVal::Bits {
+                                        record: at,
+                                        record_size: rec_size,
+                                        field,
+                                    }
+                                }
+                                None => LVal::Addr(at),
+                            };
+                            self.store_lvalue(lv, st, &v.ty.ty, val);
+                        }
+                        RVal::Record(src) => {
+                            let n = self.size_of(v)?;
+                            self.memcpy(at, src, n)?;
+                        }
+                        RVal::Void => {
+                            return Err(self.err(v.loc, "a void value initializes an object"))
+                        }
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Bytes from `offset` to the end of the object: a bound for the storage units of a
+    /// bit-field whose record starts at `offset` (the record itself may be smaller, but
+    /// every byte of the object is already zeroed and belongs to it).
+    fn record_size_at(&self, _ty: &Type, offset: u64, object_size: u64) -> u64 {
+        object_size.saturating_sub(offset)
+    }
+
+    /// Writes `size` zero bytes at `addr` (an object of type `ty`).
+    pub fn zero(&mut self, addr: Operand, size: u64, ty: &Type) -> Res<()> {
+        if let Ok(t) = scalar_type(self.ctx.target, ty) {
+            if u64::from(t.size(self.ctx.ptr_bytes)) == size {
+                self.store(t, exact(t, 0), addr);
+                return Ok(());
+            }
+        }
+        if size > MAX_ZERO_STORES {
+            let size32 = u32::try_from(size)
+                .map_err(|_| self.err(self.def.loc, "object too large (more than 4 GiB)"))?;
+            self.ctx.zero_size = self.ctx.zero_size.max(size32);
+            let z = self.global_addr(super::ZERO_GLOBAL);
+            return self.memcpy(addr, z, size);
+        }
+        let mut off = 0u64;
+        while off < size {
+            let rest = size - off;
+            let w = [8u64, 4, 2, 1]
+                .into_iter()
+                .find(|&w| w <= rest && off % w == 0)
+                .unwrap_or(1);
+            let t = super::types::int_type(w, false);
+            let at = self.gep(addr, off as i64);
+            self.store(t, exact(t, 0), at);
+            off += w;
+        }
+        Ok(())
+    }
+}
