@@ -83,6 +83,35 @@ enum BenchWhat {
         #[arg(long)]
         list: bool,
     },
+    /// csmith programs through phicc (front end, every stage in the oracle) against the
+    /// host gcc -O0 build; prints counts, front-end errors and compile times. Options after
+    /// `--` go to csmith.
+    Csmith {
+        /// Number of programs (seeds).
+        #[arg(long, default_value_t = 10)]
+        count: u64,
+        /// First seed (seeds S, S+1, ..., S+count-1).
+        #[arg(long, default_value_t = 1)]
+        seed_start: u64,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Where mismatches are saved (default: reports/csmith-<UTC timestamp>/).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Oracle instructions per run at each stage.
+        #[arg(long, default_value_t = 1_000_000_000)]
+        fuel: u64,
+        /// Time limit of csmith itself.
+        #[arg(long, default_value = "60s", value_parser = parse_duration)]
+        csmith_timeout: Duration,
+        /// Time limit of the gcc reference binary.
+        #[arg(long, default_value = "10s", value_parser = parse_duration)]
+        ref_timeout: Duration,
+        /// Options passed to csmith after `--seed K`.
+        #[arg(last = true)]
+        csmith_options: Vec<String>,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -304,6 +333,29 @@ pub fn cli_main(args: Vec<String>) -> i32 {
                 pipeline,
             })
         }
+        Command::Bench {
+            what:
+                BenchWhat::Csmith {
+                    count,
+                    seed_start,
+                    jobs,
+                    out,
+                    fuel,
+                    csmith_timeout,
+                    ref_timeout,
+                    csmith_options,
+                },
+        } => crate::csmith::bench_csmith(crate::csmith::CsmithArgs {
+            count,
+            seed_start,
+            jobs,
+            out,
+            csmith_options,
+            fuel,
+            csmith_timeout,
+            ref_timeout,
+            pipeline,
+        }),
         Command::Gen { generator, seed } => crate::campaign::cli::gen_command(&generator, seed),
         Command::Reduce { file, output, time } => {
             crate::reduce::cli::reduce_file(&file, output.as_deref(), time)
