@@ -355,6 +355,7 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             csmith_timeout,
             ref_timeout,
             pipeline,
+            mutants: active,
         }),
         Command::Gen { generator, seed } => crate::campaign::cli::gen_command(&generator, seed),
         Command::Reduce { file, output, time } => {

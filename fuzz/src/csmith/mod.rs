@@ -43,6 +43,8 @@ pub struct CsmithArgs {
     pub csmith_timeout: Duration,
     pub ref_timeout: Duration,
     pub pipeline: PipelineOptions,
+    /// Seeded bugs to switch on in every worker (the switch is per thread).
+    pub mutants: Vec<compiler::mutants::Mutant>,
 }
 
 /// Runs the bench; returns the exit code (0 no mismatch, 1 a mismatch, 2 setup error).
@@ -92,28 +94,31 @@ pub fn bench_csmith(args: CsmithArgs) -> i32 {
             let worker = std::thread::Builder::new()
                 .name("csmith-worker".into())
                 .stack_size(WORKER_STACK);
-            let spawned = worker.spawn_scoped(s, || loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= args.count || setup_error.lock().is_ok_and(|e| e.is_some()) {
-                    break;
-                }
-                let seed = args.seed_start + i;
-                let result = match run_seed(seed, &cfg) {
-                    Ok(r) => r,
-                    Err(e) => {
-                        if let Ok(mut slot) = setup_error.lock() {
-                            slot.get_or_insert(e);
-                        }
+            let spawned = worker.spawn_scoped(s, || {
+                compiler::mutants::set_active(&args.mutants);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= args.count || setup_error.lock().is_ok_and(|e| e.is_some()) {
                         break;
                     }
-                };
-                // Saved before anything else: a crash of the harness loses nothing.
-                let saved = result
-                    .mismatch()
-                    .map(|_| save_mismatch(&out_dir, &result, &args.csmith_options));
-                println!("{}", result.line(saved.as_ref()));
-                if let Ok(mut all) = results.lock() {
-                    all.push((result, saved));
+                    let seed = args.seed_start + i;
+                    let result = match run_seed(seed, &cfg) {
+                        Ok(r) => r,
+                        Err(e) => {
+                            if let Ok(mut slot) = setup_error.lock() {
+                                slot.get_or_insert(e);
+                            }
+                            break;
+                        }
+                    };
+                    // Saved before anything else: a crash of the harness loses nothing.
+                    let saved = result
+                        .mismatch()
+                        .map(|_| save_mismatch(&out_dir, &result, &args.csmith_options));
+                    println!("{}", result.line(saved.as_ref()));
+                    if let Ok(mut all) = results.lock() {
+                        all.push((result, saved));
+                    }
                 }
             });
             if let Err(e) = spawned {
