@@ -77,8 +77,14 @@ pub fn run_limited(
         .spawn()
         .map_err(|e| format!("cannot run `{}`: {e}", cmd.get_program().to_string_lossy()))?;
     let pid = child.id() as i32;
-    let out = child.stdout.take().map(|s| thread::spawn(move || drain(s, max_output)));
-    let err = child.stderr.take().map(|s| thread::spawn(move || drain(s, max_output)));
+    let out = child
+        .stdout
+        .take()
+        .map(|s| thread::spawn(move || drain(s, max_output)));
+    let err = child
+        .stderr
+        .take()
+        .map(|s| thread::spawn(move || drain(s, max_output)));
     let mut pause = Duration::from_micros(200);
     let termination = loop {
         match child.try_wait() {
