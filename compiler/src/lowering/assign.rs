@@ -90,7 +90,11 @@ impl FnLower<'_, '_> {
         let old = self.load_lvalue(lv, t, ty);
         let up = matches!(op, IncDecOp::PreInc | IncDecOp::PostInc);
         let new = if let Some(size) = ptr_elem_size {
-            let step = if up { size as i64 } else { (size as i64).wrapping_neg() };
+            let step = if up {
+                size as i64
+            } else {
+                (size as i64).wrapping_neg()
+            };
             self.gep(old, step)
         } else {
             // In the promoted type, then converted back (`_Bool` becomes `!= 0`).

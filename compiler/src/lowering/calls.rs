@@ -20,7 +20,13 @@ use crate::ir::{Callee, Inst, IrDecl, IrType, Operand};
 
 impl FnLower<'_, '_> {
     /// `callee(args)`.
-    pub fn call(&mut self, callee: &Expr, args: &[Expr], fn_ty: &FunctionType, e: &Expr) -> Res<RVal> {
+    pub fn call(
+        &mut self,
+        callee: &Expr,
+        args: &[Expr],
+        fn_ty: &FunctionType,
+        e: &Expr,
+    ) -> Res<RVal> {
         let sig = fn_type_signature(self.ctx, fn_ty).map_err(|m| self.err(e.loc, m))?;
         let direct = match &callee.kind {
             ExprKind::Decay(f) | ExprKind::AddrOf(f) => match &f.kind {

@@ -69,7 +69,10 @@ impl FnLower<'_, '_> {
     fn fold_float_to_int(&mut self, x: f64, to: &Type, loc: Loc) -> Res<RVal> {
         let to_ir = scalar_type(self.ctx.target, to).map_err(|m| self.err(loc, m))?;
         if let Type::Bool = to {
-            return Ok(RVal::Scalar(literal(IrType::U8, i64::from(x != 0.0)), to_ir));
+            return Ok(RVal::Scalar(
+                literal(IrType::U8, i64::from(x != 0.0)),
+                to_ir,
+            ));
         }
         let t = x.trunc();
         let bits = to_ir.bits(self.ctx.ptr_bytes);

@@ -64,10 +64,9 @@ impl FnLower<'_, '_> {
                 let t = self.ir_type_of(e)?;
                 Ok(RVal::Scalar(literal(t, t.canonicalize(*bits, 8) as i64), t))
             }
-            ExprKind::FloatLit(_) => Err(self.err(
-                e.loc,
-                "floating-point arithmetic is not supported yet",
-            )),
+            ExprKind::FloatLit(_) => {
+                Err(self.err(e.loc, "floating-point arithmetic is not supported yet"))
+            }
             ExprKind::Str(_)
             | ExprKind::Local(_)
             | ExprKind::Global(_)

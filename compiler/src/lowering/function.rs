@@ -41,10 +41,7 @@ pub(crate) struct FnLower<'a, 'c> {
 }
 
 /// Lowers one function definition.
-pub(crate) fn lower_function<'a>(
-    ctx: &mut ModuleCtx<'a>,
-    def: &'a FunctionDef,
-) -> Res<IrFunction> {
+pub(crate) fn lower_function<'a>(ctx: &mut ModuleCtx<'a>, def: &'a FunctionDef) -> Res<IrFunction> {
     let sig = def_signature(ctx, def).map_err(|m| ctx.error(def.loc, m))?;
     let entry = ctx.fresh_block();
     let mut f = FnLower {
@@ -65,10 +62,9 @@ pub(crate) fn lower_function<'a>(
     if f.b.is_open() {
         f.fall_off_end();
     }
-    let (blocks, _) = f
-        .b
-        .finish()
-        .map_err(|m| f.ctx.error(def.loc, format!("internal error: {m}")))?;
+    let (blocks, _) =
+        f.b.finish()
+            .map_err(|m| f.ctx.error(def.loc, format!("internal error: {m}")))?;
     Ok(IrFunction {
         name: def.name.clone(),
         params: sig.params,
@@ -131,9 +127,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.locals.push(exact(IrType::Ptr, 0));
                 continue;
             }
-            let size = object_size(self.ctx, ty).map_err(|m| {
-                self.err(local.loc, format!("variable `{}` has {m}", local.name))
-            })?;
+            let size = object_size(self.ctx, ty)
+                .map_err(|m| self.err(local.loc, format!("variable `{}` has {m}", local.name)))?;
             let align = object_align(self.ctx, ty);
             let slot_ty = match ty {
                 Type::Bool | Type::Int(_) | Type::Pointer(_) => {
@@ -148,20 +143,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
             let local = &self.def.locals[id.0 as usize];
             let ty = params[n + usize::from(sret)];
             let v = self.b.fresh_value();
-            self.emit(Inst::ParamRef {
-                dest: v,
-                index,
-                ty,
-            });
+            self.emit(Inst::ParamRef { dest: v, index, ty });
             index += 1;
             if local.ty.ty.is_record() {
                 self.locals[id.0 as usize] = Operand::Value(v);
             } else {
                 if matches!(local.ty.ty, Type::Float(_)) {
-                    return Err(self.err(
-                        local.loc,
-                        "floating-point parameters are not supported yet",
-                    ));
+                    return Err(
+                        self.err(local.loc, "floating-point parameters are not supported yet")
+                    );
                 }
                 let slot = self.locals[id.0 as usize];
                 self.emit(Inst::Store {
@@ -247,7 +237,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
         Operand::Value(dest)
     }
 
-    pub fn cmp(&mut self, pred: crate::ir::CmpPred, ty: IrType, lhs: Operand, rhs: Operand) -> Operand {
+    pub fn cmp(
+        &mut self,
+        pred: crate::ir::CmpPred,
+        ty: IrType,
+        lhs: Operand,
+        rhs: Operand,
+    ) -> Operand {
         let dest = self.value();
         self.emit(Inst::Cmp {
             dest,
@@ -287,9 +283,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if size == 0 {
             return Ok(());
         }
-        let size = u32::try_from(size).map_err(|_| {
-            self.err(self.def.loc, "object too large to copy (more than 4 GiB)")
-        })?;
+        let size = u32::try_from(size)
+            .map_err(|_| self.err(self.def.loc, "object too large to copy (more than 4 GiB)"))?;
         self.emit(Inst::Memcpy { dst, src, size });
         Ok(())
     }

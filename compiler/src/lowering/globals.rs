@@ -59,14 +59,10 @@ pub(crate) fn lower_globals(ctx: &mut ModuleCtx) -> Result<Vec<IrGlobal>, Diagno
                 }
                 for r in &init.relocs {
                     match &r.target {
-                        RelocTarget::Function(name) => {
-                            ctx.reference_function(name, g.loc, None)?
-                        }
+                        RelocTarget::Function(name) => ctx.reference_function(name, g.loc, None)?,
                         RelocTarget::String(id) => match ctx.strings_used.get_mut(id.0 as usize) {
                             Some(u) => *u = true,
-                            None => {
-                                return Err(ctx.error(g.loc, "internal error: unknown string"))
-                            }
+                            None => return Err(ctx.error(g.loc, "internal error: unknown string")),
                         },
                         RelocTarget::Global(id) => match unit.globals.get(id.0 as usize) {
                             Some(t) if t.is_extern_only => {
@@ -80,9 +76,7 @@ pub(crate) fn lower_globals(ctx: &mut ModuleCtx) -> Result<Vec<IrGlobal>, Diagno
                                 ))
                             }
                             Some(_) => {}
-                            None => {
-                                return Err(ctx.error(g.loc, "internal error: unknown global"))
-                            }
+                            None => return Err(ctx.error(g.loc, "internal error: unknown global")),
                         },
                     }
                 }

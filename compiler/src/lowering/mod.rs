@@ -94,10 +94,7 @@ pub fn lower(unit: &TranslationUnit, sources: &SourceMap) -> Result<IrModule, Di
     };
     globals::add_strings_and_zero(&ctx, &mut module);
     if let Err(errors) = verify_module(&module, VerifyMode::Ssa) {
-        let first = errors
-            .first()
-            .map(|e| e.to_string())
-            .unwrap_or_default();
+        let first = errors.first().map(|e| e.to_string()).unwrap_or_default();
         return Err(Diagnostic::global_error(format!(
             "internal error: the lowering produced invalid IR ({} problem(s)); first: {first}",
             errors.len()

@@ -43,10 +43,9 @@ impl FnLower<'_, '_> {
         };
         // The switch reads a value, never a constant-typed literal of another width.
         let v = match v {
-            Operand::Const(c) => super::builder::exact(
-                ty,
-                super::builder::const_value(c, ty, self.ctx.ptr_bytes),
-            ),
+            Operand::Const(c) => {
+                super::builder::exact(ty, super::builder::const_value(c, ty, self.ctx.ptr_bytes))
+            }
             v => v,
         };
         self.b.terminate(Terminator::Switch {

@@ -61,20 +61,18 @@ pub fn error_kind(headline: &str) -> String {
         None => headline,
     };
     let mut out = String::new();
-    let mut in_quote = false;
-    for c in msg.chars() {
-        match c {
-            '`' | '\'' if !in_quote => {
-                in_quote = true;
-                out.push(c);
-                out.push('…');
-            }
-            '`' | '\'' => {
-                in_quote = false;
-                out.push(c);
-            }
-            _ if in_quote => {}
-            _ => out.push(c),
+    let mut rest = msg;
+    while let Some(c) = rest.chars().next() {
+        let after = &rest[c.len_utf8()..];
+        // A quoted name (`x` or 'x') becomes `…`; a lone apostrophe stays.
+        if let Some(end) = (c == '`' || c == '\'').then(|| after.find(c)).flatten() {
+            out.push(c);
+            out.push('…');
+            out.push(c);
+            rest = &after[end + c.len_utf8()..];
+        } else {
+            out.push(c);
+            rest = after;
         }
     }
     out
@@ -278,7 +276,11 @@ mod tests {
             error_kind("b.c:9:1: error: use of undeclared identifier `bar`"),
             "use of undeclared identifier `…`"
         );
-        assert_eq!(error_kind("phicc: error: x"), "phicc: error: x");
+        assert_eq!(error_kind("phicc: error: x"), "x");
+        assert_eq!(
+            error_kind("c.c:1:2: error: '_Complex' types can't be used"),
+            "'…' types can't be used"
+        );
     }
 
     fn result(seed: u64, verdict: Verdict, fe: Option<u64>, gcc: Option<u64>) -> SeedResult {

@@ -71,9 +71,10 @@ impl Parser<'_> {
                             let (v, loc) = self.parse_int_constant_expr()?;
                             self.expect_punct(Punct::RParen)?;
                             if v <= 0 || v > (1 << 28) || (v & (v - 1)) != 0 {
-                                return Err(
-                                    self.error_at(loc, "requested alignment is not a positive power of 2")
-                                );
+                                return Err(self.error_at(
+                                    loc,
+                                    "requested alignment is not a positive power of 2",
+                                ));
                             }
                             v as u64
                         } else {

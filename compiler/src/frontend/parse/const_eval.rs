@@ -200,7 +200,12 @@ impl Parser<'_> {
                 record,
                 field,
             } => {
-                let f = self.records.records.get(record.0 as usize)?.fields.get(*field)?;
+                let f = self
+                    .records
+                    .records
+                    .get(record.0 as usize)?
+                    .fields
+                    .get(*field)?;
                 if f.bitfield.is_some() {
                     return None;
                 }

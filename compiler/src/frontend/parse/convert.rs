@@ -237,8 +237,7 @@ impl Parser<'_> {
                 }
                 f.variadic == g.variadic
                     && f.params.len() == g.params.len()
-                    && f
-                        .params
+                    && f.params
                         .iter()
                         .zip(&g.params)
                         .all(|(p, q)| self.compatible(&p.ty, &q.ty))
@@ -308,8 +307,7 @@ impl Parser<'_> {
                         };
                         self.warn_at(loc, msg);
                     }
-                } else if (fp.is_const && !tp.is_const) || (fp.is_volatile && !tp.is_volatile)
-                {
+                } else if (fp.is_const && !tp.is_const) || (fp.is_volatile && !tp.is_volatile) {
                     let q = if fp.is_const && !tp.is_const {
                         "const"
                     } else {

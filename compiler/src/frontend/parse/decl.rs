@@ -86,8 +86,7 @@ fn compatible_functions(f: &FunctionType, g: &FunctionType) -> bool {
         (true, true) => {
             f.variadic == g.variadic
                 && f.params.len() == g.params.len()
-                && f
-                    .params
+                && f.params
                     .iter()
                     .zip(&g.params)
                     .all(|(x, y)| compatible_types(&x.ty, &y.ty))
@@ -102,9 +101,7 @@ fn compatible_functions(f: &FunctionType, g: &FunctionType) -> bool {
 pub(crate) fn composite(a: &QualType, b: &QualType) -> QualType {
     let ty = match (&a.ty, &b.ty) {
         (Type::Pointer(x), Type::Pointer(y)) => Type::Pointer(Rc::new(composite(x, y))),
-        (Type::Array(x, n), Type::Array(y, m)) => {
-            Type::Array(Rc::new(composite(x, y)), n.or(*m))
-        }
+        (Type::Array(x, n), Type::Array(y, m)) => Type::Array(Rc::new(composite(x, y)), n.or(*m)),
         (Type::Function(f), Type::Function(g)) => {
             if f.has_prototype || !g.has_prototype {
                 Type::Function(f.clone())
@@ -163,9 +160,10 @@ impl Parser<'_> {
                 self.globals[i].ty = ty.clone();
                 if let Some(OrdinaryEntity::Global(..)) = self.scopes[0].ordinary.get(name.as_str())
                 {
-                    self.scopes[0]
-                        .ordinary
-                        .insert(Rc::from(name.as_str()), OrdinaryEntity::Global(GlobalId(i as u32), ty));
+                    self.scopes[0].ordinary.insert(
+                        Rc::from(name.as_str()),
+                        OrdinaryEntity::Global(GlobalId(i as u32), ty),
+                    );
                 }
             } else if self.size_of(&g.ty.ty).is_none() {
                 return Err(self.error_at(loc, format!("storage size of '{name}' isn't known")));
@@ -199,7 +197,10 @@ impl Parser<'_> {
         if v == 0 {
             return Err(self.error_at(
                 loc,
-                format!("static assertion failed: \"{}\"", String::from_utf8_lossy(&msg)),
+                format!(
+                    "static assertion failed: \"{}\"",
+                    String::from_utf8_lossy(&msg)
+                ),
             ));
         }
         Ok(())
@@ -261,7 +262,10 @@ impl Parser<'_> {
     fn parse_external_declaration(&mut self) -> Result<(), Diagnostic> {
         let spec = self.parse_decl_specs(SpecContext::Declaration)?;
         if matches!(spec.storage, Some(Storage::Auto | Storage::Register)) {
-            return Err(self.error_at(spec.loc, "file-scope declaration specifies 'auto' or 'register'"));
+            return Err(self.error_at(
+                spec.loc,
+                "file-scope declaration specifies 'auto' or 'register'",
+            ));
         }
         if self.eat_punct(Punct::Semi) {
             if !spec.declares_tag {
@@ -278,8 +282,7 @@ impl Parser<'_> {
             let ty = self.apply_declarator(spec.ty.clone(), &d)?;
             let (name, loc) = self.declarator_name(&d)?;
             if let Type::Function(fty) = &ty.ty {
-                if first && self.is_punct(Punct::LBrace) && spec.storage != Some(Storage::Typedef)
-                {
+                if first && self.is_punct(Punct::LBrace) && spec.storage != Some(Storage::Typedef) {
                     return self.parse_function_definition(&spec, &d, fty.clone(), attrs);
                 }
                 if first && !fty.has_prototype && self.is_declaration_start() {
@@ -292,7 +295,14 @@ impl Parser<'_> {
                 Some(Storage::Typedef) => self.declare_typedef(name, loc, ty)?,
                 _ => match &ty.ty {
                     Type::Function(fty) => {
-                        self.declare_function(&name, loc, fty.clone(), spec.storage, spec.is_inline, attrs)?;
+                        self.declare_function(
+                            &name,
+                            loc,
+                            fty.clone(),
+                            spec.storage,
+                            spec.is_inline,
+                            attrs,
+                        )?;
                         if self.is_punct(Punct::Assign) {
                             return Err(self.error_at(
                                 loc,
@@ -352,7 +362,10 @@ impl Parser<'_> {
             return Err(self.error_at(loc, format!("invalid storage class for function '{name}'")));
         }
         if matches!(fty.ret.ty, Type::Array(..) | Type::Function(_)) {
-            return Err(self.error_at(loc, format!("'{name}' declared as function returning an array")));
+            return Err(self.error_at(
+                loc,
+                format!("'{name}' declared as function returning an array"),
+            ));
         }
         if self.global_index.contains_key(name) {
             return Err(self.error_at(
@@ -417,13 +430,17 @@ impl Parser<'_> {
             info.is_inline |= is_inline;
             info.noinline |= attrs.noinline;
         }
-        self.declare_ordinary(Rc::from(name), OrdinaryEntity::Function(name.to_string(), ty.clone()));
+        self.declare_ordinary(
+            Rc::from(name),
+            OrdinaryEntity::Function(name.to_string(), ty.clone()),
+        );
         if !self.at_file_scope() {
             // Keep the file-scope entry (if any) in step with the composite type.
             if let Some(OrdinaryEntity::Function(..)) = self.scopes[0].ordinary.get(name) {
-                self.scopes[0]
-                    .ordinary
-                    .insert(Rc::from(name), OrdinaryEntity::Function(name.to_string(), ty.clone()));
+                self.scopes[0].ordinary.insert(
+                    Rc::from(name),
+                    OrdinaryEntity::Function(name.to_string(), ty.clone()),
+                );
             }
         }
         Ok(ty)
@@ -453,7 +470,10 @@ impl Parser<'_> {
         }
         for (i, p) in params.iter().enumerate() {
             if self.size_of(&p.ty.ty).is_none() {
-                let pname = p.name.as_ref().map_or(String::new(), |n| format!(" ('{}')", n.0));
+                let pname = p
+                    .name
+                    .as_ref()
+                    .map_or(String::new(), |n| format!(" ('{}')", n.0));
                 return Err(self.error_at(
                     p.loc,
                     format!("parameter {}{pname} has incomplete type", i + 1),
@@ -473,7 +493,10 @@ impl Parser<'_> {
         let mut param_ids = Vec::new();
         let mut result = Ok(Stmt::Null);
         for (i, p) in params.iter().enumerate() {
-            let pname = p.name.as_ref().map_or_else(|| format!(".param{i}"), |n| n.0.to_string());
+            let pname = p
+                .name
+                .as_ref()
+                .map_or_else(|| format!(".param{i}"), |n| n.0.to_string());
             let id = self.add_local(LocalVar {
                 name: pname,
                 ty: p.ty.clone(),
@@ -482,7 +505,11 @@ impl Parser<'_> {
             });
             param_ids.push(id);
             if let Some((n, l)) = &p.name {
-                if self.scopes.last().is_some_and(|s| s.ordinary.contains_key(n)) {
+                if self
+                    .scopes
+                    .last()
+                    .is_some_and(|s| s.ordinary.contains_key(n))
+                {
                     result = Err(self.error_at(*l, format!("redefinition of parameter '{n}'")));
                     break;
                 }
@@ -532,7 +559,14 @@ impl Parser<'_> {
         let has_init = self.is_punct(Punct::Assign);
         let is_static = storage == Some(Storage::Static);
         let is_extern = storage == Some(Storage::Extern) && !has_init;
-        let id = self.merge_global(name, loc, ty, is_static, is_extern, storage == Some(Storage::Extern))?;
+        let id = self.merge_global(
+            name,
+            loc,
+            ty,
+            is_static,
+            is_extern,
+            storage == Some(Storage::Extern),
+        )?;
         if has_init {
             if storage == Some(Storage::Extern) {
                 self.warn_at(loc, format!("'{name}' initialized and declared 'extern'"));
@@ -648,18 +682,25 @@ impl Parser<'_> {
                 (Some(Storage::Typedef), _) => self.declare_typedef(name, loc, ty)?,
                 (_, Type::Function(fty)) => {
                     self.check_block_redeclaration(&name, loc, true)?;
-                    self.declare_function(&name, loc, fty.clone(), spec.storage, spec.is_inline, attrs)?;
+                    self.declare_function(
+                        &name,
+                        loc,
+                        fty.clone(),
+                        spec.storage,
+                        spec.is_inline,
+                        attrs,
+                    )?;
                 }
                 (Some(Storage::Extern), _) => {
                     if self.is_punct(Punct::Assign) {
-                        return Err(self.error_at(
-                            loc,
-                            format!("'{name}' has both 'extern' and initializer"),
-                        ));
+                        return Err(self
+                            .error_at(loc, format!("'{name}' has both 'extern' and initializer")));
                     }
                     self.check_block_redeclaration(&name, loc, true)?;
                     if ty.ty == Type::Void {
-                        return Err(self.error_at(loc, format!("variable or field '{name}' declared void")));
+                        return Err(
+                            self.error_at(loc, format!("variable or field '{name}' declared void"))
+                        );
                     }
                     if self.function_decls.contains_key(&*name) {
                         return Err(self.error_at(
@@ -705,8 +746,9 @@ impl Parser<'_> {
             Some(OrdinaryEntity::Global(..) | OrdinaryEntity::Function(..)) if has_linkage => {
                 Ok(())
             }
-            Some(OrdinaryEntity::Local(..)) | Some(OrdinaryEntity::Global(..)) => Err(self
-                .error_at(loc, format!("redeclaration of '{name}' with no linkage"))),
+            Some(OrdinaryEntity::Local(..)) | Some(OrdinaryEntity::Global(..)) => {
+                Err(self.error_at(loc, format!("redeclaration of '{name}' with no linkage")))
+            }
             Some(_) => Err(self.error_at(
                 loc,
                 format!("'{name}' redeclared as different kind of symbol"),
@@ -715,7 +757,12 @@ impl Parser<'_> {
     }
 
     /// A `static` local: a new global `function.name.N`, zero- or constant-initialized.
-    fn parse_static_local(&mut self, name: Rc<str>, loc: Loc, ty: QualType) -> Result<(), Diagnostic> {
+    fn parse_static_local(
+        &mut self,
+        name: Rc<str>,
+        loc: Loc,
+        ty: QualType,
+    ) -> Result<(), Diagnostic> {
         if ty.ty == Type::Void {
             return Err(self.error_at(loc, format!("variable or field '{name}' declared void")));
         }

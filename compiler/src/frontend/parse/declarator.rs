@@ -145,11 +145,7 @@ fn combination_type(c: u32) -> Option<Type> {
         CHAR => int_type(Char),
         x if x == SIGNED + CHAR => int_type(SChar),
         x if x == UNSIGNED + CHAR => int_type(UChar),
-        x if x == SHORT
-            || x == SHORT + INT
-            || x == SIGNED + SHORT
-            || x == SIGNED + SHORT + INT =>
-        {
+        x if x == SHORT || x == SHORT + INT || x == SIGNED + SHORT || x == SIGNED + SHORT + INT => {
             int_type(Short)
         }
         x if x == UNSIGNED + SHORT || x == UNSIGNED + SHORT + INT => int_type(UShort),
@@ -240,8 +236,7 @@ impl Parser<'_> {
                 TokenKind::Keyword(k) => *k,
                 TokenKind::Ident(name) => {
                     if counter == 0 && other.is_none() {
-                        if let Some(super::OrdinaryEntity::Typedef(qt)) =
-                            self.lookup_ordinary(name)
+                        if let Some(super::OrdinaryEntity::Typedef(qt)) = self.lookup_ordinary(name)
                         {
                             let qt = qt.clone();
                             self.bump();
@@ -276,7 +271,10 @@ impl Parser<'_> {
                         SpecContext::Parameter => {
                             "storage class specified for parameter".to_string()
                         }
-                        _ => format!("expected specifier-qualifier-list before '{}'", tok.spelling),
+                        _ => format!(
+                            "expected specifier-qualifier-list before '{}'",
+                            tok.spelling
+                        ),
                     };
                     return Err(self.error_here(msg));
                 }
@@ -335,7 +333,8 @@ impl Parser<'_> {
                     }
                     let ty = match kw {
                         Keyword::Struct | Keyword::Union => {
-                            let (ty, named_or_defined, anonymous) = self.parse_record_specifier()?;
+                            let (ty, named_or_defined, anonymous) =
+                                self.parse_record_specifier()?;
                             declares_tag |= named_or_defined;
                             anonymous_record = anonymous;
                             ty
@@ -408,7 +407,9 @@ impl Parser<'_> {
             None => match combination_type(counter) {
                 Some(t) => t,
                 None => {
-                    return Err(self.error_at(loc, "two or more data types in declaration specifiers"))
+                    return Err(
+                        self.error_at(loc, "two or more data types in declaration specifiers")
+                    )
                 }
             },
         };
@@ -593,9 +594,8 @@ impl Parser<'_> {
                     self.peek_at(1).kind,
                     TokenKind::Punct(Punct::Comma) | TokenKind::Punct(Punct::RParen)
                 ) {
-                    return Err(self.error_here(
-                        "old-style (K&R) parameter lists are not supported by phicc",
-                    ));
+                    return Err(self
+                        .error_here("old-style (K&R) parameter lists are not supported by phicc"));
                 }
                 return Err(self.error_here(format!("unknown type name '{n}'")));
             }
@@ -694,13 +694,13 @@ impl Parser<'_> {
                         _ => {}
                     }
                     let Some(elem_size) = self.size_of(&ty.ty) else {
-                        return Err(
-                            self.error_at(*loc, "array type has incomplete element type")
-                        );
+                        return Err(self.error_at(*loc, "array type has incomplete element type"));
                     };
                     if let Some(n) = len {
                         if elem_size.checked_mul(*n).is_none_or(|s| s > (1u64 << 60)) {
-                            return Err(self.error_at(*loc, format!("size of array {name} is too large")));
+                            return Err(
+                                self.error_at(*loc, format!("size of array {name} is too large"))
+                            );
                         }
                     }
                     QualType::new(Type::Array(Rc::new(ty), *len))

@@ -254,7 +254,8 @@ impl Parser<'_> {
             if op.is_shift() {
                 (self.promote(rhs), self.promoted_type(&lhs), None)
             } else {
-                let ct = self.common_arith_type(&self.promoted_type(&lhs), &self.promoted_type(&rhs));
+                let ct =
+                    self.common_arith_type(&self.promoted_type(&lhs), &self.promoted_type(&rhs));
                 (cast_to(rhs, &ct), ct, None)
             }
         };
@@ -595,7 +596,10 @@ impl Parser<'_> {
                 let t_size = self.size_of(t).unwrap_or(0);
                 let f_size = self.size_of(f).unwrap_or(0);
                 let ptr = self.target.sizeof_pointer() as u64;
-                if t.is_pointer() && f.is_integer() && f_size != ptr && self.eval_const(&e).is_none()
+                if t.is_pointer()
+                    && f.is_integer()
+                    && f_size != ptr
+                    && self.eval_const(&e).is_none()
                 {
                     self.warn_at(
                         loc,
@@ -708,9 +712,7 @@ impl Parser<'_> {
             Type::Function(_) => {
                 self.warn_at(
                     loc,
-                    format!(
-                        "invalid application of '{name}' to a function type [-Wpointer-arith]"
-                    ),
+                    format!("invalid application of '{name}' to a function type [-Wpointer-arith]"),
                 );
                 1
             }
@@ -788,7 +790,8 @@ impl Parser<'_> {
     fn build_unary(&mut self, punct: Punct, e: Expr, loc: Loc) -> PResult<Expr> {
         let e = self.rvalue(e);
         let ty = e.ty.ty.clone();
-        let wrong = |p: &Self, what: &str| p.error_at(loc, format!("wrong type argument to {what}"));
+        let wrong =
+            |p: &Self, what: &str| p.error_at(loc, format!("wrong type argument to {what}"));
         match punct {
             Punct::Bang => {
                 if !ty.is_scalar() {
@@ -806,7 +809,11 @@ impl Parser<'_> {
                 }
                 let e = self.promote(e);
                 let t = e.ty.ty.clone();
-                Ok(Expr::new(ExprKind::Unary(UnaryOp::BitNot, Box::new(e)), t, loc))
+                Ok(Expr::new(
+                    ExprKind::Unary(UnaryOp::BitNot, Box::new(e)),
+                    t,
+                    loc,
+                ))
             }
             Punct::Minus => {
                 if !ty.is_arithmetic() {
@@ -814,7 +821,11 @@ impl Parser<'_> {
                 }
                 let e = self.promote(e);
                 let t = e.ty.ty.clone();
-                Ok(Expr::new(ExprKind::Unary(UnaryOp::Neg, Box::new(e)), t, loc))
+                Ok(Expr::new(
+                    ExprKind::Unary(UnaryOp::Neg, Box::new(e)),
+                    t,
+                    loc,
+                ))
             }
             _ => {
                 if !ty.is_arithmetic() {
@@ -1116,7 +1127,11 @@ impl Parser<'_> {
                     FloatSuffix::F => FloatKind::Float,
                     FloatSuffix::L => FloatKind::LongDouble,
                 };
-                Ok(Expr::new(ExprKind::FloatLit(lit.value), Type::Float(kind), loc))
+                Ok(Expr::new(
+                    ExprKind::FloatLit(lit.value),
+                    Type::Float(kind),
+                    loc,
+                ))
             }
             TokenKind::Char(v) => {
                 self.bump();
@@ -1154,11 +1169,9 @@ impl Parser<'_> {
         match self.lookup_ordinary(&name).cloned() {
             Some(OrdinaryEntity::Local(id, ty)) => Ok(Expr::new(ExprKind::Local(id), ty, loc)),
             Some(OrdinaryEntity::Global(id, ty)) => Ok(Expr::new(ExprKind::Global(id), ty, loc)),
-            Some(OrdinaryEntity::Function(ir, ft)) => Ok(Expr::new(
-                ExprKind::Func(ir),
-                Type::Function(ft),
-                loc,
-            )),
+            Some(OrdinaryEntity::Function(ir, ft)) => {
+                Ok(Expr::new(ExprKind::Func(ir), Type::Function(ft), loc))
+            }
             Some(OrdinaryEntity::EnumConst(v, ty)) => {
                 let bits = self.wrap_to(v as i128, &ty).unwrap_or(v as i128) as u64;
                 let bits = match self.size_of(&ty) {
@@ -1187,9 +1200,10 @@ impl Parser<'_> {
                     });
                     let ir = name.to_string();
                     if let Some(file_scope) = self.scopes.first_mut() {
-                        file_scope
-                            .ordinary
-                            .insert(name.clone(), OrdinaryEntity::Function(ir.clone(), ft.clone()));
+                        file_scope.ordinary.insert(
+                            name.clone(),
+                            OrdinaryEntity::Function(ir.clone(), ft.clone()),
+                        );
                     }
                     if !self.function_decls.contains_key(&ir) {
                         self.function_decls.insert(

@@ -262,7 +262,9 @@ impl Parser<'_> {
                     .get(i as usize)
                     .ok_or_else(|| self.error_here("excess elements in struct initializer"))?;
                 if let Type::Array(_, None) = f.ty.ty {
-                    return Err(self.error_here("initialization of a flexible array member is not supported by phicc"));
+                    return Err(self.error_here(
+                        "initialization of a flexible array member is not supported by phicc",
+                    ));
                 }
                 Ok(match f.bitfield {
                     Some(bf) => (
@@ -323,7 +325,9 @@ impl Parser<'_> {
                 && matches!(self.peek().kind, TokenKind::Str(_))
                 && matches!(
                     self.peek_at(1).kind,
-                    TokenKind::Punct(Punct::RBrace) | TokenKind::Punct(Punct::Comma) | TokenKind::Str(_)
+                    TokenKind::Punct(Punct::RBrace)
+                        | TokenKind::Punct(Punct::Comma)
+                        | TokenKind::Str(_)
                 )
             {
                 let e = self.parse_assign_expr()?;
@@ -341,7 +345,8 @@ impl Parser<'_> {
             }
         }
         let count = self.subobject_count(&ty.ty);
-        let is_union = matches!(&ty.ty, Type::Record(id) if self.records.get(*id).kind == RecordKind::Union);
+        let is_union =
+            matches!(&ty.ty, Type::Record(id) if self.records.get(*id).kind == RecordKind::Union);
         let mut cursor = 0u64;
         loop {
             if self.is_punct(Punct::RBrace) {
@@ -489,7 +494,9 @@ impl Parser<'_> {
                 break;
             }
             let next = self.peek_at(1);
-            if next.is_punct(Punct::RBrace) || next.is_punct(Punct::Dot) || next.is_punct(Punct::LBracket)
+            if next.is_punct(Punct::RBrace)
+                || next.is_punct(Punct::Dot)
+                || next.is_punct(Punct::LBracket)
             {
                 break;
             }
@@ -545,13 +552,15 @@ impl Parser<'_> {
                 } else if self.eat_punct(Punct::Dot) {
                     let (name, nloc) = self.expect_ident()?;
                     let Type::Record(id) = &ty.ty else {
-                        return Err(self.error_at(
-                            nloc,
-                            "field name not in record or union initializer",
-                        ));
+                        return Err(
+                            self.error_at(nloc, "field name not in record or union initializer")
+                        );
                     };
                     let Some(path) = self.field_path(*id, &name) else {
-                        return Err(self.error_at(nloc, format!("unknown field '{name}' specified in initializer")));
+                        return Err(self.error_at(
+                            nloc,
+                            format!("unknown field '{name}' specified in initializer"),
+                        ));
                     };
                     (path[0] as u64, Some(path[1..].to_vec()))
                 } else {
@@ -565,7 +574,8 @@ impl Parser<'_> {
             if !matches!(mty.ty, Type::Array(..) | Type::Record(_)) {
                 return Err(self.error_here("invalid designator for a scalar member"));
             }
-            let sub = self.init_designated(&mty, mplace.offset, items, rest.filter(|r| !r.is_empty()))?;
+            let sub =
+                self.init_designated(&mty, mplace.offset, items, rest.filter(|r| !r.is_empty()))?;
             let is_union = matches!(&mty.ty, Type::Record(id) if self.records.get(*id).kind == RecordKind::Union);
             if !is_union {
                 self.init_continue(&mty, mplace.offset, items, sub + 1)?;
@@ -581,7 +591,11 @@ impl Parser<'_> {
 
     /// The field indexes leading to member `name` of record `id`, through anonymous
     /// struct/union members.
-    pub(crate) fn field_path(&self, id: crate::frontend::types::RecordId, name: &str) -> Option<Vec<usize>> {
+    pub(crate) fn field_path(
+        &self,
+        id: crate::frontend::types::RecordId,
+        name: &str,
+    ) -> Option<Vec<usize>> {
         fn go(
             p: &Parser<'_>,
             id: crate::frontend::types::RecordId,

@@ -229,7 +229,10 @@ mod tests {
     fn char_then_long_long_differs_between_lp64_and_i686() {
         // SysV x86_64: long long aligns to 8 -> offset 8, size 16.
         // i386 SysV: long long aligns to 4 inside structs -> offset 4, size 12.
-        let ms = [m(Type::Int(IntKind::Char), None), m(Type::Int(IntKind::LongLong), None)];
+        let ms = [
+            m(Type::Int(IntKind::Char), None),
+            m(Type::Int(IntKind::LongLong), None),
+        ];
         let l = lay(&ms, RecordAttrs::default(), Target::X86_64);
         assert_eq!((l.fields[1].offset, l.size, l.align), (8, 16, 8));
         let l = lay(&ms, RecordAttrs::default(), Target::I686);
@@ -259,7 +262,11 @@ mod tests {
         // char a; int :0; char b; -> b at byte 4, record alignment 1, size 5.
         let mut z = m(Type::int(), Some(0));
         z.name = None;
-        let ms = [m(Type::Int(IntKind::Char), None), z, m(Type::Int(IntKind::Char), None)];
+        let ms = [
+            m(Type::Int(IntKind::Char), None),
+            z,
+            m(Type::Int(IntKind::Char), None),
+        ];
         let l = lay(&ms, RecordAttrs::default(), Target::X86_64);
         assert_eq!(l.fields.len(), 2);
         assert_eq!((l.fields[1].offset, l.size, l.align), (4, 5, 1));

@@ -43,9 +43,9 @@ mod int_const_type;
 mod layout;
 mod static_init;
 mod stmt;
-mod tags;
 #[cfg(test)]
 mod stmt_tests;
+mod tags;
 mod type_name;
 
 use super::ast::{

@@ -47,10 +47,8 @@ impl Parser<'_> {
             let bits: u64 = match (ity, v) {
                 (_, ConstValue::Addr { target, offset }) => {
                     if isize != u64::from(self.target.sizeof_pointer()) || item.bitfield.is_some() {
-                        return Err(self.error_at(
-                            vloc,
-                            "initializer element is not computable at load time",
-                        ));
+                        return Err(self
+                            .error_at(vloc, "initializer element is not computable at load time"));
                     }
                     init.relocs.push(Reloc {
                         offset: item.offset,
@@ -93,7 +91,9 @@ impl Parser<'_> {
                         let pos = start + b;
                         let byte = (pos / 8) as usize;
                         let Some(slot) = init.bytes.get_mut(byte) else {
-                            return Err(self.error_at(vloc, "initializer item outside of its object"));
+                            return Err(
+                                self.error_at(vloc, "initializer item outside of its object")
+                            );
                         };
                         let mask = 1u8 << (pos % 8);
                         if (bits >> b) & 1 == 1 {

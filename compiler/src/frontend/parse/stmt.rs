@@ -185,9 +185,9 @@ impl Parser<'_> {
             return Err(self.error_here("label at end of compound statement"));
         }
         if self.starts_declaration() {
-            return Err(
-                self.error_here("a label can only be part of a statement and a declaration is not a statement")
-            );
+            return Err(self.error_here(
+                "a label can only be part of a statement and a declaration is not a statement",
+            ));
         }
         self.parse_statement(ctx)
     }
@@ -421,7 +421,9 @@ impl Parser<'_> {
     }
 
     fn use_label(&mut self, name: Rc<str>, loc: Loc) -> LabelId {
-        self.label_id(name, loc).map(|(id, _)| id).unwrap_or(LabelId(0))
+        self.label_id(name, loc)
+            .map(|(id, _)| id)
+            .unwrap_or(LabelId(0))
     }
 
     /// labeled-statement: identifier ':' statement
@@ -468,7 +470,11 @@ impl Parser<'_> {
             let e = cast_to(e, &Type::Void);
             return Ok(Stmt::Compound(vec![Stmt::Expr(e), Stmt::Return(None)]));
         }
-        let e = self.convert_assign(e, &QualType::new(ret.ty.clone()), super::convert::AssignCtx::Return)?;
+        let e = self.convert_assign(
+            e,
+            &QualType::new(ret.ty.clone()),
+            super::convert::AssignCtx::Return,
+        )?;
         Ok(Stmt::Return(Some(e)))
     }
 }

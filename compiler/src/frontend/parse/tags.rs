@@ -46,7 +46,11 @@ impl Parser<'_> {
         } else {
             RecordKind::Struct
         };
-        let kind_name = if kind == RecordKind::Union { "union" } else { "struct" };
+        let kind_name = if kind == RecordKind::Union {
+            "union"
+        } else {
+            "struct"
+        };
         let mut attrs = self.parse_attributes()?;
         let tag = match &self.peek().kind {
             TokenKind::Ident(n) => {
@@ -65,9 +69,8 @@ impl Parser<'_> {
             self.parse_record_body(id, kind, &mut attrs)?;
             return Ok((Type::Record(id), true, true));
         };
-        let wrong_kind = |p: &Parser<'_>| {
-            p.error_at(tag_loc, format!("'{name}' defined as wrong kind of tag"))
-        };
+        let wrong_kind =
+            |p: &Parser<'_>| p.error_at(tag_loc, format!("'{name}' defined as wrong kind of tag"));
         // `struct S;` alone or a definition: the tag of the current scope.
         let declares_here = has_body || self.is_punct(Punct::Semi);
         let existing = if declares_here {
@@ -238,22 +241,18 @@ impl Parser<'_> {
                             }
                         };
                         if w < 0 {
-                            return Err(self.error_at(
-                                wloc,
-                                format!("negative width in bit-field '{shown}'"),
-                            ));
+                            return Err(self
+                                .error_at(wloc, format!("negative width in bit-field '{shown}'")));
                         }
                         if w as u128 > u128::from(bits) {
-                            return Err(self.error_at(
-                                wloc,
-                                format!("width of '{shown}' exceeds its type"),
-                            ));
+                            return Err(
+                                self.error_at(wloc, format!("width of '{shown}' exceeds its type"))
+                            );
                         }
                         if w == 0 && name.is_some() {
-                            return Err(self.error_at(
-                                wloc,
-                                format!("zero width for bit-field '{shown}'"),
-                            ));
+                            return Err(
+                                self.error_at(wloc, format!("zero width for bit-field '{shown}'"))
+                            );
                         }
                         Some(w as u32)
                     }
@@ -282,8 +281,13 @@ impl Parser<'_> {
         attrs.merge(after);
         let _ = open;
         if let Some(l) = flexible_at {
-            if !members.iter().any(|m| m.name.is_some() && !matches!(m.ty.ty, Type::Array(_, None))) {
-                return Err(self.error_at(l, "flexible array member in a struct with no named members"));
+            if !members
+                .iter()
+                .any(|m| m.name.is_some() && !matches!(m.ty.ty, Type::Array(_, None)))
+            {
+                return Err(
+                    self.error_at(l, "flexible array member in a struct with no named members")
+                );
             }
         }
         let rattrs = RecordAttrs {
@@ -369,7 +373,9 @@ impl Parser<'_> {
                     return Err(self.error_at(*loc, format!("redeclaration of 'enum {name}'")));
                 }
                 Some(TagEntity::Record(_)) => {
-                    return Err(self.error_at(*loc, format!("'{name}' defined as wrong kind of tag")));
+                    return Err(
+                        self.error_at(*loc, format!("'{name}' defined as wrong kind of tag"))
+                    );
                 }
                 _ => {}
             }
@@ -462,5 +468,9 @@ fn enum_underlying(min: i128, max: i128, target: crate::frontend::Target) -> Typ
             return Type::Int(k);
         }
     }
-    Type::Int(if min < 0 { IntKind::LongLong } else { IntKind::ULongLong })
+    Type::Int(if min < 0 {
+        IntKind::LongLong
+    } else {
+        IntKind::ULongLong
+    })
 }
