@@ -187,3 +187,19 @@ fn directories_pick_up_c_files() {
     assert!(out.contains("b.c"), "{out}");
     assert!(!out.contains("c.h"), "{out}");
 }
+
+#[test]
+fn time_passes_lists_the_front_end_and_every_stage() {
+    let f = temp_c("timed.c", AGREE);
+    let (code, out, err) = phihunt(&["check", "--time-passes", &f]);
+    assert_eq!(code, 0, "{out}{err}");
+    let timing = out
+        .split("time-passes: stage, changes, time\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no timing block in:\n{out}"));
+    assert!(timing.trim_start().starts_with("front end"), "{out}");
+    assert!(
+        timing.contains("  mem2reg ") && timing.contains("  phi_elim "),
+        "{out}"
+    );
+}

@@ -81,6 +81,8 @@ pub struct CJudgement {
     pub cells: Vec<Cell>,
     /// Verifier messages, panics, oracle refusals of later stages.
     pub notes: Vec<String>,
+    /// (stage, changes, time) for every stage that ran, for `--time-passes`.
+    pub timings: Vec<(String, usize, Duration)>,
 }
 
 impl CJudgement {
@@ -184,6 +186,11 @@ pub fn judge_stages(
 ) -> Result<CJudgement, Invalid> {
     let args = main_args(module).map_err(Invalid::OracleCannotRun)?;
     let staged = snapshot_stages(module, opts);
+    let timings = staged
+        .snapshots
+        .iter()
+        .map(|s| (s.stage.clone(), s.changes, s.elapsed))
+        .collect();
     let (want_code, want_stdout) = &reference;
     let mut stages = Vec::new();
     let mut cells = Vec::new();
@@ -241,5 +248,6 @@ pub fn judge_stages(
         stages,
         cells,
         notes,
+        timings,
     })
 }

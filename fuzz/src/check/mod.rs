@@ -165,6 +165,7 @@ pub fn check_c_file(
         return invalid(out, summary, Invalid::OracleCannotRun(why.into()));
     }
     let fe = front_end(path, &settings.c_include_dirs);
+    let front_end_time = fe.elapsed;
     let module = match fe.result {
         Ok(m) => m,
         Err(FrontEndFailure::Refused(why)) => return invalid(out, summary, why),
@@ -209,6 +210,21 @@ pub fn check_c_file(
             ));
             for n in &j.notes {
                 out.push_str(&format!("note: {n}\n"));
+            }
+            if settings.time_passes {
+                out.push_str("time-passes: stage, changes, time\n");
+                out.push_str(&format!(
+                    "  {:<16} {:>6}  {:>9.3} ms\n",
+                    "front end",
+                    "",
+                    front_end_time.as_secs_f64() * 1e3
+                ));
+                for (stage, changes, time) in &j.timings {
+                    out.push_str(&format!(
+                        "  {stage:<16} {changes:>6}  {:>9.3} ms\n",
+                        time.as_secs_f64() * 1e3
+                    ));
+                }
             }
             out.push('\n');
             let ok = j.cells.iter().filter(|c| c.ok).count();
