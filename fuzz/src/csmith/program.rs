@@ -6,12 +6,13 @@
 //! phicc's time is measured in-process, per program, as one front-end run plus one
 //! pipeline run (front end through phi elimination, verification included, no
 //! snapshots); gcc's is the wall time of the `gcc -O0 -w` process (compile, assemble and
-//! link: gcc has a back end, phicc does not yet).
+//! link: gcc has a back end, phicc does not yet), and separately `gcc -O0 -S` alone.
 
 use crate::check::c_source::{front_end, judge_stages, reference_result, FrontEndFailure};
 use crate::check::c_source::{CJudgement, Invalid};
 use crate::cli::CSMITH_INCLUDE;
 use compiler::pipeline::{run_pipeline, PipelineOptions};
+use oracle::native::gcc::compile_only_time;
 use oracle::native::{reference_run, run_limited, NativeOutcome, ReferenceConfig, Termination};
 use oracle::RunConfig;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -66,8 +67,10 @@ pub struct SeedResult {
     /// phicc's front end and pipeline times (when the front end accepted the program).
     pub front_end_time: Option<Duration>,
     pub pipeline_time: Option<Duration>,
-    /// gcc's compile time (when gcc ran).
+    /// gcc's compile time (when gcc ran): the whole build (compile, assemble, link).
     pub gcc_time: Option<Duration>,
+    /// `gcc -O0 -S` alone (when it succeeded).
+    pub gcc_s_time: Option<Duration>,
 }
 
 impl SeedResult {
@@ -123,6 +126,7 @@ pub fn run_seed(seed: u64, cfg: &SeedConfig) -> Result<SeedResult, String> {
         front_end_time: None,
         pipeline_time: None,
         gcc_time: None,
+        gcc_s_time: None,
     };
     let mut csmith = Command::new("csmith");
     csmith
@@ -167,12 +171,17 @@ fn judge(
     };
     let native = reference_run(path, &reference_cfg)?;
     result.gcc_time = Some(native.compile_time);
+    result.gcc_s_time = compile_only_time(path, &reference_cfg)?;
     result.reference = Some(native.outcome.clone());
 
     let fe = front_end(path, &includes);
     let module = match fe.result {
         Ok(m) => m,
-        Err(FrontEndFailure::Refused(why)) => return Ok(Verdict::Unsupported(why.message())),
+        Err(FrontEndFailure::Refused(why)) => {
+            // The temporary path means nothing once the file is gone: keep `csmith-K.c`.
+            let prefix = format!("{}/", cfg.work_dir.display());
+            return Ok(Verdict::Unsupported(why.message().replace(&prefix, "")));
+        }
         Err(FrontEndFailure::Panic(msg)) => {
             return Ok(Verdict::Mismatched {
                 stage: "frontend".into(),

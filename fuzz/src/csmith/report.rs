@@ -104,6 +104,11 @@ pub struct Summary {
     pub front_end_time: Duration,
     pub pipeline_time: Duration,
     pub gcc_time: Duration,
+    /// `gcc -O0 -S` over the programs where it was measured too.
+    pub gcc_s_timed: usize,
+    pub gcc_s_time: Duration,
+    /// phicc over those same programs.
+    pub phicc_time_vs_s: Duration,
     pub wall: Duration,
 }
 
@@ -168,6 +173,11 @@ impl Summary {
                 s.front_end_time += fe;
                 s.pipeline_time += p;
                 s.gcc_time += g;
+                if let Some(gs) = r.gcc_s_time {
+                    s.gcc_s_timed += 1;
+                    s.gcc_s_time += gs;
+                    s.phicc_time_vs_s += fe + p;
+                }
             }
         }
         s
@@ -245,11 +255,28 @@ impl Summary {
                 ms(self.gcc_time),
                 ms(self.gcc_time) / n
             );
+            if self.gcc_s_timed > 0 {
+                let _ = writeln!(
+                    o,
+                    "  gcc -O0 -w -S (to assembly, {} programs) {:>10.1} ms  {:>8.2} ms  (phicc on them: {:.1} ms)",
+                    self.gcc_s_timed,
+                    ms(self.gcc_s_time),
+                    ms(self.gcc_s_time) / self.gcc_s_timed as f64,
+                    ms(self.phicc_time_vs_s)
+                );
+            }
             if phicc > Duration::ZERO {
                 let _ = writeln!(
                     o,
-                    "  gcc / phicc = {:.2}",
+                    "  gcc build / phicc = {:.2}",
                     self.gcc_time.as_secs_f64() / phicc.as_secs_f64()
+                );
+            }
+            if self.phicc_time_vs_s > Duration::ZERO {
+                let _ = writeln!(
+                    o,
+                    "  gcc -S / phicc = {:.2}",
+                    self.gcc_s_time.as_secs_f64() / self.phicc_time_vs_s.as_secs_f64()
                 );
             }
         }
@@ -296,6 +323,7 @@ mod tests {
             front_end_time: fe.map(Duration::from_millis),
             pipeline_time: fe.map(Duration::from_millis),
             gcc_time: gcc.map(Duration::from_millis),
+            gcc_s_time: gcc.map(|g| Duration::from_millis(g / 2)),
         }
     }
 
@@ -339,6 +367,10 @@ mod tests {
             Duration::from_millis(12)
         );
         assert_eq!(s.gcc_time, Duration::from_millis(37));
+        // -S: 5 + 10 + 3 = 18 ms over the same three programs.
+        assert_eq!(s.gcc_s_timed, 3);
+        assert_eq!(s.gcc_s_time, Duration::from_millis(18));
+        assert_eq!(s.phicc_time_vs_s, Duration::from_millis(12));
         assert_eq!(s.histogram.get("no `…`"), Some(&1));
         let text = s.render();
         assert!(text.contains("seed 2: gvn: exit 3"), "{text}");

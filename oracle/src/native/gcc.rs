@@ -4,7 +4,7 @@
 //! print and with what status does it exit"; gcc at -O0 is the most trusted one.
 //!
 //! Invariants:
-//! - both children run under [`run_limited`] (compile 30 s, run 10 s by default);
+//! - every child runs under [`run_limited`] (compile 30 s, run 10 s by default);
 //! - the outcome is one of: gcc rejected the file (its first error line kept), the
 //!   binary timed out, died by a signal, or exited with a status and stdout bytes;
 //! - the binary is written to a fresh temporary path and removed afterwards; two runs in
@@ -162,6 +162,22 @@ fn build_and_run(source: &Path, binary: &Path, cfg: &ReferenceConfig) -> Result<
     })
 }
 
+/// Times `gcc -O0 -w -S` (compile to assembly only, written to /dev/null): the part of
+/// gcc's work that corresponds to a compiler without assembler and linker. `Ok(None)` when
+/// gcc fails or times out.
+pub fn compile_only_time(source: &Path, cfg: &ReferenceConfig) -> Result<Option<Duration>, String> {
+    let mut gcc = Command::new(&cfg.gcc);
+    gcc.args(["-O0", "-w", "-S"]);
+    for dir in &cfg.include_dirs {
+        gcc.arg("-I").arg(dir);
+    }
+    gcc.args(&cfg.extra_flags)
+        .arg(source)
+        .args(["-o", "/dev/null"]);
+    let r = run_limited(&mut gcc, cfg.compile_timeout, 1 << 16)?;
+    Ok((r.termination == Termination::Exited(0)).then_some(r.elapsed))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -214,6 +230,15 @@ mod tests {
         assert_eq!(outcome("abort.c", src, &cfg), NativeOutcome::Signaled(6));
         let src = "int main(void) { for (;;) {} }\n";
         assert_eq!(outcome("loop.c", src, &cfg), NativeOutcome::TimedOut);
+    }
+
+    #[test]
+    fn compile_only_timing() {
+        let cfg = ReferenceConfig::default();
+        let ok = c_file("s.c", "int main(void) { return 0; }\n");
+        assert!(compile_only_time(&ok, &cfg).unwrap().is_some());
+        let bad = c_file("s_bad.c", "int main(void) { return x; }\n");
+        assert_eq!(compile_only_time(&bad, &cfg).unwrap(), None);
     }
 
     #[test]
