@@ -132,7 +132,9 @@ pub fn run_seed(seed: u64, cfg: &SeedConfig) -> Result<SeedResult, String> {
     csmith
         .arg("--seed")
         .arg(seed.to_string())
-        .args(&cfg.csmith_options);
+        .args(&cfg.csmith_options)
+        // csmith writes `platform.info` into its working directory.
+        .current_dir(&cfg.work_dir);
     let generated = run_limited(&mut csmith, cfg.csmith_timeout, 64 << 20)?;
     match generated.termination {
         Termination::Exited(0) if !generated.truncated => {}
