@@ -83,6 +83,35 @@ enum BenchWhat {
         #[arg(long)]
         list: bool,
     },
+    /// csmith programs through phicc (front end, every stage in the oracle) against the
+    /// host gcc -O0 build; prints counts, front-end errors and compile times. Options after
+    /// `--` go to csmith.
+    Csmith {
+        /// Number of programs (seeds).
+        #[arg(long, default_value_t = 10)]
+        count: u64,
+        /// First seed (seeds S, S+1, ..., S+count-1).
+        #[arg(long, default_value_t = 1)]
+        seed_start: u64,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Where mismatches are saved (default: reports/csmith-<UTC timestamp>/).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Oracle instructions per run at each stage.
+        #[arg(long, default_value_t = 1_000_000_000)]
+        fuel: u64,
+        /// Time limit of csmith itself.
+        #[arg(long, default_value = "60s", value_parser = parse_duration)]
+        csmith_timeout: Duration,
+        /// Time limit of the gcc reference binary.
+        #[arg(long, default_value = "10s", value_parser = parse_duration)]
+        ref_timeout: Duration,
+        /// Options passed to csmith after `--seed K`.
+        #[arg(last = true)]
+        csmith_options: Vec<String>,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -90,9 +119,17 @@ enum Command {
     /// Run every `; run:` line of each input at every pipeline stage; prints a table per
     /// file and `N passed, M failed`. Exit 0 all agree, 1 a mismatch, 2 invalid input.
     Check {
-        /// `.ir` files, or directories searched for them.
+        /// `.ir` and `.c` files, or directories searched for them. A `.c` file's `main` is
+        /// compared with the host `gcc -O0` build (exit status and stdout).
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// Include directory for `.c` input (phicc and gcc alike; repeatable).
+        /// `/usr/include/csmith` is added last when it exists.
+        #[arg(short = 'I', value_name = "DIR")]
+        include: Vec<PathBuf>,
+        /// Seconds the gcc reference binary may run.
+        #[arg(long, default_value = "10s", value_parser = parse_duration)]
+        ref_timeout: Duration,
         /// Instructions per run before the oracle gives up.
         #[arg(long, default_value_t = 10_000_000)]
         fuel: u64,
@@ -162,6 +199,18 @@ enum Command {
     },
 }
 
+/// csmith's runtime headers, when installed.
+pub const CSMITH_INCLUDE: &str = "/usr/include/csmith";
+
+/// `dirs` plus csmith's header directory (last) when it exists.
+pub fn with_csmith_include(mut dirs: Vec<PathBuf>) -> Vec<PathBuf> {
+    let csmith = PathBuf::from(CSMITH_INCLUDE);
+    if csmith.is_dir() && !dirs.contains(&csmith) {
+        dirs.push(csmith);
+    }
+    dirs
+}
+
 /// Runs the CLI on `args` (without the program name); returns the exit code.
 pub fn cli_main(args: Vec<String>) -> i32 {
     let cli = match Cli::try_parse_from(std::iter::once("phihunt".to_string()).chain(args)) {
@@ -213,6 +262,8 @@ pub fn cli_main(args: Vec<String>) -> i32 {
     match cli.command {
         Command::Check {
             files,
+            include,
+            ref_timeout,
             fuel,
             ptr_bytes,
             time_passes,
@@ -225,6 +276,11 @@ pub fn cli_main(args: Vec<String>) -> i32 {
                     ..RunConfig::default()
                 },
                 time_passes,
+                c_include_dirs: with_csmith_include(include),
+                reference: oracle::native::ReferenceConfig {
+                    run_timeout: ref_timeout,
+                    ..oracle::native::ReferenceConfig::default()
+                },
             };
             check_paths(&files, &settings).exit_code()
         }
@@ -277,6 +333,30 @@ pub fn cli_main(args: Vec<String>) -> i32 {
                 pipeline,
             })
         }
+        Command::Bench {
+            what:
+                BenchWhat::Csmith {
+                    count,
+                    seed_start,
+                    jobs,
+                    out,
+                    fuel,
+                    csmith_timeout,
+                    ref_timeout,
+                    csmith_options,
+                },
+        } => crate::csmith::bench_csmith(crate::csmith::CsmithArgs {
+            count,
+            seed_start,
+            jobs,
+            out,
+            csmith_options,
+            fuel,
+            csmith_timeout,
+            ref_timeout,
+            pipeline,
+            mutants: active,
+        }),
         Command::Gen { generator, seed } => crate::campaign::cli::gen_command(&generator, seed),
         Command::Reduce { file, output, time } => {
             crate::reduce::cli::reduce_file(&file, output.as_deref(), time)

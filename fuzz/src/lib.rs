@@ -4,6 +4,7 @@
 pub mod campaign;
 pub mod check;
 pub mod cli;
+pub mod csmith;
 pub mod diff;
 pub mod findings;
 pub mod fuzzers;

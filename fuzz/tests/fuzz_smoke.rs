@@ -114,3 +114,60 @@ fn phi_elim_smoke() {
         stats.line()
     );
 }
+
+/// corpus/c files (with `test.h` pasted in) with random byte edits: random bytes alone
+/// almost never get past the parser.
+fn c_frontend_mutated(data: &[u8]) {
+    const HEADER: &str = include_str!("../../corpus/c/test.h");
+    const BASES: [&str; 4] = [
+        include_str!("../../corpus/c/arith.c"),
+        include_str!("../../corpus/c/struct.c"),
+        include_str!("../../corpus/c/switch.c"),
+        include_str!("../../corpus/c/init.c"),
+    ];
+    let base = BASES[usize::from(data.first().copied().unwrap_or(0)) % BASES.len()];
+    let mut text = base.replace("#include \"test.h\"", HEADER).into_bytes();
+    for chunk in data
+        .chunks(3)
+        .skip(1)
+        .take(1 + data.get(1).map_or(0, |n| usize::from(n % 4)))
+    {
+        if let [a, b, c] = *chunk {
+            let at = (usize::from(a) << 8 | usize::from(b)) % text.len().max(1);
+            let ch = b" ;{}()[]*&,=+-<>0123456789xi"[usize::from(c) % 28];
+            match c % 3 {
+                0 => text[at] = ch,
+                1 => {
+                    text.remove(at);
+                }
+                _ => text.insert(at, ch),
+            }
+        }
+    }
+    phihunt::fuzzers::c_frontend::check(&text);
+}
+
+#[test]
+fn c_frontend_smoke() {
+    let runs = smoke(
+        "c_frontend",
+        Duration::from_secs(2),
+        100,
+        phihunt::fuzzers::c_frontend::check,
+    );
+    let mutated = smoke(
+        "c_frontend_mutated",
+        Duration::from_secs(3),
+        20,
+        c_frontend_mutated,
+    );
+    eprintln!("{}", phihunt::fuzzers::c_frontend::STATS.line());
+    assert!(runs >= 100 && mutated >= 20);
+    // Some mutated programs must compile, or the loop tests nothing but error paths.
+    assert!(
+        phihunt::fuzzers::c_frontend::STATS
+            .valid
+            .load(std::sync::atomic::Ordering::Relaxed)
+            > 0
+    );
+}

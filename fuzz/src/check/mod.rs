@@ -1,19 +1,28 @@
-//! `phihunt check FILE...`: run every `; run:` line of every input at every stage.
+//! `phihunt check FILE...`: run every `; run:` line of every `.ir` input at every stage;
+//! run `main` of every `.c` input at every stage against the gcc -O0 reference.
 //!
 //! Exit status: 0 when every stage meets every line, 1 on any mismatch, 2 when an input
 //! is invalid (the worst one wins). The last line printed is `N passed, M failed`, counting
 //! (stage, run line) cells.
 
+pub mod c_source;
 pub mod directives;
 pub mod evaluate;
 pub mod table;
 
 use compiler::pipeline::PipelineOptions;
 use evaluate::{check_ir_source, FileVerdict};
+use oracle::native::{reference_run, ReferenceConfig};
 use oracle::RunConfig;
 use std::path::{Path, PathBuf};
 
-/// Expands directories into the `.ir` files below them, sorted; files are kept as given.
+/// True for the inputs `check` judges against gcc rather than `; run:` lines.
+pub fn is_c_file(p: &Path) -> bool {
+    p.extension().is_some_and(|x| x == "c")
+}
+
+/// Expands directories into the `.ir` and `.c` files below them, sorted; files are kept
+/// as given.
 pub fn expand_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut out = Vec::new();
     for p in paths {
@@ -27,7 +36,7 @@ pub fn expand_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
                     let path = e.map_err(|e| format!("{}: {e}", dir.display()))?.path();
                     if path.is_dir() {
                         stack.push(path);
-                    } else if path.extension().is_some_and(|x| x == "ir") {
+                    } else if path.extension().is_some_and(|x| x == "ir") || is_c_file(&path) {
                         found.push(path);
                     }
                 }
@@ -71,6 +80,9 @@ pub fn check_file(
     out: &mut String,
     summary: &mut CheckSummary,
 ) {
+    if is_c_file(path) {
+        return check_c_file(path, settings, out, summary);
+    }
     let (opts, cfg) = (&settings.pipeline, &settings.run);
     let name = path.display().to_string();
     let src = match std::fs::read(path) {
@@ -128,6 +140,104 @@ pub fn check_file(
     }
 }
 
+/// Checks one C file against gcc and prints its table (or why it cannot be judged).
+pub fn check_c_file(
+    path: &Path,
+    settings: &CheckSettings,
+    out: &mut String,
+    summary: &mut CheckSummary,
+) {
+    use c_source::{front_end, judge_stages, reference_result, FrontEndFailure, Invalid};
+    let name = path.display().to_string();
+    out.push_str(&format!("== {name}\n"));
+    let invalid = |out: &mut String, summary: &mut CheckSummary, why: Invalid| {
+        let msg = why.message();
+        // A front-end diagnostic already reads `file:line:col: error: message`.
+        if msg.contains(": error: ") {
+            out.push_str(&format!("{msg}\n\n"));
+        } else {
+            out.push_str(&format!("error: {msg}\n\n"));
+        }
+        summary.invalid += 1;
+    };
+    if settings.run.ptr_bytes != 8 {
+        let why = "the gcc reference is x86_64 only: use --ptr-bytes 8 for C input";
+        return invalid(out, summary, Invalid::OracleCannotRun(why.into()));
+    }
+    let fe = front_end(path, &settings.c_include_dirs);
+    let front_end_time = fe.elapsed;
+    let module = match fe.result {
+        Ok(m) => m,
+        Err(FrontEndFailure::Refused(why)) => return invalid(out, summary, why),
+        Err(FrontEndFailure::Panic(msg)) => {
+            out.push_str(&format!("✗ the front end panicked: {msg}\n\n"));
+            summary.failed += 1;
+            summary.failing_files.push(path.to_path_buf());
+            return;
+        }
+    };
+    let mut reference_cfg = settings.reference.clone();
+    reference_cfg
+        .include_dirs
+        .extend(settings.c_include_dirs.iter().cloned());
+    let reference = match reference_run(path, &reference_cfg) {
+        Ok(r) => r.outcome,
+        Err(e) => {
+            return invalid(out, summary, Invalid::ReferenceRejects(e));
+        }
+    };
+    let reference = match reference_result(&reference) {
+        Ok(r) => r,
+        Err(why) => return invalid(out, summary, why),
+    };
+    match judge_stages(&module, reference, &settings.pipeline, &settings.run) {
+        Err(why) => invalid(out, summary, why),
+        Ok(j) => {
+            let (code, stdout) = &j.reference;
+            let mut reference = format!("exit {code}");
+            if !stdout.is_empty() {
+                reference.push_str(&format!(
+                    ", stdout {}",
+                    oracle::native::gcc::quote_stdout(stdout)
+                ));
+            }
+            out.push_str(&format!("reference (gcc -O0): {reference}\n"));
+            let cells: Vec<Vec<_>> = j.cells.iter().map(|c| vec![c.clone()]).collect();
+            out.push_str(&table::render_columns(
+                &["main() vs gcc".to_string()],
+                &j.stages,
+                &cells,
+            ));
+            for n in &j.notes {
+                out.push_str(&format!("note: {n}\n"));
+            }
+            if settings.time_passes {
+                out.push_str("time-passes: stage, changes, time\n");
+                out.push_str(&format!(
+                    "  {:<16} {:>6}  {:>9.3} ms\n",
+                    "front end",
+                    "",
+                    front_end_time.as_secs_f64() * 1e3
+                ));
+                for (stage, changes, time) in &j.timings {
+                    out.push_str(&format!(
+                        "  {stage:<16} {changes:>6}  {:>9.3} ms\n",
+                        time.as_secs_f64() * 1e3
+                    ));
+                }
+            }
+            out.push('\n');
+            let ok = j.cells.iter().filter(|c| c.ok).count();
+            let bad = j.cells.len() - ok;
+            summary.passed += ok;
+            summary.failed += bad;
+            if bad > 0 {
+                summary.failing_files.push(path.to_path_buf());
+            }
+        }
+    }
+}
+
 /// How `check` runs its inputs.
 #[derive(Clone, Debug, Default)]
 pub struct CheckSettings {
@@ -135,6 +245,10 @@ pub struct CheckSettings {
     pub run: RunConfig,
     /// Print each stage's change count and time under its table.
     pub time_passes: bool,
+    /// `-I` directories for C input (phicc's front end and gcc alike).
+    pub c_include_dirs: Vec<PathBuf>,
+    /// How the gcc reference of C input is built and run.
+    pub reference: ReferenceConfig,
 }
 
 /// Checks every input, printing as it goes; returns the summary.

@@ -1,4 +1,5 @@
-//! The table `phihunt check` prints: one row per stage, one column per `; run:` line.
+//! The table `phihunt check` prints: one row per stage, one column per `; run:` line (for
+//! C input: one column, `main` against gcc).
 //!
 //! Invariant: column widths fit the widest cell, so the table reads in a terminal and in
 //! a CI log alike; failing cells are marked with `✗` so they can be grepped.
@@ -8,12 +9,17 @@ use super::evaluate::Cell;
 
 /// Renders the table.
 pub fn render(stages: &[String], directives: &[RunDirective], cells: &[Vec<Cell>]) -> String {
+    let headers: Vec<String> = directives
+        .iter()
+        .map(|d| format!("L{} {}", d.line, d.label()))
+        .collect();
+    render_columns(&headers, stages, cells)
+}
+
+/// Renders the table with the given column headers (after `stage`).
+pub fn render_columns(headers: &[String], stages: &[String], cells: &[Vec<Cell>]) -> String {
     let mut header = vec!["stage".to_string()];
-    header.extend(
-        directives
-            .iter()
-            .map(|d| format!("L{} {}", d.line, d.label())),
-    );
+    header.extend(headers.iter().cloned());
     let mut rows = vec![header];
     for (stage, row) in stages.iter().zip(cells) {
         let mut r = vec![stage.clone()];

@@ -2,6 +2,7 @@
 //! `fuzz/fuzz_targets/` are thin wrappers; `cargo test` runs a short smoke loop of each
 //! on stable Rust (regalloc2's arbtest idea).
 
+pub mod c_frontend;
 pub mod differential;
 pub mod ir_parse;
 pub mod ir_pipeline;

@@ -1,0 +1,126 @@
+//! The `phicc` driver as a user runs it: options, stages, `-o`, and errors in the
+//! `file:line:col: error: message` form with exit status 1 (usage errors: 2).
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn phicc(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_phicc"))
+        .args(args)
+        .output()
+        .expect("run phicc");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn temp(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("phicc-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+const IR: &str = "func @f() -> i32 {\n.LBB0:\n    %0 = alloca i32, 4, 4\n    store i32 7:i32, %0\n    %1 = load i32 %0\n    ret i32 %1\n}\n";
+
+#[test]
+fn ir_input_prints_any_stage() {
+    let f = temp("f.ir", IR);
+    let (code, lowered, err) = phicc(&[&f, "--emit-ir=lowered"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(lowered.contains("load i32"), "{lowered}");
+    // mem2reg promotes the slot: its load and store are gone after it.
+    let (code, promoted, err) = phicc(&[&f, "--emit-ir=mem2reg"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        !promoted.contains("load") && !promoted.contains("store"),
+        "{promoted}"
+    );
+    // The default is the last stage, the same as --emit-ir and --emit-ir=phi_elim.
+    let (_, last, _) = phicc(&[&f]);
+    let (_, plain, _) = phicc(&[&f, "--emit-ir"]);
+    let (_, named, _) = phicc(&[&f, "--emit-ir=phi_elim"]);
+    assert_eq!(last, plain);
+    assert_eq!(last, named);
+}
+
+#[test]
+fn dash_o_writes_the_output_to_a_file() {
+    let f = temp("g.ir", IR);
+    let out = std::env::temp_dir().join(format!("phicc-cli-{}-g.out", std::process::id()));
+    let o = out.display().to_string();
+    let (code, stdout, err) = phicc(&[&f, "--emit-ir=lowered", "-o", &o]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(stdout, "");
+    let (_, direct, _) = phicc(&[&f, "--emit-ir=lowered"]);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), direct);
+}
+
+#[test]
+fn preprocess_only_with_defines_and_includes() {
+    let dir = PathBuf::from(temp("inc/x.h", ""))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    temp("inc/x.h", "#define FROM_HEADER 7\n");
+    let c = temp("p.c", "#include \"x.h\"\nint a = FROM_HEADER + N;\n");
+    let (code, out, err) = phicc(&["-E", "-DN=5", "-I", dir.to_str().unwrap(), &c]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.trim(), "int a = 7 + 5;");
+    let (code, out2, _) = phicc(&["-E", "-DN=5", &format!("-I{}", dir.display()), &c]);
+    assert_eq!(code, 0);
+    assert_eq!(out, out2);
+}
+
+#[test]
+fn errors_have_file_line_col_and_status_1() {
+    let c = temp("e.c", "int x;\n#error stop here\n");
+    let (code, out, err) = phicc(&[&c]);
+    assert_eq!(code, 1);
+    assert_eq!(out, "");
+    assert!(err.starts_with(&format!("{c}:2:")), "{err}");
+    assert!(err.contains(": error: "), "{err}");
+    let bad = temp("bad.ir", "func @f( -> i32 {\n");
+    let (code, _, err) = phicc(&[&bad]);
+    assert_eq!(code, 1);
+    assert!(err.starts_with(&format!("{bad}:1:")), "{err}");
+    let (code, _, err) = phicc(&["/nonexistent/phicc-missing.c"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("error"), "{err}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let f = temp("u.ir", IR);
+    assert_eq!(phicc(&[]).0, 2);
+    assert_eq!(phicc(&[&f, "--frobnicate"]).0, 2);
+    assert_eq!(phicc(&[&f, "--target", "vax"]).0, 2);
+    assert_eq!(phicc(&[&f, "-I"]).0, 2);
+    let (code, _, err) = phicc(&[&f, "--emit-ir=no_such_stage"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no stage named `no_such_stage`"), "{err}");
+}
+
+/// Needs the C front end (issue 5): a C file goes through every stage.
+#[test]
+fn c_input_prints_the_lowered_and_final_ir() {
+    let c = temp(
+        "m.c",
+        "int twice(int x) { return x * 2; }\nint main(void) { return twice(21); }\n",
+    );
+    for target in ["x86_64", "i686", "aarch64", "riscv64"] {
+        let (code, out, err) = phicc(&[&c, "--target", target, "--emit-ir=lowered"]);
+        assert_eq!(code, 0, "{target}: {err}");
+        assert!(
+            out.contains("func @main") && out.contains("func @twice"),
+            "{out}"
+        );
+    }
+    let (code, out, err) = phicc(&[&c]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("func @main"), "{out}");
+}

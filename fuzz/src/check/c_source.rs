@@ -1,0 +1,253 @@
+//! Holds one C program to gcc -O0 at every pipeline stage.
+//!
+//! Why: `phihunt check FILE.c` and `phihunt bench csmith` both ask the same question: does
+//! phicc (front end, then every middle-end stage, run in the oracle) make the program do
+//! what the native gcc -O0 build does? "Do" is the exit status (`main`'s return value
+//! `& 0xff`, or `exit(N)`'s) and the stdout bytes.
+//!
+//! How `main` is called: with no arguments when it takes none, else with `argc = 1` and
+//! `argv = NULL` (the oracle has no way yet to build a real `{"prog", NULL}` array; a
+//! program that reads `argv[0]` gets `Undefined(InvalidPointer)` at `lowered` and is
+//! therefore invalid, never a mismatch). csmith's `main` reads `argv` only when `argc == 2`.
+//!
+//! Invariants:
+//! - an input that cannot be judged is an [`Invalid`] with its reason: front-end
+//!   error (the diagnostic's headline), gcc rejects it, the reference times out or dies by
+//!   a signal, the oracle cannot run the `lowered` stage (an unsupported external), or the
+//!   `lowered` stage itself ends in undefined behaviour or runs out of fuel;
+//! - a front-end panic, a stage failing the verifier or panicking, and any stage whose
+//!   (status, stdout) differs from gcc's are failures, reported per stage;
+//! - the front end runs under `catch_unwind`: a panic is reported, never propagated.
+
+use super::evaluate::Cell;
+use crate::stages::{snapshot_stages, StageFailure};
+use compiler::compile_c::{compile_c_file, default_options};
+use compiler::ir::{IrModule, IrType};
+use compiler::pipeline::{PipelineOptions, STAGE_LOWERED};
+use oracle::native::{gcc::quote_stdout, NativeOutcome};
+use oracle::{Outcome, Program, RunConfig, RunResult};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Why a C input cannot be judged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Invalid {
+    /// phicc's front end refused it (the first error's headline).
+    FrontEnd(String),
+    /// gcc refused it.
+    ReferenceRejects(String),
+    ReferenceTimeout,
+    /// The reference binary died by this signal.
+    ReferenceCrash(i32),
+    /// The oracle cannot run the `lowered` stage (unknown external, bad `main`).
+    OracleCannotRun(String),
+    /// The `lowered` stage has undefined behaviour or runs out of fuel in the oracle.
+    OracleInvalid(String),
+}
+
+impl Invalid {
+    /// A one-line account.
+    pub fn message(&self) -> String {
+        match self {
+            Invalid::FrontEnd(h) => h.clone(),
+            Invalid::ReferenceRejects(m) => format!("gcc rejects the file: {m}"),
+            Invalid::ReferenceTimeout => "reference timeout (gcc -O0 build ran too long)".into(),
+            Invalid::ReferenceCrash(s) => format!("reference crashed (signal {s})"),
+            Invalid::OracleCannotRun(m) => format!("the oracle cannot run this input: {m}"),
+            Invalid::OracleInvalid(m) => {
+                format!("the lowered program is not a valid reference in the oracle: {m}")
+            }
+        }
+    }
+}
+
+/// Why the front end gave no module.
+#[derive(Clone, Debug)]
+pub enum FrontEndFailure {
+    /// It refused the input (an `Invalid::FrontEnd`).
+    Refused(Invalid),
+    /// It panicked (a bug of phicc).
+    Panic(String),
+}
+
+/// Every stage's result against the reference.
+#[derive(Clone, Debug)]
+pub struct CJudgement {
+    /// The reference's status and stdout.
+    pub reference: (i32, Vec<u8>),
+    /// One row per stage (a failing pipeline stage included), in pipeline order.
+    pub stages: Vec<String>,
+    pub cells: Vec<Cell>,
+    /// Verifier messages, panics, oracle refusals of later stages.
+    pub notes: Vec<String>,
+    /// (stage, changes, time) for every stage that ran, for `--time-passes`.
+    pub timings: Vec<(String, usize, Duration)>,
+}
+
+impl CJudgement {
+    /// The first stage that does not agree with gcc.
+    pub fn first_mismatch(&self) -> Option<(&str, &str)> {
+        self.stages
+            .iter()
+            .zip(&self.cells)
+            .find(|(_, c)| !c.ok)
+            .map(|(s, c)| (s.as_str(), c.text.as_str()))
+    }
+}
+
+/// What the C compile of one file produced, with the front end's time.
+pub struct FrontEnd {
+    pub result: Result<IrModule, FrontEndFailure>,
+    pub elapsed: Duration,
+}
+
+/// Runs phicc's front end on `path` with the extra `-I` directories (panics caught).
+pub fn front_end(path: &Path, include_dirs: &[PathBuf]) -> FrontEnd {
+    let mut opts = default_options();
+    opts.include_dirs.extend(include_dirs.iter().cloned());
+    let start = Instant::now();
+    let caught = catch_unwind(AssertUnwindSafe(|| compile_c_file(path, &opts)));
+    let elapsed = start.elapsed();
+    let result = match caught {
+        Ok(Ok(compiled)) => Ok(compiled.module),
+        Ok(Err(diag)) => Err(FrontEndFailure::Refused(Invalid::FrontEnd(diag.headline()))),
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "non-string panic payload".into());
+            Err(FrontEndFailure::Panic(message))
+        }
+    };
+    FrontEnd { result, elapsed }
+}
+
+/// The reference's (status, stdout), or why it cannot serve.
+pub fn reference_result(r: &NativeOutcome) -> Result<(i32, Vec<u8>), Invalid> {
+    match r {
+        NativeOutcome::CompileFailed(m) => Err(Invalid::ReferenceRejects(m.clone())),
+        NativeOutcome::TimedOut => Err(Invalid::ReferenceTimeout),
+        NativeOutcome::Signaled(s) => Err(Invalid::ReferenceCrash(*s)),
+        NativeOutcome::Exited { code, stdout } => Ok((*code, stdout.clone())),
+    }
+}
+
+/// The arguments `main` is called with (see the module doc), or why it cannot be called.
+fn main_args(m: &IrModule) -> Result<Vec<i64>, String> {
+    let f = m
+        .function("main")
+        .ok_or_else(|| "the program defines no `main`".to_string())?;
+    match f.params.as_slice() {
+        [] => Ok(Vec::new()),
+        [argc, argv] if argc.is_integer() && *argv == IrType::Ptr => Ok(vec![1, 0]),
+        _ => Err("`main` must take () or (int, char **)".into()),
+    }
+}
+
+/// The status a run ends with on a real machine, when it ends normally.
+fn exit_status(r: &RunResult) -> Option<i32> {
+    match r.outcome {
+        Outcome::Returned(Some(v)) => Some((v & 0xff) as i32),
+        Outcome::Exited(c) => Some(c & 0xff),
+        _ => None,
+    }
+}
+
+/// Short text for a stage's result that differs from the reference.
+fn describe(r: &RunResult, want_stdout: &[u8]) -> String {
+    let mut s = match exit_status(r) {
+        Some(code) => format!("exit {code}"),
+        None => r.outcome.to_string(),
+    };
+    if r.stdout != want_stdout {
+        let at = r
+            .stdout
+            .iter()
+            .zip(want_stdout)
+            .position(|(a, b)| a != b)
+            .unwrap_or(r.stdout.len().min(want_stdout.len()));
+        s.push_str(&format!(
+            ", stdout {} (differs at byte {at})",
+            quote_stdout(&r.stdout)
+        ));
+    }
+    s
+}
+
+/// Runs the pipeline on `module` and every stage's `main` in the oracle; compares each
+/// with `reference` (status, stdout).
+pub fn judge_stages(
+    module: &IrModule,
+    reference: (i32, Vec<u8>),
+    opts: &PipelineOptions,
+    cfg: &RunConfig,
+) -> Result<CJudgement, Invalid> {
+    let args = main_args(module).map_err(Invalid::OracleCannotRun)?;
+    let staged = snapshot_stages(module, opts);
+    let timings = staged
+        .snapshots
+        .iter()
+        .map(|s| (s.stage.clone(), s.changes, s.elapsed))
+        .collect();
+    let (want_code, want_stdout) = &reference;
+    let mut stages = Vec::new();
+    let mut cells = Vec::new();
+    let mut notes = Vec::new();
+    for snap in &staged.snapshots {
+        let lowered = snap.stage == STAGE_LOWERED;
+        let run = Program::new(&snap.module, cfg).and_then(|p| p.run("main", &args));
+        let cell = match run {
+            Err(e) if lowered => return Err(Invalid::OracleCannotRun(e.0)),
+            Err(e) => {
+                notes.push(format!(
+                    "stage `{}`: the oracle cannot run its output: {e}",
+                    snap.stage
+                ));
+                Cell {
+                    ok: false,
+                    text: "cannot run".into(),
+                }
+            }
+            Ok(r) if lowered && r.outcome.is_invalid_reference() => {
+                return Err(Invalid::OracleInvalid(r.outcome.to_string()))
+            }
+            Ok(r) if exit_status(&r) == Some(*want_code) && r.stdout == *want_stdout => Cell {
+                ok: true,
+                text: "ok".into(),
+            },
+            Ok(r) => Cell {
+                ok: false,
+                text: describe(&r, want_stdout),
+            },
+        };
+        stages.push(snap.stage.clone());
+        cells.push(cell);
+    }
+    if let Some(f) = &staged.failure {
+        if f.stage() == STAGE_LOWERED {
+            // The front end produced IR the verifier rejects: phicc's bug, not the input's.
+            notes.push(format!("the front end's output: {}", f.message()));
+        } else {
+            notes.push(f.message());
+        }
+        let label = match f {
+            StageFailure::Verify(_) => "verifier failed",
+            StageFailure::Panic { .. } => "panicked",
+            StageFailure::UnreportedChange { .. } => "unreported change",
+        };
+        stages.push(f.stage().to_string());
+        cells.push(Cell {
+            ok: false,
+            text: label.into(),
+        });
+    }
+    Ok(CJudgement {
+        reference,
+        stages,
+        cells,
+        notes,
+        timings,
+    })
+}

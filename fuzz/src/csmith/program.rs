@@ -1,0 +1,229 @@
+//! One csmith seed end to end: generate, build the gcc reference, compile with phicc,
+//! run every stage in the oracle, classify.
+//!
+//! Invariants: the classification is total and exclusive (see [`Verdict`]); the program
+//! text is kept in memory so a mismatch can be saved after the temporary file is gone;
+//! phicc's time is measured in-process, per program, as one front-end run plus one
+//! pipeline run (front end through phi elimination, verification included, no
+//! snapshots); gcc's is the wall time of the `gcc -O0 -w` process (compile, assemble and
+//! link: gcc has a back end, phicc does not yet), and separately `gcc -O0 -S` alone.
+
+use crate::check::c_source::{front_end, judge_stages, reference_result, FrontEndFailure};
+use crate::check::c_source::{CJudgement, Invalid};
+use crate::cli::CSMITH_INCLUDE;
+use compiler::pipeline::{run_pipeline, PipelineOptions};
+use oracle::native::gcc::compile_only_time;
+use oracle::native::{reference_run, run_limited, NativeOutcome, ReferenceConfig, Termination};
+use oracle::RunConfig;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// Settings shared by every seed.
+#[derive(Clone, Debug)]
+pub struct SeedConfig {
+    pub csmith_options: Vec<String>,
+    /// Where the temporary `.c` files go.
+    pub work_dir: PathBuf,
+    pub fuel: u64,
+    pub csmith_timeout: Duration,
+    pub ref_timeout: Duration,
+    pub pipeline: PipelineOptions,
+}
+
+/// How one seed ended.
+#[derive(Clone, Debug)]
+pub enum Verdict {
+    /// csmith failed or timed out.
+    GeneratorFailed(String),
+    /// The gcc binary ran past its time limit.
+    ReferenceTimeout,
+    /// gcc rejected the program or its binary crashed.
+    ReferenceInvalid(String),
+    /// The front end refused the program (its first error).
+    Unsupported(String),
+    /// The oracle cannot use the `lowered` stage as a reference (unsupported external,
+    /// undefined behaviour, out of fuel).
+    OracleInvalid(String),
+    /// Every stage agrees with gcc.
+    Matched,
+    /// A stage disagrees with gcc, fails the verifier or panics (`frontend` when the
+    /// front end panicked).
+    Mismatched { stage: String, detail: String },
+}
+
+/// The result of one seed.
+#[derive(Clone, Debug)]
+pub struct SeedResult {
+    pub seed: u64,
+    pub verdict: Verdict,
+    /// The program csmith wrote (empty when it failed).
+    pub program: String,
+    /// The gcc reference's outcome (when built).
+    pub reference: Option<NativeOutcome>,
+    /// The per-stage results (when judged).
+    pub judgement: Option<CJudgement>,
+    /// phicc's front end and pipeline times (when the front end accepted the program).
+    pub front_end_time: Option<Duration>,
+    pub pipeline_time: Option<Duration>,
+    /// gcc's compile time (when gcc ran): the whole build (compile, assemble, link).
+    pub gcc_time: Option<Duration>,
+    /// `gcc -O0 -S` alone (when it succeeded).
+    pub gcc_s_time: Option<Duration>,
+}
+
+impl SeedResult {
+    /// The mismatching stage and detail, if the seed is a mismatch.
+    pub fn mismatch(&self) -> Option<(&str, &str)> {
+        match &self.verdict {
+            Verdict::Mismatched { stage, detail } => Some((stage, detail)),
+            _ => None,
+        }
+    }
+
+    /// One progress line.
+    pub fn line(&self, saved: Option<&Result<PathBuf, String>>) -> String {
+        let what = match &self.verdict {
+            Verdict::GeneratorFailed(m) => format!("csmith failed: {m}"),
+            Verdict::ReferenceTimeout => "reference timeout".into(),
+            Verdict::ReferenceInvalid(m) => format!("reference invalid: {m}"),
+            Verdict::Unsupported(m) => format!("unsupported: {m}"),
+            Verdict::OracleInvalid(m) => format!("oracle invalid: {m}"),
+            Verdict::Matched => "matched".into(),
+            Verdict::Mismatched { stage, detail } => {
+                let place = match saved {
+                    Some(Ok(p)) => format!(" (saved to {})", p.display()),
+                    Some(Err(e)) => format!(" (NOT SAVED: {e})"),
+                    None => String::new(),
+                };
+                format!("MISMATCH at {stage}: {detail}{place}")
+            }
+        };
+        let mut times = Vec::new();
+        if let (Some(fe), Some(p)) = (self.front_end_time, self.pipeline_time) {
+            times.push(format!("phicc {:.1} ms", (fe + p).as_secs_f64() * 1e3));
+        }
+        if let Some(g) = self.gcc_time {
+            times.push(format!("gcc {:.1} ms", g.as_secs_f64() * 1e3));
+        }
+        if times.is_empty() {
+            format!("seed {}: {what}", self.seed)
+        } else {
+            format!("seed {}: {what} ({})", self.seed, times.join(", "))
+        }
+    }
+}
+
+/// Runs seed `seed`. `Err` only for a broken setup (csmith or gcc cannot be started).
+pub fn run_seed(seed: u64, cfg: &SeedConfig) -> Result<SeedResult, String> {
+    let mut result = SeedResult {
+        seed,
+        verdict: Verdict::Matched,
+        program: String::new(),
+        reference: None,
+        judgement: None,
+        front_end_time: None,
+        pipeline_time: None,
+        gcc_time: None,
+        gcc_s_time: None,
+    };
+    let mut csmith = Command::new("csmith");
+    csmith
+        .arg("--seed")
+        .arg(seed.to_string())
+        .args(&cfg.csmith_options)
+        // csmith writes `platform.info` into its working directory.
+        .current_dir(&cfg.work_dir);
+    let generated = run_limited(&mut csmith, cfg.csmith_timeout, 64 << 20)?;
+    match generated.termination {
+        Termination::Exited(0) if !generated.truncated => {}
+        t => {
+            let stderr = String::from_utf8_lossy(&generated.stderr);
+            let first = stderr.lines().next().unwrap_or("").to_string();
+            result.verdict = Verdict::GeneratorFailed(format!("{t:?} {first}"));
+            return Ok(result);
+        }
+    }
+    result.program = String::from_utf8_lossy(&generated.stdout).into_owned();
+    let path = cfg.work_dir.join(format!("csmith-{seed}.c"));
+    std::fs::write(&path, &result.program)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let verdict = judge(&path, cfg, &mut result);
+    let _ = std::fs::remove_file(&path);
+    result.verdict = verdict?;
+    Ok(result)
+}
+
+/// csmith's runtime headers, for phicc and gcc alike.
+fn include_dirs() -> Vec<PathBuf> {
+    vec![PathBuf::from(CSMITH_INCLUDE)]
+}
+
+fn judge(
+    path: &std::path::Path,
+    cfg: &SeedConfig,
+    result: &mut SeedResult,
+) -> Result<Verdict, String> {
+    let includes = include_dirs();
+    let reference_cfg = ReferenceConfig {
+        include_dirs: includes.clone(),
+        run_timeout: cfg.ref_timeout,
+        ..ReferenceConfig::default()
+    };
+    let native = reference_run(path, &reference_cfg)?;
+    result.gcc_time = Some(native.compile_time);
+    result.gcc_s_time = compile_only_time(path, &reference_cfg)?;
+    result.reference = Some(native.outcome.clone());
+
+    let fe = front_end(path, &includes);
+    let module = match fe.result {
+        Ok(m) => m,
+        Err(FrontEndFailure::Refused(why)) => {
+            // The temporary path means nothing once the file is gone: keep `csmith-K.c`.
+            let prefix = format!("{}/", cfg.work_dir.display());
+            return Ok(Verdict::Unsupported(why.message().replace(&prefix, "")));
+        }
+        Err(FrontEndFailure::Panic(msg)) => {
+            return Ok(Verdict::Mismatched {
+                stage: "frontend".into(),
+                detail: format!("the front end panicked: {msg}"),
+            })
+        }
+    };
+    result.front_end_time = Some(fe.elapsed);
+    // phicc's compile time: the pipeline alone, as a compile would run it.
+    let start = Instant::now();
+    let timed = catch_unwind(AssertUnwindSafe(|| {
+        run_pipeline(module.clone(), &cfg.pipeline, &mut |_, _| {})
+    }));
+    if matches!(timed, Ok(Ok(_))) {
+        result.pipeline_time = Some(start.elapsed());
+    }
+
+    let reference = match reference_result(&native.outcome) {
+        Ok(r) => r,
+        Err(Invalid::ReferenceTimeout) => return Ok(Verdict::ReferenceTimeout),
+        Err(why) => return Ok(Verdict::ReferenceInvalid(why.message())),
+    };
+    let run = RunConfig {
+        fuel: cfg.fuel,
+        ..RunConfig::default()
+    };
+    Ok(
+        match judge_stages(&module, reference, &cfg.pipeline, &run) {
+            Err(why) => Verdict::OracleInvalid(why.message()),
+            Ok(j) => {
+                let verdict = match j.first_mismatch() {
+                    None => Verdict::Matched,
+                    Some((stage, detail)) => Verdict::Mismatched {
+                        stage: stage.to_string(),
+                        detail: detail.to_string(),
+                    },
+                };
+                result.judgement = Some(j);
+                verdict
+            }
+        },
+    )
+}

@@ -1,0 +1,198 @@
+//! `phihunt bench csmith` as a user runs it. A fake `csmith` (a shell script first in
+//! PATH) prints a fixed program per seed, so every classification is exercised quickly
+//! and deterministically: matched, mismatched (with a seeded middle-end bug), reference
+//! timeout, unsupported (front-end error) and csmith failure. One test runs the real
+//! csmith when it is installed.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("phihunt-bcs-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A `csmith` that prints, for `--seed K`, program K (exits 1 for unknown seeds).
+fn fake_csmith() -> PathBuf {
+    let dir = temp_dir("bin");
+    let programs = [
+        // 1: agrees with gcc everywhere.
+        "#include <stdio.h>\nint main(void) { unsigned c = 0; for (int i = 0; i < 42; i++) c++; printf(\"checksum = %X\\n\", c); return 0; }\n",
+        // 2: -8 >> 28 is -1 (arithmetic shift): wrong with the seeded ashr-as-lshr bug.
+        "#include <stdio.h>\nint main(int argc, char **argv) { int x = -8 * argc; printf(\"%d\\n\", x >> 28); return 0; }\n",
+        // 3: never ends.
+        "int main(void) { for (;;) {} }\n",
+        // 4: gcc takes it, phicc's front end does not (GNU statement expression).
+        "int main(void) { return ({ 0; }); }\n",
+    ];
+    let mut script = String::from("#!/bin/sh\n# fake csmith for phihunt tests\ncase \"$2\" in\n");
+    for (i, p) in programs.iter().enumerate() {
+        std::fs::write(dir.join(format!("p{}.c", i + 1)), p).unwrap();
+        script.push_str(&format!(
+            "  {}) cat '{}' ;;\n",
+            i + 1,
+            dir.join(format!("p{}.c", i + 1)).display()
+        ));
+    }
+    script.push_str("  *) echo 'no such seed' >&2; exit 1 ;;\nesac\n");
+    let path = dir.join("csmith");
+    std::fs::write(&path, script).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    dir
+}
+
+fn bench(args: &[&str], fake: Option<&Path>) -> (i32, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_phihunt"));
+    cmd.args(args)
+        .current_dir(workspace_root())
+        .env_remove("PHIHUNT_MUTANT")
+        .env_remove("PHIHUNT_DISABLE_PASSES");
+    if let Some(dir) = fake {
+        let path = std::env::var("PATH").unwrap_or_default();
+        cmd.env("PATH", format!("{}:{path}", dir.display()));
+    }
+    let out = cmd.output().expect("run phihunt");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn count(out: &str, label: &str) -> usize {
+    let line = out
+        .lines()
+        .find(|l| l.trim_start().starts_with(label))
+        .unwrap_or_else(|| panic!("no `{label}` line in:\n{out}"));
+    line.split_whitespace().last().unwrap().parse().unwrap()
+}
+
+#[test]
+fn every_classification_is_counted() {
+    let fake = fake_csmith();
+    let out_dir = temp_dir("out-all");
+    let (code, out, err) = bench(
+        &[
+            "bench",
+            "csmith",
+            "--count",
+            "5",
+            "--seed-start",
+            "1",
+            "--jobs",
+            "2",
+            "--ref-timeout",
+            "300ms",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ],
+        Some(&fake),
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(count(&out, "matched gcc at every stage"), 2, "{out}");
+    assert_eq!(count(&out, "MISMATCHED"), 0, "{out}");
+    assert_eq!(count(&out, "reference timeouts"), 1, "{out}");
+    assert_eq!(count(&out, "unsupported (front-end error)"), 1, "{out}");
+    assert_eq!(count(&out, "csmith failed"), 1, "{out}");
+    // Seeds 1, 2 and 3 pass the front end (3 loops only when run).
+    assert_eq!(count(&out, "compiled (front end accepted)"), 3, "{out}");
+    assert!(out.contains("seed 4: "), "{out}");
+    assert!(out.contains("statement expression"), "{out}");
+    // Front-end errors name the program `csmith-K.c`, not a temporary path.
+    assert!(out.contains("seed 4: csmith-4.c:1:"), "{out}");
+    assert!(out.contains("gcc -O0 -w -S"), "{out}");
+    assert!(out.contains("gcc -O0"), "{out}");
+    assert!(
+        out.trim_end()
+            .ends_with("2 matched, 0 mismatched, 1 unsupported, 1 reference timeouts"),
+        "{out}"
+    );
+    assert_eq!(
+        std::fs::read_dir(&out_dir).unwrap().count(),
+        0,
+        "nothing to save"
+    );
+}
+
+#[test]
+fn a_mismatch_is_saved_and_exits_1() {
+    let fake = fake_csmith();
+    let out_dir = temp_dir("out-mismatch");
+    let (code, out, err) = bench(
+        &[
+            "--mutant",
+            "simplify_ashr_as_lshr",
+            "bench",
+            "csmith",
+            "--count",
+            "1",
+            "--seed-start",
+            "2",
+            "--jobs",
+            "1",
+            "--out",
+            out_dir.to_str().unwrap(),
+            "--",
+            "--some-csmith-option",
+        ],
+        Some(&fake),
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert_eq!(count(&out, "MISMATCHED"), 1, "{out}");
+    let saved = out_dir.join("mismatch-seed-2");
+    let program = std::fs::read_to_string(saved.join("program.c")).unwrap();
+    assert!(program.contains("x >> 28"), "{program}");
+    let info = std::fs::read_to_string(saved.join("info.txt")).unwrap();
+    assert!(info.contains("seed: 2"), "{info}");
+    assert!(
+        info.contains("csmith options: --some-csmith-option"),
+        "{info}"
+    );
+    assert!(
+        info.contains("reference (gcc -O0): exit 0, stdout \"-1\\n\""),
+        "{info}"
+    );
+    assert!(info.contains("first mismatching stage: "), "{info}");
+}
+
+#[test]
+fn real_csmith_programs_when_installed() {
+    let installed = std::env::var("PATH")
+        .unwrap_or_default()
+        .split(':')
+        .any(|d| Path::new(d).join("csmith").is_file());
+    if !installed {
+        eprintln!("csmith is not installed: skipped");
+        return;
+    }
+    let out_dir = temp_dir("out-real");
+    // Seed 5 with csmith 2.3 is a small program.
+    let (code, out, err) = bench(
+        &[
+            "bench",
+            "csmith",
+            "--count",
+            "1",
+            "--seed-start",
+            "5",
+            "--jobs",
+            "1",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(code == 0, "{out}{err}");
+    assert!(out.contains("csmith summary (1 programs"), "{out}");
+    assert_eq!(count(&out, "csmith failed"), 0, "{out}");
+}
