@@ -18,7 +18,13 @@
 //!   themselves);
 //! - a direct call whose argument count, argument types or return type differ from the
 //!   callee's signature decodes to `CallTarget::Mismatch` (undefined when executed, not an
-//!   error: the call may never run).
+//!   error: the call may never run);
+//! - a function's decoded form depends only on the function itself, the pointer width and
+//!   the module's *context* (globals, declarations, and every function's name and
+//!   signature, in order: they fix symbol addresses and call targets), so
+//!   [`compile_reusing`] shares the decoded form of a function that is equal to the one
+//!   at the same index of an earlier module with the same context (pipeline stages
+//!   mostly leave most functions alone).
 
 use super::assigned::{Definitions, END_OF_BLOCK};
 use super::code::{
@@ -34,13 +40,15 @@ use compiler::ir::{
     Terminator, UnOp, Value,
 };
 use rustc_hash::FxHashMap;
+use std::sync::Arc;
 
 /// Registers one frame may have.
 pub(crate) const MAX_FRAME_SIZE: usize = 1 << 22;
 
 /// A module ready to run.
 pub(crate) struct CompiledProgram {
-    pub funcs: Vec<CompiledFunc>,
+    /// Shared with an earlier program where the function and its context are unchanged.
+    pub funcs: Vec<Arc<CompiledFunc>>,
     pub func_by_name: FxHashMap<String, u32>,
     /// Globals and function addresses, as every run starts.
     pub image: Memory,
@@ -74,6 +82,30 @@ fn err(msg: String) -> InterpError {
 
 /// Decodes `module` for `ptr_bytes`-wide pointers.
 pub(crate) fn compile(module: &IrModule, ptr_bytes: u32) -> Result<CompiledProgram, InterpError> {
+    compile_reusing(module, ptr_bytes, None)
+}
+
+/// True when every function's decoded form in `a` would be the same in `b`: the symbol
+/// layout and every signature a call can be checked against are equal.
+fn same_context(a: &IrModule, b: &IrModule) -> bool {
+    a.globals == b.globals
+        && a.decls == b.decls
+        && a.functions.len() == b.functions.len()
+        && a.functions.iter().zip(&b.functions).all(|(f, g)| {
+            f.name == g.name && f.params == g.params && f.ret == g.ret && f.variadic == g.variadic
+        })
+}
+
+/// [`compile`], sharing the decoded form of every function equal to the one at the same
+/// index of `earlier` (a module and the program decoded from it with the same
+/// `ptr_bytes`), when both modules have the same context. The result is the same as
+/// `compile(module, ptr_bytes)`.
+pub(crate) fn compile_reusing(
+    module: &IrModule,
+    ptr_bytes: u32,
+    earlier: Option<(&IrModule, &CompiledProgram)>,
+) -> Result<CompiledProgram, InterpError> {
+    let earlier = earlier.filter(|(m, p)| p.ptr_bytes == ptr_bytes && same_context(m, module));
     if ptr_bytes != 4 && ptr_bytes != 8 {
         return Err(err(format!(
             "pointer width must be 4 or 8 bytes, not {ptr_bytes}"
@@ -147,7 +179,11 @@ pub(crate) fn compile(module: &IrModule, ptr_bytes: u32) -> Result<CompiledProgr
     let funcs = module
         .functions
         .iter()
-        .map(|f| FuncCompiler::compile(&ctx, f))
+        .enumerate()
+        .map(|(i, f)| match earlier {
+            Some((m, p)) if m.functions[i] == *f => Ok(p.funcs[i].clone()),
+            _ => FuncCompiler::compile(&ctx, f).map(Arc::new),
+        })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(CompiledProgram {
         funcs,
@@ -924,7 +960,7 @@ mod tests {
 
     fn compile_one(src: &str) -> CompiledFunc {
         let m = parse_module(src).expect("test IR parses");
-        compile(&m, 8).expect("compiles").funcs.remove(0)
+        CompiledFunc::clone(&compile(&m, 8).expect("compiles").funcs[0])
     }
 
     fn pseudo_ops(f: &CompiledFunc) -> (usize, usize, usize) {
