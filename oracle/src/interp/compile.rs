@@ -908,7 +908,14 @@ impl<'a> FuncCompiler<'a> {
 struct DenseValues {
     /// Every value number defined or used, sorted; a value's register is its index.
     sorted: Vec<u32>,
+    /// `flat[v]` is the register of value `v`, when the value numbers are dense enough
+    /// for a table (at most [`FLAT_SLOTS_PER_VALUE`] slots per value, plus slack); empty
+    /// otherwise, and `reg` binary-searches `sorted`.
+    flat: Vec<Reg>,
 }
+
+/// Table slots allowed per distinct value before `DenseValues` falls back to searching.
+const FLAT_SLOTS_PER_VALUE: usize = 4;
 
 impl DenseValues {
     fn of(func: &IrFunction) -> DenseValues {
@@ -922,7 +929,17 @@ impl DenseValues {
         }
         sorted.sort_unstable();
         sorted.dedup();
-        DenseValues { sorted }
+        let bound = sorted.last().map_or(0, |&v| v as usize + 1);
+        let flat = if bound <= sorted.len() * FLAT_SLOTS_PER_VALUE + 64 {
+            let mut flat = vec![0; bound];
+            for (r, &v) in sorted.iter().enumerate() {
+                flat[v as usize] = r as Reg;
+            }
+            flat
+        } else {
+            Vec::new()
+        };
+        DenseValues { sorted, flat }
     }
 
     fn count(&self) -> usize {
@@ -931,7 +948,11 @@ impl DenseValues {
 
     /// The register of `v` (every value of the function has one).
     fn reg(&self, v: Value) -> Reg {
-        self.sorted.binary_search(&v.0).unwrap_or(0) as Reg
+        if self.flat.is_empty() {
+            self.sorted.binary_search(&v.0).unwrap_or(0) as Reg
+        } else {
+            self.flat.get(v.0 as usize).copied().unwrap_or(0)
+        }
     }
 }
 
