@@ -447,7 +447,10 @@ impl<'a> FuncCompiler<'a> {
             Operand::Const(k) => Ok(self.constant(c.apply(k.bits as u64))),
             Operand::Value(v) => {
                 let r = self.values.reg(v);
-                if !self.defs.proven(&self.cfg, r, self.block, self.pos) {
+                // `find_tracked` examined every read: a register it did not mark has only
+                // proven reads, so only a tracked one needs the dominance query here.
+                if self.tracked[r as usize] && !self.defs.proven(&self.cfg, r, self.block, self.pos)
+                {
                     self.emit(Op::Check { r });
                 }
                 let unchanged = match self.reg_types[r as usize] {
@@ -865,7 +868,11 @@ impl<'a> FuncCompiler<'a> {
                 Operand::Value(v) => {
                     let from = from.expect("the entry edge has no incoming values");
                     let r = self.reg(v);
-                    (r, !self.defs.proven(&self.cfg, r, from, END_OF_BLOCK))
+                    (
+                        r,
+                        self.tracked[r as usize]
+                            && !self.defs.proven(&self.cfg, r, from, END_OF_BLOCK),
+                    )
                 }
             };
             self.out.moves.push(PhiMove {
@@ -919,7 +926,42 @@ const FLAT_SLOTS_PER_VALUE: usize = 4;
 
 impl DenseValues {
     fn of(func: &IrFunction) -> DenseValues {
-        let mut sorted = Vec::new();
+        let mut mentions = 0usize;
+        let mut bound = 0usize;
+        let mut see = |v: Value| {
+            mentions += 1;
+            bound = bound.max(v.0 as usize + 1);
+        };
+        for b in &func.blocks {
+            for inst in &b.insts {
+                inst.dest().into_iter().for_each(&mut see);
+                inst.for_each_used_value(&mut see);
+            }
+            b.term.for_each_used_value(&mut see);
+        }
+        if bound <= mentions * FLAT_SLOTS_PER_VALUE + 64 {
+            // Dense numbers: mark the values present, then number them in value order
+            // (the same registers the sorted form gives, without sorting).
+            const ABSENT: Reg = Reg::MAX;
+            let mut flat = vec![ABSENT; bound];
+            let mut mark = |v: Value| flat[v.0 as usize] = 0;
+            for b in &func.blocks {
+                for inst in &b.insts {
+                    inst.dest().into_iter().for_each(&mut mark);
+                    inst.for_each_used_value(&mut mark);
+                }
+                b.term.for_each_used_value(&mut mark);
+            }
+            let mut sorted = Vec::with_capacity(mentions.min(bound));
+            for (v, slot) in flat.iter_mut().enumerate() {
+                if *slot != ABSENT {
+                    *slot = sorted.len() as Reg;
+                    sorted.push(v as u32);
+                }
+            }
+            return DenseValues { sorted, flat };
+        }
+        let mut sorted = Vec::with_capacity(mentions);
         for b in &func.blocks {
             for inst in &b.insts {
                 sorted.extend(inst.dest().map(|d| d.0));
@@ -929,17 +971,10 @@ impl DenseValues {
         }
         sorted.sort_unstable();
         sorted.dedup();
-        let bound = sorted.last().map_or(0, |&v| v as usize + 1);
-        let flat = if bound <= sorted.len() * FLAT_SLOTS_PER_VALUE + 64 {
-            let mut flat = vec![0; bound];
-            for (r, &v) in sorted.iter().enumerate() {
-                flat[v as usize] = r as Reg;
-            }
-            flat
-        } else {
-            Vec::new()
-        };
-        DenseValues { sorted, flat }
+        DenseValues {
+            sorted,
+            flat: Vec::new(),
+        }
     }
 
     fn count(&self) -> usize {
@@ -951,7 +986,12 @@ impl DenseValues {
         if self.flat.is_empty() {
             self.sorted.binary_search(&v.0).unwrap_or(0) as Reg
         } else {
-            self.flat.get(v.0 as usize).copied().unwrap_or(0)
+            // Absent values (never asked for) are `Reg::MAX`; like the search, give 0.
+            self.flat
+                .get(v.0 as usize)
+                .copied()
+                .filter(|&r| r != Reg::MAX)
+                .unwrap_or(0)
         }
     }
 }
@@ -1070,6 +1110,53 @@ mod tests {
 }",
         );
         assert!(f.frame_size < 16, "{}", f.frame_size);
+    }
+
+    /// `@main` calls `@g`; `g_params` and `g_body_add` vary `@g`.
+    fn caller_and_callee(g_params: &str, g_body_add: i64) -> IrModule {
+        let src = format!(
+            "func @main(i32) -> i32 {{
+.LBB0:
+    %0 = paramref 0, i32
+    %1 = call i32 @g(i32 %0)
+    ret i32 %1
+}}
+func @g({g_params}) -> i32 {{
+.LBB1:
+    %0 = paramref 0, i32
+    %1 = add i32 %0, {g_body_add}
+    ret i32 %1
+}}"
+        );
+        parse_module(&src).expect("test IR parses")
+    }
+
+    #[test]
+    fn unchanged_functions_are_shared_with_the_earlier_program() {
+        let a = caller_and_callee("i32", 1);
+        let pa = compile(&a, 8).expect("compiles");
+        // Only @g's body changed: @main's decoded form is shared, @g's is new.
+        let b = caller_and_callee("i32", 2);
+        let pb = compile_reusing(&b, 8, Some((&a, &pa))).expect("compiles");
+        assert!(Arc::ptr_eq(&pa.funcs[0], &pb.funcs[0]));
+        assert!(!Arc::ptr_eq(&pa.funcs[1], &pb.funcs[1]));
+        // A different pointer width shares nothing.
+        let pc = compile_reusing(&b, 4, Some((&a, &pa))).expect("compiles");
+        assert!(!Arc::ptr_eq(&pa.funcs[0], &pc.funcs[0]));
+    }
+
+    #[test]
+    fn a_changed_signature_redecodes_its_callers() {
+        let a = caller_and_callee("i32", 1);
+        let pa = compile(&a, 8).expect("compiles");
+        let call_target = |p: &CompiledProgram| p.funcs[0].calls[0].target;
+        assert!(matches!(call_target(&pa), CallTarget::Func(1)));
+        // @main is unchanged, but the call no longer matches @g's signature: it must be
+        // decoded again (to a mismatch), not taken from the earlier program.
+        let b = caller_and_callee("i64", 1);
+        let pb = compile_reusing(&b, 8, Some((&a, &pa))).expect("compiles");
+        assert!(!Arc::ptr_eq(&pa.funcs[0], &pb.funcs[0]));
+        assert!(matches!(call_target(&pb), CallTarget::Mismatch));
     }
 
     #[test]
