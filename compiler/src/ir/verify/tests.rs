@@ -808,6 +808,40 @@ fn undefined_value_fails_in_both_modes() {
     assert_fails(&m, VerifyMode::PostPhiElim, "%77 is used but never defined");
 }
 
+#[test]
+fn sparse_value_numbers_get_the_same_value_rules() {
+    // Numbers far above the function's size take the verifier's hashed definition table;
+    // the rules must not change with it.
+    let big = 3_000_000_000;
+    let m = one(
+        vec![
+            paramref(big, 0, I32),
+            add(big + 5, I32, v(big), v(big + 77)),
+        ],
+        ret32(v(big + 5)),
+    );
+    assert_fails(&m, VerifyMode::Ssa, "%3000000077 is used but never defined");
+    let m = one(
+        vec![
+            paramref(big, 0, I32),
+            add(big + 5, I32, v(big), c32(1)),
+            add(big + 5, I32, v(big), c32(2)),
+        ],
+        ret32(v(big + 5)),
+    );
+    assert_fails(&m, VerifyMode::Ssa, "%3000000005 is defined more than once");
+    let m = one(
+        vec![paramref(big, 0, I32), add(big + 5, I64, v(big), c32(1))],
+        ret32(v(big + 5)),
+    );
+    assert_fails(&m, VerifyMode::Ssa, "%3000000000 is i32 but the operand must be i64");
+    let m = one(
+        vec![paramref(big, 0, I32), add(big + 5, I32, v(big), c32(1))],
+        ret32(v(big + 5)),
+    );
+    assert_ok(&m, VerifyMode::Ssa);
+}
+
 // ---- SSA rules --------------------------------------------------------------------------
 
 #[test]
