@@ -291,7 +291,9 @@ impl<'a> FuncCompiler<'a> {
         // Frame layout: values, scratch, arguments, constants.
         let mut max_operands = 0usize;
         let mut arg_slots = func.params.len();
+        let mut inst_count = 0usize;
         for b in &func.blocks {
+            inst_count += b.insts.len();
             for inst in &b.insts {
                 let mut n = 0;
                 inst.for_each_operand(|_| n += 1);
@@ -345,8 +347,9 @@ impl<'a> FuncCompiler<'a> {
                 params: func.params.clone(),
                 ret: func.ret,
                 variadic: func.variadic,
-                code: Vec::new(),
-                locs: Vec::new(),
+                // One op per instruction and terminator, plus a few pseudo-ops.
+                code: Vec::with_capacity(inst_count + func.blocks.len() + 8),
+                locs: Vec::with_capacity(inst_count + func.blocks.len() + 8),
                 block_labels: func.blocks.iter().map(|b| b.label).collect(),
                 edges: Vec::new(),
                 moves: Vec::new(),
