@@ -168,29 +168,25 @@ pub fn differential(
     } else {
         later.last().copied().into_iter().collect()
     };
-    if let Some(found) =
-        first_disagreement(
+    if let Some(found) = first_disagreement(
         &checked,
         reference_module,
         &reference_program,
         entry,
         &expectations,
         &stage_cfg,
-    )
-    {
+    ) {
         // Final-stage-only mode: bisect over every stage to name the first that differs
         // (it exists: at worst the final stage itself).
         if !cfg.every_stage {
-            if let Some(first) =
-                first_disagreement(
+            if let Some(first) = first_disagreement(
                 &later,
                 reference_module,
                 &reference_program,
                 entry,
                 &expectations,
                 &stage_cfg,
-            )
-            {
+            ) {
                 return first;
             }
         }

@@ -834,7 +834,11 @@ fn sparse_value_numbers_get_the_same_value_rules() {
         vec![paramref(big, 0, I32), add(big + 5, I64, v(big), c32(1))],
         ret32(v(big + 5)),
     );
-    assert_fails(&m, VerifyMode::Ssa, "%3000000000 is i32 but the operand must be i64");
+    assert_fails(
+        &m,
+        VerifyMode::Ssa,
+        "%3000000000 is i32 but the operand must be i64",
+    );
     let m = one(
         vec![paramref(big, 0, I32), add(big + 5, I32, v(big), c32(1))],
         ret32(v(big + 5)),
