@@ -162,3 +162,23 @@ pub fn generate_from_seed(kind: GenKind, seed: u64) -> GeneratedProgram {
         GenKind::Phi => phi::generate_from_seed(seed, &PhiGenConfig::default()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fuzz_targets_path_generates_the_same_programs() {
+        // `generate_test` (no census) must give exactly what `generate` gives, byte for
+        // byte of input, so a fuzz artifact replays as the same program everywhere.
+        for kind in GenKind::ALL {
+            for len in [0usize, 1, 5, 16, 64, 300] {
+                let bytes: Vec<u8> = (0..len).map(|i| (i * 37 + len) as u8).collect();
+                let full = generate(kind, &mut Unstructured::new(&bytes)).expect("generates");
+                let test = generate_test(kind, &mut Unstructured::new(&bytes)).expect("generates");
+                assert_eq!(test.clone().measured(), full, "{kind}, {len} bytes");
+                assert_eq!(test.module, full.module);
+            }
+        }
+    }
+}
