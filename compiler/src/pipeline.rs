@@ -25,7 +25,7 @@
 //!   catches a panic knows which stage panicked.
 
 use crate::ir::analysis::CfgAnalysis;
-use crate::ir::verify::{verify_module, VerifyError, VerifyMode};
+use crate::ir::verify::{verify_module_cached, VerifyCache, VerifyError, VerifyMode};
 use crate::ir::IrModule;
 use crate::mem2reg::{eliminate_phis, promote_allocas};
 use crate::mutants::{self, Mutant};
@@ -174,6 +174,8 @@ fn set_current_stage(name: &str) {
 /// Runs one stage: marks it current, times it, verifies the result, tells the observer.
 struct StageRunner<'a> {
     observer: &'a mut dyn FnMut(&StageEvent, &IrModule),
+    /// CFG analyses the verifier reuses between stages that keep a function's CFG.
+    verify_cache: VerifyCache,
 }
 
 impl StageRunner<'_> {
@@ -193,9 +195,11 @@ impl StageRunner<'_> {
         // (the harness checks that claim by comparing snapshots); the input and the final
         // stage are always verified.
         if changes > 0 || name == STAGE_LOWERED || name == STAGE_PHI_ELIM {
-            verify_module(module, mode).map_err(|errors| StageError {
-                stage: name.to_string(),
-                errors,
+            verify_module_cached(module, mode, &mut self.verify_cache).map_err(|errors| {
+                StageError {
+                    stage: name.to_string(),
+                    errors,
+                }
             })?;
         }
         let event = StageEvent {
@@ -245,7 +249,10 @@ pub fn run_pipeline(
     opts: &PipelineOptions,
     observer: &mut dyn FnMut(&StageEvent, &IrModule),
 ) -> Result<IrModule, StageError> {
-    let mut run = StageRunner { observer };
+    let mut run = StageRunner {
+        observer,
+        verify_cache: VerifyCache::default(),
+    };
     run.stage(
         &mut module,
         STAGE_LOWERED,

@@ -111,7 +111,7 @@ pub fn differential(
     cfg: &DiffConfig,
 ) -> Verdict {
     // Reference: the input itself, i.e. the `lowered` stage.
-    let reference = match Program::new(module, &cfg.run) {
+    let reference_program = match Program::new(module, &cfg.run) {
         Ok(p) => p,
         Err(e) => {
             return Verdict::Discarded {
@@ -122,7 +122,7 @@ pub fn differential(
     let mut expectations: Vec<(Vec<i64>, RunResult)> = Vec::new();
     let mut dropped = Vec::new();
     for args in arg_vectors {
-        match reference.run(entry, args) {
+        match reference_program.run(entry, args) {
             Ok(r) => match r.outcome.discard_reason() {
                 Some(reason) => dropped.push(reason),
                 None => expectations.push((args.clone(), r)),
@@ -168,15 +168,25 @@ pub fn differential(
     } else {
         later.last().copied().into_iter().collect()
     };
-    if let Some(found) =
-        first_disagreement(&checked, reference_module, entry, &expectations, &stage_cfg)
-    {
+    if let Some(found) = first_disagreement(
+        &checked,
+        reference_module,
+        &reference_program,
+        entry,
+        &expectations,
+        &stage_cfg,
+    ) {
         // Final-stage-only mode: bisect over every stage to name the first that differs
         // (it exists: at worst the final stage itself).
         if !cfg.every_stage {
-            if let Some(first) =
-                first_disagreement(&later, reference_module, entry, &expectations, &stage_cfg)
-            {
+            if let Some(first) = first_disagreement(
+                &later,
+                reference_module,
+                &reference_program,
+                entry,
+                &expectations,
+                &stage_cfg,
+            ) {
                 return first;
             }
         }
@@ -204,19 +214,25 @@ pub fn differential(
 
 /// Runs `snaps` in order on every valid vector; the first stage that disagrees with the
 /// reference (or that the oracle cannot run) is the finding. A snapshot identical to the
-/// last module run is skipped: same module, same deterministic outcome.
+/// last module run is skipped: same module, same deterministic outcome. Each stage's
+/// program reuses the decoded functions of the last one run where they are unchanged
+/// (`reference_program` was prepared from a module equal to `reference_module`).
 fn first_disagreement(
     snaps: &[&StageSnapshot],
     reference_module: &Arc<IrModule>,
+    reference_program: &Program,
     entry: &str,
     expectations: &[(Vec<i64>, RunResult)],
     stage_cfg: &RunConfig,
 ) -> Option<Verdict> {
     let mut last_run = reference_module;
+    let mut last_program: Option<Program> = None;
     for snap in snaps {
         if Arc::ptr_eq(&snap.module, last_run) || snap.module == *last_run {
             continue;
         }
+        let earlier = last_program.as_ref().unwrap_or(reference_program);
+        let prepared = Program::new_reusing(&snap.module, stage_cfg, earlier, last_run);
         last_run = &snap.module;
         let cannot_run = |e: oracle::InterpError| {
             finding(
@@ -228,7 +244,7 @@ fn first_disagreement(
                 expectations.to_vec(),
             )
         };
-        let program = match Program::new(&snap.module, stage_cfg) {
+        let program = match prepared {
             Ok(p) => p,
             Err(e) => return Some(cannot_run(e)),
         };
@@ -252,6 +268,7 @@ fn first_disagreement(
                 })));
             }
         }
+        last_program = Some(program);
     }
     None
 }

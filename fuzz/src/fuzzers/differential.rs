@@ -14,7 +14,7 @@
 use super::stats::FuzzStats;
 use crate::diff::{differential, DiffConfig, Verdict};
 use crate::findings::{test_file_text, write_atomically};
-use crate::gen::{generate, GenKind};
+use crate::gen::{generate_test, GenKind};
 use arbitrary::Unstructured;
 use std::sync::OnceLock;
 
@@ -60,7 +60,7 @@ pub fn check_generated(kind: GenKind, data: &[u8], stats: &FuzzStats) {
     stats.exec();
     switch_on_env_mutants();
     let mut u = Unstructured::new(data);
-    let program = match generate(kind, &mut u) {
+    let program = match generate_test(kind, &mut u) {
         Ok(p) => p,
         Err(_) => {
             stats.discarded("generator_ran_out");

@@ -17,12 +17,15 @@ use rustc_hash::FxHashMap;
 pub fn renumber_module(m: &mut IrModule) {
     let mut next_block = 0u32;
     for f in &mut m.functions {
-        let mut blocks: FxHashMap<BlockId, BlockId> = FxHashMap::default();
+        let mut blocks: FxHashMap<BlockId, BlockId> =
+            FxHashMap::with_capacity_and_hasher(f.blocks.len(), Default::default());
         for b in &f.blocks {
             blocks.insert(b.label, BlockId(next_block));
             next_block += 1;
         }
-        let mut values: FxHashMap<Value, Value> = FxHashMap::default();
+        let insts: usize = f.blocks.iter().map(|b| b.insts.len()).sum();
+        let mut values: FxHashMap<Value, Value> =
+            FxHashMap::with_capacity_and_hasher(insts, Default::default());
         let mut next_value = 0u32;
         for b in &f.blocks {
             for i in &b.insts {

@@ -35,25 +35,36 @@ pub(crate) struct Definitions {
 impl Definitions {
     /// Collects the definitions of `func`'s registers; `reg` numbers them `0..reg_count`.
     pub fn collect(func: &IrFunction, reg: impl Fn(Value) -> u32, reg_count: usize) -> Definitions {
-        let value_count = reg_count;
-        let mut triples: Vec<(u32, u32, u32)> = Vec::new();
-        for (b, block) in func.blocks.iter().enumerate() {
-            for (i, inst) in block.insts.iter().enumerate() {
-                if let Some(d) = inst.dest() {
-                    let pos = if inst.is_phi() { 0 } else { i as u32 + 1 };
-                    triples.push((reg(d), b as u32, pos));
+        // Counting sort by register: count, prefix-sum, then place each site in
+        // traversal order (block order, then position: for a well-formed block, whose
+        // phis come first, that is (block, position) order).
+        let each_def = |f: &mut dyn FnMut(u32, u32, u32)| {
+            for (b, block) in func.blocks.iter().enumerate() {
+                for (i, inst) in block.insts.iter().enumerate() {
+                    if let Some(d) = inst.dest() {
+                        let pos = if inst.is_phi() { 0 } else { i as u32 + 1 };
+                        f(reg(d), b as u32, pos);
+                    }
                 }
             }
-        }
-        triples.sort_unstable();
-        let mut offsets = vec![0u32; value_count + 1];
-        for &(v, _, _) in &triples {
-            offsets[v as usize + 1] += 1;
-        }
-        for i in 0..value_count {
+        };
+        let mut offsets = vec![0u32; reg_count + 1];
+        each_def(&mut |r, _, _| {
+            if (r as usize) < reg_count {
+                offsets[r as usize + 1] += 1;
+            }
+        });
+        for i in 0..reg_count {
             offsets[i + 1] += offsets[i];
         }
-        let sites = triples.into_iter().map(|(_, b, p)| (b, p)).collect();
+        let mut fill = offsets.clone();
+        let mut sites = vec![(0u32, 0u32); offsets[reg_count] as usize];
+        each_def(&mut |r, b, p| {
+            if let Some(at) = fill.get_mut(r as usize) {
+                sites[*at as usize] = (b, p);
+                *at += 1;
+            }
+        });
         Definitions { offsets, sites }
     }
 

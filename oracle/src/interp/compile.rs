@@ -18,7 +18,13 @@
 //!   themselves);
 //! - a direct call whose argument count, argument types or return type differ from the
 //!   callee's signature decodes to `CallTarget::Mismatch` (undefined when executed, not an
-//!   error: the call may never run).
+//!   error: the call may never run);
+//! - a function's decoded form depends only on the function itself, the pointer width and
+//!   the module's *context* (globals, declarations, and every function's name and
+//!   signature, in order: they fix symbol addresses and call targets), so
+//!   [`compile_reusing`] shares the decoded form of a function that is equal to the one
+//!   at the same index of an earlier module with the same context (pipeline stages
+//!   mostly leave most functions alone).
 
 use super::assigned::{Definitions, END_OF_BLOCK};
 use super::code::{
@@ -34,13 +40,15 @@ use compiler::ir::{
     Terminator, UnOp, Value,
 };
 use rustc_hash::FxHashMap;
+use std::sync::Arc;
 
 /// Registers one frame may have.
 pub(crate) const MAX_FRAME_SIZE: usize = 1 << 22;
 
 /// A module ready to run.
 pub(crate) struct CompiledProgram {
-    pub funcs: Vec<CompiledFunc>,
+    /// Shared with an earlier program where the function and its context are unchanged.
+    pub funcs: Vec<Arc<CompiledFunc>>,
     pub func_by_name: FxHashMap<String, u32>,
     /// Globals and function addresses, as every run starts.
     pub image: Memory,
@@ -74,6 +82,30 @@ fn err(msg: String) -> InterpError {
 
 /// Decodes `module` for `ptr_bytes`-wide pointers.
 pub(crate) fn compile(module: &IrModule, ptr_bytes: u32) -> Result<CompiledProgram, InterpError> {
+    compile_reusing(module, ptr_bytes, None)
+}
+
+/// True when every function's decoded form in `a` would be the same in `b`: the symbol
+/// layout and every signature a call can be checked against are equal.
+fn same_context(a: &IrModule, b: &IrModule) -> bool {
+    a.globals == b.globals
+        && a.decls == b.decls
+        && a.functions.len() == b.functions.len()
+        && a.functions.iter().zip(&b.functions).all(|(f, g)| {
+            f.name == g.name && f.params == g.params && f.ret == g.ret && f.variadic == g.variadic
+        })
+}
+
+/// [`compile`], sharing the decoded form of every function equal to the one at the same
+/// index of `earlier` (a module and the program decoded from it with the same
+/// `ptr_bytes`), when both modules have the same context. The result is the same as
+/// `compile(module, ptr_bytes)`.
+pub(crate) fn compile_reusing(
+    module: &IrModule,
+    ptr_bytes: u32,
+    earlier: Option<(&IrModule, &CompiledProgram)>,
+) -> Result<CompiledProgram, InterpError> {
+    let earlier = earlier.filter(|(m, p)| p.ptr_bytes == ptr_bytes && same_context(m, module));
     if ptr_bytes != 4 && ptr_bytes != 8 {
         return Err(err(format!(
             "pointer width must be 4 or 8 bytes, not {ptr_bytes}"
@@ -147,7 +179,11 @@ pub(crate) fn compile(module: &IrModule, ptr_bytes: u32) -> Result<CompiledProgr
     let funcs = module
         .functions
         .iter()
-        .map(|f| FuncCompiler::compile(&ctx, f))
+        .enumerate()
+        .map(|(i, f)| match earlier {
+            Some((m, p)) if m.functions[i] == *f => Ok(p.funcs[i].clone()),
+            _ => FuncCompiler::compile(&ctx, f).map(Arc::new),
+        })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(CompiledProgram {
         funcs,
@@ -255,7 +291,9 @@ impl<'a> FuncCompiler<'a> {
         // Frame layout: values, scratch, arguments, constants.
         let mut max_operands = 0usize;
         let mut arg_slots = func.params.len();
+        let mut inst_count = 0usize;
         for b in &func.blocks {
+            inst_count += b.insts.len();
             for inst in &b.insts {
                 let mut n = 0;
                 inst.for_each_operand(|_| n += 1);
@@ -309,8 +347,9 @@ impl<'a> FuncCompiler<'a> {
                 params: func.params.clone(),
                 ret: func.ret,
                 variadic: func.variadic,
-                code: Vec::new(),
-                locs: Vec::new(),
+                // One op per instruction and terminator, plus a few pseudo-ops.
+                code: Vec::with_capacity(inst_count + func.blocks.len() + 8),
+                locs: Vec::with_capacity(inst_count + func.blocks.len() + 8),
                 block_labels: func.blocks.iter().map(|b| b.label).collect(),
                 edges: Vec::new(),
                 moves: Vec::new(),
@@ -411,7 +450,10 @@ impl<'a> FuncCompiler<'a> {
             Operand::Const(k) => Ok(self.constant(c.apply(k.bits as u64))),
             Operand::Value(v) => {
                 let r = self.values.reg(v);
-                if !self.defs.proven(&self.cfg, r, self.block, self.pos) {
+                // `find_tracked` examined every read: a register it did not mark has only
+                // proven reads, so only a tracked one needs the dominance query here.
+                if self.tracked[r as usize] && !self.defs.proven(&self.cfg, r, self.block, self.pos)
+                {
                     self.emit(Op::Check { r });
                 }
                 let unchanged = match self.reg_types[r as usize] {
@@ -829,7 +871,11 @@ impl<'a> FuncCompiler<'a> {
                 Operand::Value(v) => {
                     let from = from.expect("the entry edge has no incoming values");
                     let r = self.reg(v);
-                    (r, !self.defs.proven(&self.cfg, r, from, END_OF_BLOCK))
+                    (
+                        r,
+                        self.tracked[r as usize]
+                            && !self.defs.proven(&self.cfg, r, from, END_OF_BLOCK),
+                    )
                 }
             };
             self.out.moves.push(PhiMove {
@@ -872,11 +918,53 @@ impl<'a> FuncCompiler<'a> {
 struct DenseValues {
     /// Every value number defined or used, sorted; a value's register is its index.
     sorted: Vec<u32>,
+    /// `flat[v]` is the register of value `v`, when the value numbers are dense enough
+    /// for a table (at most [`FLAT_SLOTS_PER_VALUE`] slots per value, plus slack); empty
+    /// otherwise, and `reg` binary-searches `sorted`.
+    flat: Vec<Reg>,
 }
+
+/// Table slots allowed per distinct value before `DenseValues` falls back to searching.
+const FLAT_SLOTS_PER_VALUE: usize = 4;
 
 impl DenseValues {
     fn of(func: &IrFunction) -> DenseValues {
-        let mut sorted = Vec::new();
+        let mut mentions = 0usize;
+        let mut bound = 0usize;
+        let mut see = |v: Value| {
+            mentions += 1;
+            bound = bound.max(v.0 as usize + 1);
+        };
+        for b in &func.blocks {
+            for inst in &b.insts {
+                inst.dest().into_iter().for_each(&mut see);
+                inst.for_each_used_value(&mut see);
+            }
+            b.term.for_each_used_value(&mut see);
+        }
+        if bound <= mentions * FLAT_SLOTS_PER_VALUE + 64 {
+            // Dense numbers: mark the values present, then number them in value order
+            // (the same registers the sorted form gives, without sorting).
+            const ABSENT: Reg = Reg::MAX;
+            let mut flat = vec![ABSENT; bound];
+            let mut mark = |v: Value| flat[v.0 as usize] = 0;
+            for b in &func.blocks {
+                for inst in &b.insts {
+                    inst.dest().into_iter().for_each(&mut mark);
+                    inst.for_each_used_value(&mut mark);
+                }
+                b.term.for_each_used_value(&mut mark);
+            }
+            let mut sorted = Vec::with_capacity(mentions.min(bound));
+            for (v, slot) in flat.iter_mut().enumerate() {
+                if *slot != ABSENT {
+                    *slot = sorted.len() as Reg;
+                    sorted.push(v as u32);
+                }
+            }
+            return DenseValues { sorted, flat };
+        }
+        let mut sorted = Vec::with_capacity(mentions);
         for b in &func.blocks {
             for inst in &b.insts {
                 sorted.extend(inst.dest().map(|d| d.0));
@@ -886,7 +974,10 @@ impl DenseValues {
         }
         sorted.sort_unstable();
         sorted.dedup();
-        DenseValues { sorted }
+        DenseValues {
+            sorted,
+            flat: Vec::new(),
+        }
     }
 
     fn count(&self) -> usize {
@@ -895,7 +986,16 @@ impl DenseValues {
 
     /// The register of `v` (every value of the function has one).
     fn reg(&self, v: Value) -> Reg {
-        self.sorted.binary_search(&v.0).unwrap_or(0) as Reg
+        if self.flat.is_empty() {
+            self.sorted.binary_search(&v.0).unwrap_or(0) as Reg
+        } else {
+            // Absent values (never asked for) are `Reg::MAX`; like the search, give 0.
+            self.flat
+                .get(v.0 as usize)
+                .copied()
+                .filter(|&r| r != Reg::MAX)
+                .unwrap_or(0)
+        }
     }
 }
 
@@ -924,7 +1024,7 @@ mod tests {
 
     fn compile_one(src: &str) -> CompiledFunc {
         let m = parse_module(src).expect("test IR parses");
-        compile(&m, 8).expect("compiles").funcs.remove(0)
+        CompiledFunc::clone(&compile(&m, 8).expect("compiles").funcs[0])
     }
 
     fn pseudo_ops(f: &CompiledFunc) -> (usize, usize, usize) {
@@ -1013,6 +1113,53 @@ mod tests {
 }",
         );
         assert!(f.frame_size < 16, "{}", f.frame_size);
+    }
+
+    /// `@main` calls `@g`; `g_params` and `g_body_add` vary `@g`.
+    fn caller_and_callee(g_params: &str, g_body_add: i64) -> IrModule {
+        let src = format!(
+            "func @main(i32) -> i32 {{
+.LBB0:
+    %0 = paramref 0, i32
+    %1 = call i32 @g(i32 %0)
+    ret i32 %1
+}}
+func @g({g_params}) -> i32 {{
+.LBB1:
+    %0 = paramref 0, i32
+    %1 = add i32 %0, {g_body_add}
+    ret i32 %1
+}}"
+        );
+        parse_module(&src).expect("test IR parses")
+    }
+
+    #[test]
+    fn unchanged_functions_are_shared_with_the_earlier_program() {
+        let a = caller_and_callee("i32", 1);
+        let pa = compile(&a, 8).expect("compiles");
+        // Only @g's body changed: @main's decoded form is shared, @g's is new.
+        let b = caller_and_callee("i32", 2);
+        let pb = compile_reusing(&b, 8, Some((&a, &pa))).expect("compiles");
+        assert!(Arc::ptr_eq(&pa.funcs[0], &pb.funcs[0]));
+        assert!(!Arc::ptr_eq(&pa.funcs[1], &pb.funcs[1]));
+        // A different pointer width shares nothing.
+        let pc = compile_reusing(&b, 4, Some((&a, &pa))).expect("compiles");
+        assert!(!Arc::ptr_eq(&pa.funcs[0], &pc.funcs[0]));
+    }
+
+    #[test]
+    fn a_changed_signature_redecodes_its_callers() {
+        let a = caller_and_callee("i32", 1);
+        let pa = compile(&a, 8).expect("compiles");
+        let call_target = |p: &CompiledProgram| p.funcs[0].calls[0].target;
+        assert!(matches!(call_target(&pa), CallTarget::Func(1)));
+        // @main is unchanged, but the call no longer matches @g's signature: it must be
+        // decoded again (to a mismatch), not taken from the earlier program.
+        let b = caller_and_callee("i64", 1);
+        let pb = compile_reusing(&b, 8, Some((&a, &pa))).expect("compiles");
+        assert!(!Arc::ptr_eq(&pa.funcs[0], &pb.funcs[0]));
+        assert!(matches!(call_target(&pb), CallTarget::Mismatch));
     }
 
     #[test]

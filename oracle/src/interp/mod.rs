@@ -91,6 +91,27 @@ impl Program {
         })
     }
 
+    /// [`Program::new`] for `module`, reusing what `earlier` (prepared from
+    /// `earlier_module`) decoded for every function that is unchanged at the same index,
+    /// when the two modules have the same globals, declarations and function signatures.
+    /// Gives the same program as `Program::new(module, cfg)`, faster when a module differs
+    /// from the last one in a few functions (consecutive pipeline stages).
+    pub fn new_reusing(
+        module: &IrModule,
+        cfg: &RunConfig,
+        earlier: &Program,
+        earlier_module: &IrModule,
+    ) -> Result<Program, InterpError> {
+        Ok(Program {
+            compiled: compile::compile_reusing(
+                module,
+                cfg.ptr_bytes,
+                Some((earlier_module, &earlier.compiled)),
+            )?,
+            cfg: cfg.clone(),
+        })
+    }
+
     /// Calls `func` with `args` (read in the parameter types) and runs to an outcome. Each
     /// run starts from fresh memory (globals re-initialised).
     pub fn run(&self, func: &str, args: &[i64]) -> Result<RunResult, InterpError> {

@@ -25,7 +25,10 @@
 //!
 //! Invariants: never panics, whatever the module; collects every broken rule up to
 //! [`MAX_ERRORS`]; linear in the module's size apart from hash lookups (the dominator
-//! tree gives O(1) dominance queries), with no recursion.
+//! tree gives O(1) dominance queries), with no recursion. [`verify_module_cached`] gives
+//! exactly the answer of [`verify_module`]: it only reuses a function's CFG analysis when
+//! the function's CFG shape (block labels in order, each block's successor labels in
+//! order — everything [`CfgAnalysis::build`] reads) is the one it was built from.
 
 mod instructions;
 mod structure;
@@ -36,7 +39,7 @@ mod values;
 mod tests;
 
 use crate::ir::analysis::CfgAnalysis;
-use crate::ir::{BlockId, IrModule};
+use crate::ir::{BlockId, IrFunction, IrModule};
 use std::fmt;
 use symbols::SymbolTable;
 
@@ -80,12 +83,65 @@ impl fmt::Display for VerifyError {
 /// Checks every rule of `mode`; `Err` lists every broken rule found (at most
 /// [`MAX_ERRORS`]).
 pub fn verify_module(m: &IrModule, mode: VerifyMode) -> Result<(), Vec<VerifyError>> {
+    verify_module_cached(m, mode, &mut VerifyCache::default())
+}
+
+/// The CFG analyses of the functions a [`verify_module_cached`] call last saw, each with
+/// the CFG shape it was built from, by function index. Successive pipeline stages mostly
+/// keep every function's CFG (only CFG simplification and inlining change it), so the
+/// pipeline keeps one of these for the whole run.
+#[derive(Default)]
+pub struct VerifyCache {
+    cfgs: Vec<Option<(Vec<u32>, CfgAnalysis)>>,
+    /// Scratch for the current function's shape.
+    shape: Vec<u32>,
+}
+
+/// Writes `func`'s CFG shape into `out`: per block, its label, its successor count and
+/// its successor labels (length-prefixed, so equal encodings mean equal shapes).
+fn cfg_shape(func: &IrFunction, out: &mut Vec<u32>) {
+    out.clear();
+    for b in &func.blocks {
+        out.push(b.label.0);
+        let count_at = out.len();
+        out.push(0);
+        b.term.for_each_successor(|t| out.push(t.0));
+        out[count_at] = (out.len() - count_at - 1) as u32;
+    }
+}
+
+impl VerifyCache {
+    /// The CFG analysis of function `index`, rebuilt unless its shape is unchanged.
+    fn cfg(&mut self, index: usize, func: &IrFunction) -> &CfgAnalysis {
+        if self.cfgs.len() <= index {
+            self.cfgs.resize_with(index + 1, || None);
+        }
+        cfg_shape(func, &mut self.shape);
+        let slot = &mut self.cfgs[index];
+        let fresh = !matches!(slot, Some((shape, _)) if *shape == self.shape);
+        if fresh {
+            *slot = Some((self.shape.clone(), CfgAnalysis::build(func)));
+        }
+        match slot {
+            Some((_, cfg)) => cfg,
+            None => unreachable!("the slot was just filled"),
+        }
+    }
+}
+
+/// [`verify_module`], reusing the CFG analyses in `cache` for functions whose CFG shape is
+/// unchanged since the last call with it (and updating it).
+pub fn verify_module_cached(
+    m: &IrModule,
+    mode: VerifyMode,
+    cache: &mut VerifyCache,
+) -> Result<(), Vec<VerifyError>> {
     let mut sink = Sink::default();
     let symbols = SymbolTable::build(m, &mut sink);
     symbols::check_block_labels(m, &mut sink);
     symbols::check_globals(m, &symbols, &mut sink);
     symbols::check_signatures(m, &mut sink);
-    for func in &m.functions {
+    for (index, func) in m.functions.iter().enumerate() {
         if sink.is_full() {
             break;
         }
@@ -95,10 +151,10 @@ pub fn verify_module(m: &IrModule, mode: VerifyMode) -> Result<(), Vec<VerifyErr
             at.function_error("has no blocks".into());
             continue;
         }
-        let cfg = CfgAnalysis::build(func);
-        structure::check(func, &cfg, mode, &mut at);
+        let cfg = cache.cfg(index, func);
+        structure::check(func, cfg, mode, &mut at);
         instructions::check(func, &symbols, &mut at);
-        values::check(func, &cfg, mode, &mut at);
+        values::check(func, cfg, mode, &mut at);
     }
     if sink.errors.is_empty() {
         Ok(())

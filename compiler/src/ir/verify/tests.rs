@@ -808,6 +808,71 @@ fn undefined_value_fails_in_both_modes() {
     assert_fails(&m, VerifyMode::PostPhiElim, "%77 is used but never defined");
 }
 
+#[test]
+fn sparse_value_numbers_get_the_same_value_rules() {
+    // Numbers far above the function's size take the verifier's hashed definition table;
+    // the rules must not change with it.
+    let big = 3_000_000_000;
+    let m = one(
+        vec![
+            paramref(big, 0, I32),
+            add(big + 5, I32, v(big), v(big + 77)),
+        ],
+        ret32(v(big + 5)),
+    );
+    assert_fails(&m, VerifyMode::Ssa, "%3000000077 is used but never defined");
+    let m = one(
+        vec![
+            paramref(big, 0, I32),
+            add(big + 5, I32, v(big), c32(1)),
+            add(big + 5, I32, v(big), c32(2)),
+        ],
+        ret32(v(big + 5)),
+    );
+    assert_fails(&m, VerifyMode::Ssa, "%3000000005 is defined more than once");
+    let m = one(
+        vec![paramref(big, 0, I32), add(big + 5, I64, v(big), c32(1))],
+        ret32(v(big + 5)),
+    );
+    assert_fails(
+        &m,
+        VerifyMode::Ssa,
+        "%3000000000 is i32 but the operand must be i64",
+    );
+    let m = one(
+        vec![paramref(big, 0, I32), add(big + 5, I32, v(big), c32(1))],
+        ret32(v(big + 5)),
+    );
+    assert_ok(&m, VerifyMode::Ssa);
+}
+
+#[test]
+fn the_cached_verifier_sees_a_changed_cfg() {
+    // Same labels and instructions; only the entry's terminator differs. In `straight`
+    // .LBB1 dominates .LBB2; in `diamond` it does not, so %1's use in .LBB2 is broken.
+    let version = |entry_term: Terminator| {
+        module(vec![func(
+            "f",
+            vec![I32],
+            I32,
+            vec![
+                block(0, vec![paramref(0, 0, I32)], entry_term),
+                block(1, vec![add(1, I32, v(0), c32(1))], Terminator::Br(b(2))),
+                block(2, vec![], ret32(v(1))),
+            ],
+        )])
+    };
+    let straight = version(Terminator::Br(b(1)));
+    let diamond = version(condbr(v(0), 1, 2));
+    let mut cache = VerifyCache::default();
+    for _ in 0..2 {
+        assert!(verify_module_cached(&straight, VerifyMode::Ssa, &mut cache).is_ok());
+        let errors = verify_module_cached(&diamond, VerifyMode::Ssa, &mut cache)
+            .expect_err("a stale CFG analysis would accept this");
+        assert_eq!(Err(errors), verify_module(&diamond, VerifyMode::Ssa));
+    }
+}
+
 // ---- SSA rules --------------------------------------------------------------------------
 
 #[test]

@@ -4,8 +4,10 @@
 //! agree with it; in SSA form a value must also be computed before anything reads it on
 //! every path, which is what dominance guarantees.
 //!
-//! Invariants: two linear passes — definitions first, then uses — with one hash lookup
-//! per use and O(1) dominance queries ([`CfgAnalysis::dominates`]). Uses in unreachable
+//! Invariants: two linear passes — definitions first, then uses — with one table lookup
+//! per use (a flat table indexed by value number when the numbers are dense enough, a
+//! hash map otherwise, so memory stays linear in the function's size whatever its value
+//! numbers) and O(1) dominance queries ([`CfgAnalysis::dominates`]). Uses in unreachable
 //! blocks, and phi entries for unreachable predecessors, are exempt from dominance (the
 //! entry never reaches them) but not from the other rules.
 
@@ -23,13 +25,86 @@ struct Def {
     ty: IrType,
 }
 
+/// The first definition of each value. Value numbers are dense in practice (the IR
+/// allocates them from a per-function counter), so a flat table indexed by number is
+/// used when the largest number is at most a small multiple of the number of
+/// definitions and uses; otherwise (hand-written or fuzzed input with huge numbers) a
+/// hash map.
+enum DefTable {
+    Flat(Vec<Option<Def>>),
+    Hashed(FxHashMap<Value, Def>),
+}
+
+/// A flat table may have this many slots per definition or use, plus [`FLAT_SLACK`].
+const FLAT_SLOTS_PER_MENTION: usize = 4;
+const FLAT_SLACK: usize = 64;
+
+impl DefTable {
+    fn for_function(func: &IrFunction) -> DefTable {
+        let mut mentions = 0usize;
+        let mut bound = 0usize;
+        let mut see = |v: Value| {
+            mentions += 1;
+            bound = bound.max(v.0 as usize + 1);
+        };
+        for block in &func.blocks {
+            for inst in &block.insts {
+                if let Some(d) = inst.dest() {
+                    see(d);
+                }
+                inst.for_each_used_value(&mut see);
+            }
+            block.term.for_each_used_value(&mut see);
+        }
+        if bound <= mentions * FLAT_SLOTS_PER_MENTION + FLAT_SLACK {
+            DefTable::Flat(vec![None; bound])
+        } else {
+            DefTable::Hashed(FxHashMap::with_capacity_and_hasher(
+                mentions,
+                Default::default(),
+            ))
+        }
+    }
+
+    fn get(&self, v: Value) -> Option<Def> {
+        match self {
+            DefTable::Flat(t) => t.get(v.0 as usize).copied().flatten(),
+            DefTable::Hashed(m) => m.get(&v).copied(),
+        }
+    }
+
+    /// Records `def` as `v`'s definition unless it has one; returns the earlier one.
+    fn insert_first(&mut self, v: Value, def: Def) -> Option<Def> {
+        match self {
+            DefTable::Flat(t) => {
+                // Every defined value was counted in the bound.
+                let slot = &mut t[v.0 as usize];
+                match slot {
+                    Some(first) => Some(*first),
+                    None => {
+                        *slot = Some(def);
+                        None
+                    }
+                }
+            }
+            DefTable::Hashed(m) => match m.entry(v) {
+                Entry::Vacant(e) => {
+                    e.insert(def);
+                    None
+                }
+                Entry::Occupied(e) => Some(*e.get()),
+            },
+        }
+    }
+}
+
 pub(super) fn check(func: &IrFunction, cfg: &CfgAnalysis, mode: VerifyMode, at: &mut At) {
     let defs = collect_definitions(func, mode, at);
     check_uses(func, cfg, mode, &defs, at);
 }
 
-fn collect_definitions(func: &IrFunction, mode: VerifyMode, at: &mut At) -> FxHashMap<Value, Def> {
-    let mut defs: FxHashMap<Value, Def> = FxHashMap::default();
+fn collect_definitions(func: &IrFunction, mode: VerifyMode, at: &mut At) -> DefTable {
+    let mut defs = DefTable::for_function(func);
     // Rule: a value has one type, its defining instruction's result type. In SSA mode it
     // is defined at most once; after phi elimination it may be defined several times
     // (one copy per incoming edge), always with the same type.
@@ -39,16 +114,14 @@ fn collect_definitions(func: &IrFunction, mode: VerifyMode, at: &mut At) -> FxHa
                 continue;
             };
             let ty = inst.result_type();
-            match defs.entry(dest) {
-                Entry::Vacant(slot) => {
-                    slot.insert(Def {
-                        block: b,
-                        inst: k,
-                        ty,
-                    });
-                }
-                Entry::Occupied(first) => {
-                    let first = *first.get();
+            let def = Def {
+                block: b,
+                inst: k,
+                ty,
+            };
+            match defs.insert_first(dest, def) {
+                None => {}
+                Some(first) => {
                     let first_label = func.blocks[first.block].label;
                     if mode == VerifyMode::Ssa {
                         at.inst_error(
@@ -108,7 +181,7 @@ fn check_uses(
     func: &IrFunction,
     cfg: &CfgAnalysis,
     mode: VerifyMode,
-    defs: &FxHashMap<Value, Def>,
+    defs: &DefTable,
     at: &mut At,
 ) {
     let ssa = mode == VerifyMode::Ssa;
@@ -178,7 +251,7 @@ fn check_phi_entries(
     func: &IrFunction,
     cfg: &CfgAnalysis,
     ssa: bool,
-    defs: &FxHashMap<Value, Def>,
+    defs: &DefTable,
     site: Site,
     ty: IrType,
     incoming: &[(Operand, BlockId)],
@@ -214,7 +287,7 @@ fn check_phi_entries(
 fn check_operand(
     op: &Operand,
     position: Position,
-    defs: &FxHashMap<Value, Def>,
+    defs: &DefTable,
     site: Site,
     at: &mut At,
 ) -> Option<Def> {
@@ -235,7 +308,7 @@ fn check_operand(
             None
         }
         Operand::Value(v) => {
-            let Some(def) = defs.get(v).copied() else {
+            let Some(def) = defs.get(*v) else {
                 site.error(at, format!("{v} is used but never defined"));
                 return None;
             };

@@ -40,10 +40,9 @@ pub use plan::ENTRY;
 
 use super::args::argument_vectors;
 use super::builder::BlockCounter;
-use super::census::census;
 use super::renumber::renumber_module;
 use super::seed::{bytes_from_seed, SEED_BYTES};
-use super::GeneratedProgram;
+use super::{GeneratedProgram, GeneratedTest};
 use arbitrary::{Result, Unstructured};
 use compiler::ir::{IrDecl, IrModule, IrType};
 use serde::{Deserialize, Serialize};
@@ -120,6 +119,11 @@ impl Default for CfgGenConfig {
 /// Generates one program from `u`. Never fails on any input (exhausted bytes give the
 /// smallest program); the `Result` is the `arbitrary` convention.
 pub fn generate(u: &mut Unstructured, cfg: &CfgGenConfig) -> Result<GeneratedProgram> {
+    generate_test(u, cfg).map(GeneratedTest::measured)
+}
+
+/// [`generate`] without the feature census.
+pub fn generate_test(u: &mut Unstructured, cfg: &CfgGenConfig) -> Result<GeneratedTest> {
     let mut plan = plan::plan_module(u, cfg.max_functions, cfg.max_params, cfg.max_globals)?;
     let mut ids = BlockCounter::default();
     let n = plan.sigs.len();
@@ -148,12 +152,10 @@ pub fn generate(u: &mut Unstructured, cfg: &CfgGenConfig) -> Result<GeneratedPro
     renumber_module(&mut module);
     let params: Vec<IrType> = plan.sigs[0].params.iter().map(|p| p.ty()).collect();
     let arg_vectors = argument_vectors(u, &params)?;
-    let features = census(&module);
-    Ok(GeneratedProgram {
+    Ok(GeneratedTest {
         module,
         entry: ENTRY.to_string(),
         arg_vectors,
-        features,
     })
 }
 

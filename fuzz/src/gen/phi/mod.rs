@@ -21,11 +21,10 @@ mod shuffle;
 
 use super::args::argument_vectors;
 use super::builder::BlockCounter;
-use super::census::census;
 use super::choice::Pick;
 use super::renumber::renumber_module;
 use super::seed::{bytes_from_seed, SEED_BYTES};
-use super::GeneratedProgram;
+use super::{GeneratedProgram, GeneratedTest};
 use arbitrary::{Result, Unstructured};
 use compiler::ir::{IrModule, IrType};
 use function::PhiSig;
@@ -85,6 +84,11 @@ impl Default for PhiGenConfig {
 
 /// Generates one program from `u`. Never fails on any input.
 pub fn generate(u: &mut Unstructured, cfg: &PhiGenConfig) -> Result<GeneratedProgram> {
+    generate_test(u, cfg).map(GeneratedTest::measured)
+}
+
+/// [`generate`] without the feature census.
+pub fn generate_test(u: &mut Unstructured, cfg: &PhiGenConfig) -> Result<GeneratedTest> {
     let nfuncs = u.between(1, cfg.max_functions.max(1))? as usize;
     let mut sigs = Vec::new();
     for i in 0..nfuncs {
@@ -125,12 +129,10 @@ pub fn generate(u: &mut Unstructured, cfg: &PhiGenConfig) -> Result<GeneratedPro
     };
     renumber_module(&mut module);
     let arg_vectors = argument_vectors(u, &sigs[0].params)?;
-    let features = census(&module);
-    Ok(GeneratedProgram {
+    Ok(GeneratedTest {
         module,
         entry: ENTRY.to_string(),
         arg_vectors,
-        features,
     })
 }
 
