@@ -329,3 +329,31 @@ func @f() -> void {
 }";
     assert_eq!(outcome(src, "f", &[]), Outcome::Returned(None));
 }
+
+/// A `condbr`/`select` condition value counts with all its bits (docs/ir-notes.md: any
+/// integer type); a suffixed constant is read in its own type, only an unsuffixed literal
+/// is an `i8`.
+const WIDE_CONDITIONS: &str = "
+func @wide(i32) -> i32 {
+.LBB0:
+    %0 = paramref 0, i32
+    %1 = select i32 %0, 7, 9
+    condbr %0, .LBB1, .LBB2
+.LBB1:
+    %2 = add i32 %1, 100
+    %3 = select i32 256:i32, %2, 0
+    condbr 256:i32, .LBB3, .LBB2
+.LBB3:
+    ret i32 %3
+.LBB2:
+    ret i32 %1
+}";
+
+#[test]
+fn wide_condition_values_are_tested_in_full() {
+    // 256 has a zero low byte but is true: the select picks 7, the branch goes to LBB1.
+    assert_eq!(outcome(WIDE_CONDITIONS, "wide", &[256]), ret(107));
+    assert_eq!(outcome(WIDE_CONDITIONS, "wide", &[-256]), ret(107));
+    assert_eq!(outcome(WIDE_CONDITIONS, "wide", &[1]), ret(107));
+    assert_eq!(outcome(WIDE_CONDITIONS, "wide", &[0]), ret(9));
+}

@@ -63,9 +63,9 @@ impl FnLower<'_, '_> {
             self.br(target);
             return;
         }
-        // Only an 8-bit value is branched on directly: the oracle reads a `condbr`
-        // condition as `i8` (so an `i32` 256 would read as 0); wider values and
-        // pointers are compared with zero first.
+        // Only an 8-bit value is branched on directly; wider values and pointers are
+        // compared with zero first (a `condbr` on any integer value would be correct —
+        // all its bits count — but the 8-bit form is what the seed's lowering emits).
         let cond = if matches!(ty, IrType::I8 | IrType::U8) {
             v
         } else {

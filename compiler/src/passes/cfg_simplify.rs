@@ -11,7 +11,7 @@
 //! What it does, in rounds until a round changes nothing (one file per step):
 //! 1. `fold`: `condbr` on a constant, `switch` on a constant, `condbr %c, .LBBx, .LBBx` and
 //!    a switch whose every target is one block become `br` (constants are read the way the
-//!    interpreter reads them: a condition as `i8`, a switch value in the switch's type);
+//!    interpreter reads them: a condition non-zero in its own type, a switch value in the switch's type);
 //! 2. `prune`: blocks the entry cannot reach are deleted, phi entries naming a block that
 //!    is no longer a predecessor are dropped, and in a block with a single predecessor
 //!    every phi becomes a copy;

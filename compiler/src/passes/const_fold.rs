@@ -80,12 +80,9 @@ pub fn fold(inst: &Inst) -> Option<IrConst> {
             on_false,
             ..
         } if ty.is_scalar() => {
-            // Rule: the condition is read as an i8 (its low byte), like every condition.
-            let chosen = if IrConst::new(IrType::I8, c.bits).bits != 0 {
-                on_true
-            } else {
-                on_false
-            };
+            // Rule: a condition is true when it is non-zero in its own type (an unsuffixed
+            // literal is an i8), like every condition; the bits are canonical for it.
+            let chosen = if c.bits != 0 { on_true } else { on_false };
             chosen.as_const().map(|k| IrConst::new(*ty, k.bits))
         }
         Inst::Phi { ty, incoming, .. } if ty.is_scalar() => {

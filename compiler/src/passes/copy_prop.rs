@@ -25,7 +25,7 @@
 //! - every use is rewritten — instruction operands, phi entries (a phi entry's source
 //!   dominates the end of its predecessor, as the copy did) and terminator operands. A
 //!   constant replacing a value keeps its exact type T, which is what a phi or copy
-//!   position requires; a condition position reads it as `i8`, exactly as it read `%d`;
+//!   position requires; a condition position tests it for non-zero in type T, exactly as it tested `%d`;
 //! - the propagated copies are then deleted here (not left to DCE): none of their uses is
 //!   left, and a copy has no effect.
 //!

@@ -138,11 +138,9 @@ fn simplify(inst: &Inst, unary_defs: &UnaryDefs) -> Rewrite {
             if at_type(*on_true, *ty) == at_type(*on_false, *ty) {
                 return Rewrite::Replace(at_type(*on_true, *ty));
             }
-            // Rule: a constant condition is read as an i8 and picks its arm.
+            // Rule: a constant condition, non-zero in its own type, picks its arm.
             match cond.as_const() {
-                Some(c) if IrConst::new(IrType::I8, c.bits).bits != 0 => {
-                    Rewrite::Replace(at_type(*on_true, *ty))
-                }
+                Some(c) if c.bits != 0 => Rewrite::Replace(at_type(*on_true, *ty)),
                 Some(_) => Rewrite::Replace(at_type(*on_false, *ty)),
                 None => Rewrite::Keep,
             }

@@ -1,8 +1,9 @@
 //! Step 1 of `cfg_simplify`: terminators whose choice is known become `br`.
 //!
 //! Rules (each one a `br` to the only target that can be taken):
-//! - `condbr C, T, F` with a constant C: T when C, read as `i8` (how the interpreter reads
-//!   a condition; `256:i32` is 0), is not 0, else F;
+//! - `condbr C, T, F` with a constant C: T when C is not 0 in its own type (how the
+//!   interpreter reads a condition; `256:i32` is true, an unsuffixed `256` is an `i8` 0),
+//!   else F;
 //! - `condbr %c, T, T`: T;
 //! - `switch TYPE V, D [...]` with a constant V: the case equal to V read as TYPE, else D;
 //! - a switch whose default and cases are all one block: that block.
@@ -10,7 +11,7 @@
 //! The edges dropped here leave phi entries behind in the targets no longer reached from
 //! this block; `prune` removes them in the same round, before anything reads the phis.
 
-use crate::ir::{IrConst, IrFunction, IrType, Operand, Terminator};
+use crate::ir::{IrConst, IrFunction, Operand, Terminator};
 
 /// Folds every foldable terminator; returns how many.
 pub(super) fn fold_terminators(func: &mut IrFunction) -> usize {
@@ -32,11 +33,7 @@ fn known_target(term: &Terminator) -> Option<crate::ir::BlockId> {
             if_true,
             if_false,
         } => match cond {
-            Operand::Const(c) => Some(if IrConst::new(IrType::I8, c.bits).bits != 0 {
-                *if_true
-            } else {
-                *if_false
-            }),
+            Operand::Const(c) => Some(if c.bits != 0 { *if_true } else { *if_false }),
             Operand::Value(_) if if_true == if_false => Some(*if_true),
             Operand::Value(_) => None,
         },

@@ -68,11 +68,12 @@ fn a_constant_branch_unreachable_arm_and_its_phi_entry_go() {
 
 #[test]
 fn conditions_and_switch_values_are_read_in_their_types() {
-    // 256:i32 read as i8 is 0: the false arm. 263:i32 read as i8 is 7: case 7.
+    // 256:i32 is a condition non-zero in its own type: the true arm (.LBB2; as an i8 it
+    // would be 0). A switch value is read in the switch's type: 263:i32 as i8 is 7.
     let (_, out) = simplify(
         "func @f() -> i32 {
 .LBB0:
-    condbr 256:i32, .LBB1, .LBB2
+    condbr 256:i32, .LBB2, .LBB1
 .LBB1:
     ret i32 1
 .LBB2:

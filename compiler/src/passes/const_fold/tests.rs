@@ -105,9 +105,9 @@ fn never_folds_pointer_arithmetic() {
 }
 
 #[test]
-fn select_reads_its_condition_as_an_i8() {
-    // 256:i32 is 0 as an i8: the false arm. 1:i32 picks the true arm. A value arm is
-    // left to `simplify` (the result is no constant).
+fn select_tests_its_condition_in_its_own_type() {
+    // 256:i32 is non-zero as an i32: the true arm (5). 1:i32 picks the true arm (5). A
+    // value arm is left to `simplify` (the result is no constant).
     assert_folds_to(
         "func @f(i32) -> i32 {\n.LBB0:\n    %0 = paramref 0, i32\n    \
          %1 = select i32 256:i32, 5, 7\n    %2 = select i32 1:i32, 5, %0\n    \
@@ -115,7 +115,7 @@ fn select_reads_its_condition_as_an_i8() {
          ret i32 %5\n}\n",
         3,
         "func @f(i32) -> i32 {\n.LBB0:\n    %0 = paramref 0, i32\n    \
-         %3 = select i32 0, 5, %0\n    %5 = add i32 12, %3\n    ret i32 %5\n}\n",
+         %3 = select i32 0, 5, %0\n    %5 = add i32 10, %3\n    ret i32 %5\n}\n",
     );
 }
 

@@ -224,8 +224,10 @@ fn selects_and_casts() {
     assert_replaced("i32", "select i32 %0, %1, %1", "%1");
     // 5:i64 and 5 are the same i32.
     assert_replaced("i32", "select i32 %0, 5:i64, 5", "5");
-    // 256:i32 is 0 as an i8 condition: the false arm.
-    assert_replaced("i32", "select i32 256:i32, %0, %1", "%1");
+    // A condition is tested in its own type: 256:i32 is non-zero, the true arm; an
+    // unsuffixed literal is an i8 and 0:i32 is zero.
+    assert_replaced("i32", "select i32 256:i32, %0, %1", "%0");
+    assert_replaced("i32", "select i32 0:i32, %0, %1", "%1");
     assert_replaced("i32", "select i32 3, %0, %1", "%0");
     assert_replaced("ptr", "select ptr 1, %0, %1", "%0");
     assert_kept("i32", "select i32 %0, %0, %1");
