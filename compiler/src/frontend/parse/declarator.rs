@@ -87,6 +87,8 @@ pub(crate) enum Derivation {
         params: Vec<ParamDecl>,
         variadic: bool,
         has_prototype: bool,
+        /// Where the parameter list starts; not yet used by a diagnostic.
+        #[allow(dead_code)]
         loc: Loc,
     },
 }

@@ -29,8 +29,6 @@
 //!   returns it as a `Diagnostic` located at the offending token.
 //! - `tokens` always ends with `TokenKind::Eof`; the cursor never moves past it.
 
-#![allow(dead_code)] // until the parts owned by the parallel work land; removed at integration
-
 mod attributes;
 mod const_eval;
 mod convert;
