@@ -63,13 +63,12 @@ impl FnLower<'_, '_> {
             self.br(target);
             return;
         }
-        // Only an 8-bit value is branched on directly; wider values and pointers are
-        // compared with zero first (a `condbr` on any integer value would be correct —
-        // all its bits count — but the 8-bit form is what the seed's lowering emits).
-        let cond = if matches!(ty, IrType::I8 | IrType::U8) {
-            v
-        } else {
+        // An integer value is branched on directly (a condition is true when it is
+        // non-zero in its own type, docs/ir-notes.md); a pointer is compared with null.
+        let cond = if ty == IrType::Ptr {
             self.cmp(CmpPred::Ne, ty, v, super::builder::exact(ty, 0))
+        } else {
+            v
         };
         self.b.terminate(Terminator::CondBr {
             cond,

@@ -25,7 +25,7 @@
 //!   x86-64 (csmith programs can observe it): call arguments right to left, and a plain
 //!   variable operand of a commutative operator or comparison read after the other
 //!   operand (gcc's `fold` puts variables last);
-//! - a `condbr` condition is always 8 bits wide (a compare with zero for wider values);
+//! - a `condbr` condition is an integer value tested in full (a pointer is compared with null);
 //! - falling off the end of `main` returns 0 (C99 5.1.2.2.3); falling off the end of any
 //!   other non-void function returns 0 (a null pointer), which is what a caller that does
 //!   not use the value observes under gcc -O0 too (it ignores the register).
