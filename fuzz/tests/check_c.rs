@@ -2,33 +2,11 @@
 //! stage in the oracle and compared with the host `gcc -O0` build (exit status and
 //! stdout). Exit codes as for `.ir`: 0 all agree, 1 a mismatch, 2 invalid input.
 //!
-//! Expected values come from the C standard (and gcc), never from phihunt's output. The
-//! tests marked "needs the front end" fail until issue 5's parser and lowering land.
+//! Expected values come from the C standard (and gcc), never from phihunt's output.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn phihunt(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_phihunt"))
-        .args(args)
-        .current_dir(workspace_root())
-        .env_remove("PHIHUNT_MUTANT")
-        .env_remove("PHIHUNT_DISABLE_PASSES")
-        .output()
-        .expect("run phihunt");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
+use std::path::PathBuf;
+mod common;
+use common::{counts, last_line, phihunt};
 
 fn temp_dir(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("phihunt-c-{}-{tag}", std::process::id()));
@@ -40,24 +18,6 @@ fn temp_c(name: &str, text: &str) -> String {
     let p = temp_dir("files").join(name);
     std::fs::write(&p, text).unwrap();
     p.display().to_string()
-}
-
-fn last_line(s: &str) -> &str {
-    s.trim_end().lines().last().unwrap_or("")
-}
-
-/// Parses `N passed, M failed`.
-fn counts(line: &str) -> (usize, usize) {
-    let nums: Vec<usize> = line
-        .split(|c: char| !c.is_ascii_digit())
-        .filter(|s| !s.is_empty())
-        .map(|s| s.parse().unwrap())
-        .collect();
-    assert!(
-        line.ends_with("failed") && nums.len() == 2,
-        "not a closing line: {line}"
-    );
-    (nums[0], nums[1])
 }
 
 #[test]

@@ -1,29 +1,9 @@
 //! `phihunt check` as a user runs it: the corpus replays clean, and the exit codes and
 //! closing line mean what the README says (0 agree, 1 mismatch, 2 invalid input).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn phihunt(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_phihunt"))
-        .args(args)
-        .current_dir(workspace_root())
-        .env_remove("PHIHUNT_MUTANT")
-        .output()
-        .expect("run phihunt");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
+use std::path::PathBuf;
+mod common;
+use common::{counts, last_line, phihunt};
 
 fn temp_file(name: &str, text: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("phihunt-test-{}", std::process::id()));
@@ -31,24 +11,6 @@ fn temp_file(name: &str, text: &str) -> PathBuf {
     let p = dir.join(name);
     std::fs::write(&p, text).unwrap();
     p
-}
-
-fn last_line(s: &str) -> &str {
-    s.trim_end().lines().last().unwrap_or("")
-}
-
-/// Parses `N passed, M failed`.
-fn counts(line: &str) -> (usize, usize) {
-    let nums: Vec<usize> = line
-        .split(|c: char| !c.is_ascii_digit())
-        .filter(|s| !s.is_empty())
-        .map(|s| s.parse().unwrap())
-        .collect();
-    assert!(
-        line.ends_with("failed") && nums.len() == 2,
-        "not a closing line: {line}"
-    );
-    (nums[0], nums[1])
 }
 
 #[test]
