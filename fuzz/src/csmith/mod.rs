@@ -111,10 +111,14 @@ pub fn bench_csmith(args: CsmithArgs) -> i32 {
                             break;
                         }
                     };
-                    // Saved before anything else: a crash of the harness loses nothing.
-                    let saved = result
-                        .mismatch()
-                        .map(|_| save_mismatch(&out_dir, &result, &args.csmith_options));
+                    // Saved before anything else: a crash of the harness loses nothing. A
+                    // program gcc ran cleanly but the oracle judged undefined or out of fuel
+                    // at `lowered` is no verdict, yet may be a front-end bug (csmith emits no
+                    // UB): it is kept too, for a human to look at.
+                    let keep = result.mismatch().is_some()
+                        || matches!(result.verdict, program::Verdict::OracleInvalid(_));
+                    let saved =
+                        keep.then(|| save_mismatch(&out_dir, &result, &args.csmith_options));
                     println!("{}", result.line(saved.as_ref()));
                     if let Ok(mut all) = results.lock() {
                         all.push((result, saved));

@@ -84,19 +84,19 @@ impl SeedResult {
 
     /// One progress line.
     pub fn line(&self, saved: Option<&Result<PathBuf, String>>) -> String {
+        let place = match saved {
+            Some(Ok(p)) => format!(" (saved to {})", p.display()),
+            Some(Err(e)) => format!(" (NOT SAVED: {e})"),
+            None => String::new(),
+        };
         let what = match &self.verdict {
             Verdict::GeneratorFailed(m) => format!("csmith failed: {m}"),
             Verdict::ReferenceTimeout => "reference timeout".into(),
             Verdict::ReferenceInvalid(m) => format!("reference invalid: {m}"),
             Verdict::Unsupported(m) => format!("unsupported: {m}"),
-            Verdict::OracleInvalid(m) => format!("oracle invalid: {m}"),
+            Verdict::OracleInvalid(m) => format!("oracle invalid: {m}{place}"),
             Verdict::Matched => "matched".into(),
             Verdict::Mismatched { stage, detail } => {
-                let place = match saved {
-                    Some(Ok(p)) => format!(" (saved to {})", p.display()),
-                    Some(Err(e)) => format!(" (NOT SAVED: {e})"),
-                    None => String::new(),
-                };
                 format!("MISMATCH at {stage}: {detail}{place}")
             }
         };

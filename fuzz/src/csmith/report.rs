@@ -20,7 +20,12 @@ pub fn save_mismatch(
     r: &SeedResult,
     csmith_options: &[String],
 ) -> Result<PathBuf, String> {
-    let dir = out.join(format!("mismatch-seed-{}", r.seed));
+    let kind = if r.mismatch().is_some() {
+        "mismatch"
+    } else {
+        "oracle-invalid"
+    };
+    let dir = out.join(format!("{kind}-seed-{}", r.seed));
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     std::fs::write(dir.join("program.c"), &r.program)
         .map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -35,6 +40,11 @@ pub fn save_mismatch(
     );
     if let Some((stage, detail)) = r.mismatch() {
         let _ = writeln!(info, "first mismatching stage: {stage}: {detail}");
+    } else if let super::program::Verdict::OracleInvalid(why) = &r.verdict {
+        let _ = writeln!(
+            info,
+            "oracle invalid (no verdict; csmith emits no UB): {why}"
+        );
     }
     if let Some(reference) = &r.reference {
         let _ = writeln!(info, "reference (gcc -O0): {}", reference.describe());
