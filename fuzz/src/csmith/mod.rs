@@ -73,9 +73,10 @@ pub fn bench_csmith(args: CsmithArgs) -> i32 {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
     println!(
-        "phihunt bench csmith: seeds {}..{}, {jobs} jobs, csmith options [{}], out {}",
+        "phihunt bench csmith: seeds {} to {} ({} programs), {jobs} jobs, csmith options [{}], out {}",
         args.seed_start,
-        args.seed_start + args.count,
+        (args.seed_start + args.count).saturating_sub(1),
+        args.count,
         args.csmith_options.join(" "),
         out_dir.display()
     );
