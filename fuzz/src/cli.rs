@@ -99,8 +99,9 @@ enum BenchWhat {
         /// Where mismatches are saved (default: reports/csmith-<UTC timestamp>/).
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Oracle instructions per run at each stage.
-        #[arg(long, default_value_t = 1_000_000_000)]
+        /// Oracle instructions per run at each stage (a csmith program that gcc's binary
+        /// runs in 0.15 s can take 2e9).
+        #[arg(long, default_value_t = 10_000_000_000)]
         fuel: u64,
         /// Time limit of csmith itself.
         #[arg(long, default_value = "60s", value_parser = parse_duration)]
@@ -108,6 +109,14 @@ enum BenchWhat {
         /// Time limit of the gcc reference binary.
         #[arg(long, default_value = "10s", value_parser = parse_duration)]
         ref_timeout: Duration,
+        /// Oracle instructions the `lowered` stage gets when gcc's binary timed out; if it
+        /// finishes within them, gcc's binary runs again with --long-ref-timeout, and a
+        /// binary that still runs on makes the seed a suspect (saved).
+        #[arg(long, default_value_t = 1_000_000_000)]
+        probe_fuel: u64,
+        /// Time limit of that second run of gcc's binary.
+        #[arg(long, default_value = "60s", value_parser = parse_duration)]
+        long_ref_timeout: Duration,
         /// Options passed to csmith after `--seed K`.
         #[arg(last = true)]
         csmith_options: Vec<String>,
@@ -343,6 +352,8 @@ pub fn cli_main(args: Vec<String>) -> i32 {
                     fuel,
                     csmith_timeout,
                     ref_timeout,
+                    probe_fuel,
+                    long_ref_timeout,
                     csmith_options,
                 },
         } => crate::csmith::bench_csmith(crate::csmith::CsmithArgs {
@@ -354,6 +365,8 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             fuel,
             csmith_timeout,
             ref_timeout,
+            probe_fuel,
+            long_ref_timeout,
             pipeline,
             mutants: active,
         }),

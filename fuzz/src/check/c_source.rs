@@ -140,6 +140,15 @@ pub fn reference_result(r: &NativeOutcome) -> Result<(i32, Vec<u8>), Invalid> {
 /// `argv[0]`: the name the gcc reference binary is run under.
 const PROGRAM_NAME_BYTES: &[u8] = PROGRAM_NAME.as_bytes();
 
+/// Runs `module`'s `main` in the oracle as [`judge_stages`] does at each stage; `Err` when
+/// the oracle cannot run it (the reason).
+pub fn run_main(module: &IrModule, cfg: &RunConfig) -> Result<RunResult, String> {
+    let args = main_args(module)?;
+    Program::new(module, cfg)
+        .and_then(|p| p.run("main", &args))
+        .map_err(|e| e.0)
+}
+
 /// The status a run ends with on a real machine, when it ends normally.
 fn exit_status(r: &RunResult) -> Option<i32> {
     match r.outcome {

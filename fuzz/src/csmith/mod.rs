@@ -12,8 +12,10 @@
 //!   times).
 //!
 //! Invariants: every child (csmith, gcc, the binary) has a timeout; a reference that times
-//! out is counted as such, never as a mismatch; a mismatch is written to disk (`--out`)
-//! before it is counted or printed; seeds are spread over `--jobs` threads and the
+//! out is counted as such, never as a mismatch (its probe may make it a suspect, see
+//! `program`); a mismatch, a suspect and an oracle-invalid seed are written to disk
+//! (`--out`) before they are counted or printed; exit 1 when there is a mismatch or a
+//! suspect; seeds are spread over `--jobs` threads and the
 //! summary does not depend on the order they finish in.
 
 pub mod program;
@@ -42,12 +44,14 @@ pub struct CsmithArgs {
     pub fuel: u64,
     pub csmith_timeout: Duration,
     pub ref_timeout: Duration,
+    pub probe_fuel: u64,
+    pub long_ref_timeout: Duration,
     pub pipeline: PipelineOptions,
     /// Seeded bugs to switch on in every worker (the switch is per thread).
     pub mutants: Vec<compiler::mutants::Mutant>,
 }
 
-/// Runs the bench; returns the exit code (0 no mismatch, 1 a mismatch, 2 setup error).
+/// Runs the bench; returns the exit code (0 none, 1 a mismatch or a suspect, 2 setup error).
 pub fn bench_csmith(args: CsmithArgs) -> i32 {
     let out_dir = args.out.clone().unwrap_or_else(|| {
         PathBuf::from("reports").join(format!(
@@ -69,9 +73,10 @@ pub fn bench_csmith(args: CsmithArgs) -> i32 {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
     println!(
-        "phihunt bench csmith: seeds {}..{}, {jobs} jobs, csmith options [{}], out {}",
+        "phihunt bench csmith: seeds {} to {} ({} programs), {jobs} jobs, csmith options [{}], out {}",
         args.seed_start,
-        args.seed_start + args.count,
+        (args.seed_start + args.count).saturating_sub(1),
+        args.count,
         args.csmith_options.join(" "),
         out_dir.display()
     );
@@ -81,6 +86,8 @@ pub fn bench_csmith(args: CsmithArgs) -> i32 {
         fuel: args.fuel,
         csmith_timeout: args.csmith_timeout,
         ref_timeout: args.ref_timeout,
+        probe_fuel: args.probe_fuel,
+        long_ref_timeout: args.long_ref_timeout,
         pipeline: args.pipeline.clone(),
     };
     let next = AtomicU64::new(0);
@@ -116,7 +123,10 @@ pub fn bench_csmith(args: CsmithArgs) -> i32 {
                     // at `lowered` is no verdict, yet may be a front-end bug (csmith emits no
                     // UB): it is kept too, for a human to look at.
                     let keep = result.mismatch().is_some()
-                        || matches!(result.verdict, program::Verdict::OracleInvalid(_));
+                        || matches!(
+                            result.verdict,
+                            program::Verdict::OracleInvalid(_) | program::Verdict::Suspect(_)
+                        );
                     let saved =
                         keep.then(|| save_mismatch(&out_dir, &result, &args.csmith_options));
                     println!("{}", result.line(saved.as_ref()));
@@ -141,7 +151,7 @@ pub fn bench_csmith(args: CsmithArgs) -> i32 {
     results.sort_by_key(|(r, _)| r.seed);
     let summary = Summary::new(&results, start.elapsed());
     print!("{}", summary.render());
-    if summary.mismatched > 0 {
+    if summary.mismatched > 0 || summary.suspect > 0 {
         1
     } else {
         0

@@ -7,14 +7,23 @@
 //! pipeline run (front end through phi elimination, verification included, no
 //! snapshots); gcc's is the wall time of the `gcc -O0 -w` process (compile, assemble and
 //! link: gcc has a back end, phicc does not yet), and separately `gcc -O0 -S` alone.
+//!
+//! A reference that times out is not simply dropped: the oracle runs the `lowered` stage
+//! for `probe_fuel` steps ([`TimeoutProbe`]). Running on past them agrees with gcc (most
+//! csmith timeouts are loops over 64-bit counters that no machine finishes). Finishing
+//! is suspicious — a front-end bug can turn an endless loop into a finite one, and a
+//! program the oracle finishes in `probe_fuel` steps runs natively in a fraction of the
+//! time limit — so gcc's binary is run again with `long_ref_timeout`: if it finishes
+//! now, the program is judged against that reference as usual; if it still runs on, the
+//! seed is [`Verdict::Suspect`] and saved, never called a miscompile.
 
 use crate::check::c_source::{front_end, judge_stages, reference_result, FrontEndFailure};
-use crate::check::c_source::{CJudgement, Invalid};
+use crate::check::c_source::{run_main, CJudgement, Invalid};
 use crate::cli::CSMITH_INCLUDE;
 use compiler::pipeline::{run_pipeline, PipelineOptions};
-use oracle::native::gcc::compile_only_time;
+use oracle::native::gcc::{compile_only_time, quote_stdout};
 use oracle::native::{reference_run, run_limited, NativeOutcome, ReferenceConfig, Termination};
-use oracle::RunConfig;
+use oracle::{Outcome, RunConfig};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::process::Command;
@@ -29,7 +38,20 @@ pub struct SeedConfig {
     pub fuel: u64,
     pub csmith_timeout: Duration,
     pub ref_timeout: Duration,
+    /// Oracle steps the `lowered` stage gets when the reference timed out.
+    pub probe_fuel: u64,
+    /// The second, longer limit for gcc's binary when the probe finished.
+    pub long_ref_timeout: Duration,
     pub pipeline: PipelineOptions,
+}
+
+/// What the oracle's `lowered` stage did with a program whose gcc binary timed out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TimeoutProbe {
+    /// It ran out of the probe's fuel too: consistent with gcc.
+    RunsOn { steps: u64 },
+    /// The oracle cannot run it (an unsupported external, a `main` it cannot call).
+    OracleCannotRun(String),
 }
 
 /// How one seed ended.
@@ -37,8 +59,9 @@ pub struct SeedConfig {
 pub enum Verdict {
     /// csmith failed or timed out.
     GeneratorFailed(String),
-    /// The gcc binary ran past its time limit.
-    ReferenceTimeout,
+    /// The gcc binary ran past its time limit, and what the oracle's `lowered` stage did
+    /// with the program.
+    ReferenceTimeout(TimeoutProbe),
     /// gcc rejected the program or its binary crashed.
     ReferenceInvalid(String),
     /// The front end refused the program (its first error).
@@ -46,6 +69,10 @@ pub enum Verdict {
     /// The oracle cannot use the `lowered` stage as a reference (unsupported external,
     /// undefined behaviour, out of fuel).
     OracleInvalid(String),
+    /// gcc's binary ran past even the long time limit, but the oracle's `lowered` stage
+    /// finished within the probe's fuel (what it did is the detail): no verdict, but
+    /// likely a front-end bug; saved for a human.
+    Suspect(String),
     /// Every stage agrees with gcc.
     Matched,
     /// A stage disagrees with gcc, fails the verifier or panics (`frontend` when the
@@ -91,7 +118,13 @@ impl SeedResult {
         };
         let what = match &self.verdict {
             Verdict::GeneratorFailed(m) => format!("csmith failed: {m}"),
-            Verdict::ReferenceTimeout => "reference timeout".into(),
+            Verdict::ReferenceTimeout(TimeoutProbe::RunsOn { steps }) => {
+                format!("reference timeout (lowered also ran on past {steps} steps)")
+            }
+            Verdict::ReferenceTimeout(TimeoutProbe::OracleCannotRun(m)) => {
+                format!("reference timeout (the oracle cannot run lowered: {m})")
+            }
+            Verdict::Suspect(m) => format!("SUSPECT: {m}{place}"),
             Verdict::ReferenceInvalid(m) => format!("reference invalid: {m}"),
             Verdict::Unsupported(m) => format!("unsupported: {m}"),
             Verdict::OracleInvalid(m) => format!("oracle invalid: {m}{place}"),
@@ -203,7 +236,12 @@ fn judge(
 
     let reference = match reference_result(&native.outcome) {
         Ok(r) => r,
-        Err(Invalid::ReferenceTimeout) => return Ok(Verdict::ReferenceTimeout),
+        Err(Invalid::ReferenceTimeout) => {
+            match probe_timeout(path, &module, &reference_cfg, cfg, result)? {
+                Ok(long_reference) => long_reference,
+                Err(verdict) => return Ok(verdict),
+            }
+        }
         Err(why) => return Ok(Verdict::ReferenceInvalid(why.message())),
     };
     let run = RunConfig {
@@ -226,4 +264,66 @@ fn judge(
             }
         },
     )
+}
+
+/// A reference that timed out: runs `lowered` in the oracle for `probe_fuel` steps and,
+/// when it finishes, gcc's binary again for `long_ref_timeout` (see the module doc).
+/// `Ok(reference)` when the long run finished (judge against it), `Err(verdict)`
+/// otherwise; the outer `Err` only for a broken setup.
+fn probe_timeout(
+    path: &std::path::Path,
+    module: &compiler::ir::IrModule,
+    reference_cfg: &ReferenceConfig,
+    cfg: &SeedConfig,
+    result: &mut SeedResult,
+) -> Result<Result<(i32, Vec<u8>), Verdict>, String> {
+    let probe = RunConfig {
+        fuel: cfg.probe_fuel,
+        ..RunConfig::default()
+    };
+    let run = match run_main(module, &probe) {
+        Ok(r) => r,
+        Err(why) => {
+            return Ok(Err(Verdict::ReferenceTimeout(
+                TimeoutProbe::OracleCannotRun(why),
+            )))
+        }
+    };
+    match run.outcome {
+        Outcome::OutOfFuel => {
+            return Ok(Err(Verdict::ReferenceTimeout(TimeoutProbe::RunsOn {
+                steps: run.steps,
+            })))
+        }
+        Outcome::Undefined(..) => {
+            return Ok(Err(Verdict::OracleInvalid(format!(
+                "gcc's binary timed out; lowered: {}",
+                run.outcome
+            ))))
+        }
+        _ => {}
+    }
+    let long_cfg = ReferenceConfig {
+        run_timeout: cfg.long_ref_timeout,
+        ..reference_cfg.clone()
+    };
+    let long = reference_run(path, &long_cfg)?;
+    result.reference = Some(long.outcome.clone());
+    let finished = format!(
+        "the oracle's lowered stage finished in {} steps ({}, stdout {})",
+        run.steps,
+        run.outcome,
+        quote_stdout(&run.stdout)
+    );
+    Ok(match reference_result(&long.outcome) {
+        Ok(r) => Ok(r),
+        Err(Invalid::ReferenceTimeout) => Err(Verdict::Suspect(format!(
+            "gcc's binary ran past {} s; {finished}",
+            cfg.long_ref_timeout.as_secs_f64()
+        ))),
+        Err(why) => Err(Verdict::ReferenceInvalid(format!(
+            "{} (on the long rerun; {finished})",
+            why.message()
+        ))),
+    })
 }

@@ -7,7 +7,7 @@
 //! summed only over programs that both phicc and gcc compiled, so the two totals compare
 //! the same programs.
 
-use super::program::{SeedResult, Verdict};
+use super::program::{SeedResult, TimeoutProbe, Verdict};
 use oracle::native::NativeOutcome;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -20,10 +20,10 @@ pub fn save_mismatch(
     r: &SeedResult,
     csmith_options: &[String],
 ) -> Result<PathBuf, String> {
-    let kind = if r.mismatch().is_some() {
-        "mismatch"
-    } else {
-        "oracle-invalid"
+    let kind = match r.verdict {
+        Verdict::Mismatched { .. } => "mismatch",
+        Verdict::Suspect(_) => "suspect",
+        _ => "oracle-invalid",
     };
     let dir = out.join(format!("{kind}-seed-{}", r.seed));
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -40,10 +40,15 @@ pub fn save_mismatch(
     );
     if let Some((stage, detail)) = r.mismatch() {
         let _ = writeln!(info, "first mismatching stage: {stage}: {detail}");
-    } else if let super::program::Verdict::OracleInvalid(why) = &r.verdict {
+    } else if let Verdict::OracleInvalid(why) = &r.verdict {
         let _ = writeln!(
             info,
             "oracle invalid (no verdict; csmith emits no UB): {why}"
+        );
+    } else if let Verdict::Suspect(why) = &r.verdict {
+        let _ = writeln!(
+            info,
+            "suspect (gcc's binary never finished, the oracle's lowered stage did): {why}"
         );
     }
     if let Some(reference) = &r.reference {
@@ -88,12 +93,26 @@ pub fn error_kind(headline: &str) -> String {
     out
 }
 
+/// Where a kept seed went, for the summary.
+fn place(saved: &Option<Result<PathBuf, String>>) -> String {
+    match saved {
+        Some(Ok(p)) => p.display().to_string(),
+        Some(Err(e)) => format!("NOT SAVED: {e}"),
+        None => "not saved".into(),
+    }
+}
+
 /// Counts and times of a finished bench.
 #[derive(Debug, Default)]
 pub struct Summary {
     pub programs: usize,
     pub generator_failed: usize,
     pub reference_timeouts: usize,
+    /// Reference timeouts whose `lowered` stage also ran past the probe's fuel.
+    pub timeouts_running_on: usize,
+    pub suspect: usize,
+    /// (seed, detail, saved dir)
+    pub suspects: Vec<(u64, String, String)>,
     pub reference_invalid: usize,
     pub unsupported: usize,
     pub oracle_invalid: usize,
@@ -142,7 +161,19 @@ impl Summary {
                     s.generator_failed += 1;
                     s.other_invalid.push((r.seed, format!("csmith: {m}")));
                 }
-                Verdict::ReferenceTimeout => s.reference_timeouts += 1,
+                Verdict::ReferenceTimeout(probe) => {
+                    s.reference_timeouts += 1;
+                    match probe {
+                        TimeoutProbe::RunsOn { .. } => s.timeouts_running_on += 1,
+                        TimeoutProbe::OracleCannotRun(m) => s
+                            .other_invalid
+                            .push((r.seed, format!("reference timeout; the oracle: {m}"))),
+                    }
+                }
+                Verdict::Suspect(m) => {
+                    s.suspect += 1;
+                    s.suspects.push((r.seed, m.clone(), place(saved)));
+                }
                 Verdict::ReferenceInvalid(m) => {
                     s.reference_invalid += 1;
                     s.other_invalid.push((r.seed, m.clone()));
@@ -159,13 +190,8 @@ impl Summary {
                 Verdict::Matched => s.matched += 1,
                 Verdict::Mismatched { stage, detail } => {
                     s.mismatched += 1;
-                    let place = match saved {
-                        Some(Ok(p)) => p.display().to_string(),
-                        Some(Err(e)) => format!("NOT SAVED: {e}"),
-                        None => "not saved".into(),
-                    };
                     s.mismatches
-                        .push((r.seed, stage.clone(), detail.clone(), place));
+                        .push((r.seed, stage.clone(), detail.clone(), place(saved)));
                 }
             }
             let gcc_built = matches!(
@@ -207,8 +233,13 @@ impl Summary {
             ("compiled (front end accepted)", self.compiled),
             ("matched gcc at every stage", self.matched),
             ("MISMATCHED", self.mismatched),
+            ("SUSPECT (gcc never ends, lowered does)", self.suspect),
             ("unsupported (front-end error)", self.unsupported),
             ("reference timeouts", self.reference_timeouts),
+            (
+                "  of which lowered ran on past the probe",
+                self.timeouts_running_on,
+            ),
             (
                 "reference invalid (gcc rejects / crash)",
                 self.reference_invalid,
@@ -223,6 +254,12 @@ impl Summary {
             let _ = writeln!(o, "mismatches (first mismatching stage):");
             for (seed, stage, detail, place) in &self.mismatches {
                 let _ = writeln!(o, "  seed {seed}: {stage}: {detail}  [{place}]");
+            }
+        }
+        if !self.suspects.is_empty() {
+            let _ = writeln!(o, "suspects:");
+            for (seed, detail, place) in &self.suspects {
+                let _ = writeln!(o, "  seed {seed}: {detail}  [{place}]");
             }
         }
         if !self.unsupported_list.is_empty() {
@@ -362,13 +399,27 @@ mod tests {
                 ),
                 None,
             ),
-            (result(4, Verdict::ReferenceTimeout, Some(1), Some(7)), None),
+            (
+                result(
+                    4,
+                    Verdict::ReferenceTimeout(TimeoutProbe::RunsOn { steps: 9 }),
+                    Some(1),
+                    Some(7),
+                ),
+                None,
+            ),
+            (
+                result(5, Verdict::Suspect("exit 0".into()), None, None),
+                Some(Ok(PathBuf::from("y"))),
+            ),
         ];
         let s = Summary::new(&results, Duration::from_secs(1));
         assert_eq!(
             (s.matched, s.mismatched, s.unsupported, s.reference_timeouts),
             (1, 1, 1, 1)
         );
+        assert_eq!((s.timeouts_running_on, s.suspect), (1, 1));
+        assert_eq!(s.programs, 5);
         assert_eq!(s.compiled, 3);
         // Seeds 1, 2 and 4: phicc 2*(2+3+1) = 12 ms, gcc 10+20+7 = 37 ms.
         assert_eq!(s.timed, 3);
@@ -384,6 +435,7 @@ mod tests {
         assert_eq!(s.histogram.get("no `…`"), Some(&1));
         let text = s.render();
         assert!(text.contains("seed 2: gvn: exit 3"), "{text}");
+        assert!(text.contains("seed 5: exit 0  [y]"), "{text}");
         assert!(text.ends_with("1 matched, 1 mismatched, 1 unsupported, 1 reference timeouts\n"));
     }
 }
