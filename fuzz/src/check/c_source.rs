@@ -140,12 +140,11 @@ pub fn reference_result(r: &NativeOutcome) -> Result<(i32, Vec<u8>), Invalid> {
 /// `argv[0]`: the name the gcc reference binary is run under.
 const PROGRAM_NAME_BYTES: &[u8] = PROGRAM_NAME.as_bytes();
 
-/// Runs `module`'s `main` in the oracle as [`judge_stages`] does at each stage; `Err` when
-/// the oracle cannot run it (the reason).
+/// Runs `module`'s `main` in the oracle as [`judge_stages`] does at each stage (argv
+/// `{PROGRAM_NAME, NULL}`); `Err` when the oracle cannot run it (the reason).
 pub fn run_main(module: &IrModule, cfg: &RunConfig) -> Result<RunResult, String> {
-    let args = main_args(module)?;
     Program::new(module, cfg)
-        .and_then(|p| p.run("main", &args))
+        .and_then(|p| p.run_main(&[PROGRAM_NAME_BYTES]))
         .map_err(|e| e.0)
 }
 
@@ -204,9 +203,9 @@ pub fn judge_stages(
     let mut notes = Vec::new();
     for snap in &staged.snapshots {
         let lowered = snap.stage == STAGE_LOWERED;
-        let run = Program::new(&snap.module, cfg).and_then(|p| p.run_main(&[PROGRAM_NAME_BYTES]));
+        let run = run_main(&snap.module, cfg);
         let cell = match run {
-            Err(e) if lowered => return Err(Invalid::OracleCannotRun(e.0)),
+            Err(e) if lowered => return Err(Invalid::OracleCannotRun(e)),
             Err(e) => {
                 notes.push(format!(
                     "stage `{}`: the oracle cannot run its output: {e}",
