@@ -1,18 +1,13 @@
 //! `phihunt bench csmith` as a user runs it. A fake `csmith` (a shell script first in
 //! PATH) prints a fixed program per seed, so every classification is exercised quickly
 //! and deterministically: matched, mismatched (with a seeded middle-end bug), reference
-//! timeout, unsupported (front-end error) and csmith failure. One test runs the real
-//! csmith when it is installed.
+//! timeout, unsupported (front-end error), csmith failure, and oracle invalid (a tiny
+//! `--fuel`). One test runs the real csmith when it is installed.
 
+mod common;
+use common::workspace_root;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
 
 fn temp_dir(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("phihunt-bcs-{}-{tag}", std::process::id()));
@@ -21,9 +16,10 @@ fn temp_dir(tag: &str) -> PathBuf {
     dir
 }
 
-/// A `csmith` that prints, for `--seed K`, program K (exits 1 for unknown seeds).
-fn fake_csmith() -> PathBuf {
-    let dir = temp_dir("bin");
+/// A `csmith` that prints, for `--seed K`, program K (exits 1 for unknown seeds), in a
+/// directory of its own per `tag` (tests run in parallel).
+fn fake_csmith(tag: &str) -> PathBuf {
+    let dir = temp_dir(&format!("bin-{tag}"));
     let programs = [
         // 1: agrees with gcc everywhere.
         "#include <stdio.h>\nint main(void) { unsigned c = 0; for (int i = 0; i < 42; i++) c++; printf(\"checksum = %X\\n\", c); return 0; }\n",
@@ -79,7 +75,7 @@ fn count(out: &str, label: &str) -> usize {
 
 #[test]
 fn every_classification_is_counted() {
-    let fake = fake_csmith();
+    let fake = fake_csmith("all");
     let out_dir = temp_dir("out-all");
     let (code, out, err) = bench(
         &[
@@ -126,7 +122,7 @@ fn every_classification_is_counted() {
 
 #[test]
 fn a_mismatch_is_saved_and_exits_1() {
-    let fake = fake_csmith();
+    let fake = fake_csmith("mismatch");
     let out_dir = temp_dir("out-mismatch");
     let (code, out, err) = bench(
         &[
@@ -163,6 +159,63 @@ fn a_mismatch_is_saved_and_exits_1() {
         "{info}"
     );
     assert!(info.contains("first mismatching stage: "), "{info}");
+}
+
+#[test]
+fn an_oracle_invalid_seed_is_saved_and_is_no_mismatch() {
+    // Program 1 counts to 42 in a loop: gcc's binary prints "checksum = 2A\n" and exits 0,
+    // but 42 iterations take far more than 10 oracle steps (at least a compare and a
+    // branch each), so `lowered` runs out of fuel: oracle invalid, not a verdict.
+    let fake = fake_csmith("oracle-invalid");
+    let out_dir = temp_dir("out-oracle-invalid");
+    let (code, out, err) = bench(
+        &[
+            "bench",
+            "csmith",
+            "--count",
+            "1",
+            "--seed-start",
+            "1",
+            "--jobs",
+            "1",
+            "--fuel",
+            "10",
+            "--out",
+            out_dir.to_str().unwrap(),
+            "--",
+            "--some-csmith-option",
+        ],
+        Some(&fake),
+    );
+    assert_eq!(code, 0, "oracle invalid is not a mismatch:\n{out}{err}");
+    assert_eq!(count(&out, "oracle invalid"), 1, "{out}");
+    assert_eq!(count(&out, "matched gcc at every stage"), 0, "{out}");
+    assert_eq!(count(&out, "MISMATCHED"), 0, "{out}");
+    let saved = out_dir.join("oracle-invalid-seed-1");
+    assert!(
+        out.contains("seed 1: oracle invalid: ")
+            && out.contains(&format!("(saved to {})", saved.display())),
+        "{out}"
+    );
+    let entries: Vec<_> = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(entries, ["oracle-invalid-seed-1"]);
+    let program = std::fs::read_to_string(saved.join("program.c")).unwrap();
+    assert!(program.contains("i < 42; i++"), "{program}");
+    let info = std::fs::read_to_string(saved.join("info.txt")).unwrap();
+    assert!(info.contains("seed: 1\n"), "{info}");
+    assert!(
+        info.contains("csmith --seed 1 --some-csmith-option"),
+        "{info}"
+    );
+    assert!(info.contains("oracle invalid"), "{info}");
+    assert!(info.contains("out of fuel"), "{info}");
+    assert!(
+        info.contains("reference (gcc -O0): exit 0, stdout \"checksum = 2A\\n\""),
+        "{info}"
+    );
 }
 
 #[test]

@@ -5,10 +5,12 @@
 //! what the native gcc -O0 build does? "Do" is the exit status (`main`'s return value
 //! `& 0xff`, or `exit(N)`'s) and the stdout bytes.
 //!
-//! How `main` is called: with no arguments when it takes none, else with `argc = 1` and
-//! `argv = NULL` (the oracle has no way yet to build a real `{"prog", NULL}` array; a
-//! program that reads `argv[0]` gets `Undefined(InvalidPointer)` at `lowered` and is
-//! therefore invalid, never a mismatch). csmith's `main` reads `argv` only when `argc == 2`.
+//! How `main` is called: as a hosted C program is started, the same way on both sides.
+//! The oracle's [`Program::run_main`] gives `main` (when it takes `(int, char **)` or
+//! `(int, char **, char **)`) `argc = 1`, `argv = {PROGRAM_NAME, NULL}` with a writable
+//! copy of the name, and `envp = {NULL}`; the gcc binary is run with that `argv[0]` and an
+//! empty environment. A `main` of another shape is [`Invalid::OracleCannotRun`].
+//! csmith's `main` reads `argv` only when `argc == 2`.
 //!
 //! Invariants:
 //! - an input that cannot be judged is an [`Invalid`] with its reason: front-end
@@ -22,8 +24,9 @@
 use super::evaluate::Cell;
 use crate::stages::{snapshot_stages, StageFailure};
 use compiler::compile_c::{compile_c_file, default_options};
-use compiler::ir::{IrModule, IrType};
+use compiler::ir::IrModule;
 use compiler::pipeline::{PipelineOptions, STAGE_LOWERED};
+use oracle::interp::PROGRAM_NAME;
 use oracle::native::{gcc::quote_stdout, NativeOutcome};
 use oracle::{Outcome, Program, RunConfig, RunResult};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -134,24 +137,14 @@ pub fn reference_result(r: &NativeOutcome) -> Result<(i32, Vec<u8>), Invalid> {
     }
 }
 
-/// The arguments `main` is called with (see the module doc), or why it cannot be called.
-fn main_args(m: &IrModule) -> Result<Vec<i64>, String> {
-    let f = m
-        .function("main")
-        .ok_or_else(|| "the program defines no `main`".to_string())?;
-    match f.params.as_slice() {
-        [] => Ok(Vec::new()),
-        [argc, argv] if argc.is_integer() && *argv == IrType::Ptr => Ok(vec![1, 0]),
-        _ => Err("`main` must take () or (int, char **)".into()),
-    }
-}
+/// `argv[0]`: the name the gcc reference binary is run under.
+const PROGRAM_NAME_BYTES: &[u8] = PROGRAM_NAME.as_bytes();
 
-/// Runs `module`'s `main` in the oracle as [`judge_stages`] does at each stage; `Err` when
-/// the oracle cannot run it (the reason).
+/// Runs `module`'s `main` in the oracle as [`judge_stages`] does at each stage (argv
+/// `{PROGRAM_NAME, NULL}`); `Err` when the oracle cannot run it (the reason).
 pub fn run_main(module: &IrModule, cfg: &RunConfig) -> Result<RunResult, String> {
-    let args = main_args(module)?;
     Program::new(module, cfg)
-        .and_then(|p| p.run("main", &args))
+        .and_then(|p| p.run_main(&[PROGRAM_NAME_BYTES]))
         .map_err(|e| e.0)
 }
 
@@ -193,7 +186,11 @@ pub fn judge_stages(
     opts: &PipelineOptions,
     cfg: &RunConfig,
 ) -> Result<CJudgement, Invalid> {
-    let args = main_args(module).map_err(Invalid::OracleCannotRun)?;
+    if module.function("main").is_none() {
+        return Err(Invalid::OracleCannotRun(
+            "the program defines no `main`".into(),
+        ));
+    }
     let staged = snapshot_stages(module, opts);
     let timings = staged
         .snapshots
@@ -206,9 +203,9 @@ pub fn judge_stages(
     let mut notes = Vec::new();
     for snap in &staged.snapshots {
         let lowered = snap.stage == STAGE_LOWERED;
-        let run = Program::new(&snap.module, cfg).and_then(|p| p.run("main", &args));
+        let run = run_main(&snap.module, cfg);
         let cell = match run {
-            Err(e) if lowered => return Err(Invalid::OracleCannotRun(e.0)),
+            Err(e) if lowered => return Err(Invalid::OracleCannotRun(e)),
             Err(e) => {
                 notes.push(format!(
                     "stage `{}`: the oracle cannot run its output: {e}",

@@ -77,6 +77,18 @@ pub(crate) fn run(prog: &CompiledProgram, cfg: &RunConfig, func: u32, args: &[i6
     Machine::new(prog, cfg).run(func, args)
 }
 
+/// [`run`] from `mem` instead of the program's initial image: `mem` is that image with
+/// allocations made before the entry frame (`main`'s arguments), which `args` may point to.
+pub(crate) fn run_from(
+    prog: &CompiledProgram,
+    cfg: &RunConfig,
+    mem: Memory,
+    func: u32,
+    args: &[i64],
+) -> RunResult {
+    Machine::with_memory(prog, cfg, mem).run(func, args)
+}
+
 /// Where `code[pc]` of `f` came from.
 fn location(f: &CompiledFunc, pc: usize) -> Location {
     let (block, inst) = f.location(pc);
@@ -156,6 +168,10 @@ fn enter_block(
 
 impl<'p> Machine<'p> {
     fn new(prog: &'p CompiledProgram, cfg: &'p RunConfig) -> Machine<'p> {
+        Machine::with_memory(prog, cfg, prog.image.clone())
+    }
+
+    fn with_memory(prog: &'p CompiledProgram, cfg: &'p RunConfig, mem: Memory) -> Machine<'p> {
         Machine {
             prog,
             cfg,
@@ -163,7 +179,7 @@ impl<'p> Machine<'p> {
             stamps: Vec::new(),
             frames: Vec::new(),
             stack_slots: Vec::new(),
-            mem: prog.image.clone(),
+            mem,
             out: Stdout::new(cfg.max_stdout),
             steps: 0,
             generation: 0,

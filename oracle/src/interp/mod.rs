@@ -15,10 +15,12 @@
 //! - `memory`: allocations, provenance-carrying pointer values, bounds, liveness,
 //!   initialisation;
 //! - `exec`: the execution loop, frames, calls and returns;
-//! - `libc`, `printf`: the supported externals; `output`: captured stdout and its limit.
+//! - `libc`, `printf`: the supported externals; `output`: captured stdout and its limit;
+//! - `startup`: the hosted forms of `main` and the `argv` (and `envp`) it is given.
 //!
 //! Invariants of the API: [`InterpError`] only ever means "this input cannot be run at all"
-//! (an unknown entry function, a wrong argument count for it, an external outside the
+//! (an unknown entry function, a wrong argument count for it, a `main` of no hosted shape
+//! for [`Program::run_main`], an external outside the
 //! libc subset, a call to or address of an undefined symbol, malformed structure such as a
 //! branch to a missing block); everything a program *does* is an [`Outcome`].
 //!
@@ -32,7 +34,10 @@ mod libc;
 mod memory;
 mod output;
 mod printf;
+mod startup;
 mod value;
+
+pub use startup::PROGRAM_NAME;
 
 use crate::outcome::RunResult;
 use compiler::ir::IrModule;
@@ -134,6 +139,26 @@ impl Program {
             )));
         }
         Ok(exec::run(&self.compiled, &self.cfg, index, args))
+    }
+
+    /// Runs `@main` as a hosted C program is started, with the argument strings `argv`
+    /// (each without its NUL; [`PROGRAM_NAME`] alone is what the harness passes). By
+    /// `main`'s parameters: `()` gets nothing; `(INT, ptr)` gets `argc = argv.len()` and a
+    /// pointer to `argc + 1` pointers, the last null, to writable NUL-terminated copies of
+    /// the strings; `(INT, ptr, ptr)` also gets `envp`, an array holding only null. These
+    /// objects live in the run's memory for the whole run. Errors: no `@main`, another
+    /// parameter list, `argc` not fitting its type, an argument containing a NUL.
+    pub fn run_main(&self, argv: &[&[u8]]) -> Result<RunResult, InterpError> {
+        let &index = self
+            .compiled
+            .func_by_name
+            .get("main")
+            .ok_or_else(|| InterpError("no function @main in the module".into()))?;
+        let f = &self.compiled.funcs[index as usize];
+        let shape = startup::main_shape(f)?;
+        let mut mem = self.compiled.image.clone();
+        let args = startup::lay_out(&mut mem, self.compiled.ptr_bytes, shape, argv)?;
+        Ok(exec::run_from(&self.compiled, &self.cfg, mem, index, &args))
     }
 }
 

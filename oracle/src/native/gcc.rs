@@ -5,6 +5,9 @@
 //!
 //! Invariants:
 //! - every child runs under [`run_limited`] (compile 30 s, run 10 s by default);
+//! - the binary runs as the oracle starts `main` ([`crate::Program::run_main`]): `argv`
+//!   is exactly `{PROGRAM_NAME, NULL}` (its real path is not visible to the program) and
+//!   the environment is empty, so `envp` is `{NULL}` on both sides too;
 //! - the outcome is one of: gcc rejected the file (its first error line kept), the
 //!   binary timed out, died by a signal, or exited with a status and stdout bytes;
 //! - the binary is written to a fresh temporary path and removed afterwards; two runs in
@@ -13,6 +16,8 @@
 //!   anything the program does.
 
 use super::process::{run_limited, Termination};
+use crate::interp::PROGRAM_NAME;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -102,7 +107,8 @@ pub struct NativeRun {
 
 static NEXT_BINARY: AtomicU64 = AtomicU64::new(0);
 
-/// Compiles `source` with `gcc -O0 -w` and runs it (no arguments).
+/// Compiles `source` with `gcc -O0 -w` and runs it with `argv = {PROGRAM_NAME, NULL}` and
+/// an empty environment.
 pub fn reference_run(source: &Path, cfg: &ReferenceConfig) -> Result<NativeRun, String> {
     let binary = std::env::temp_dir().join(format!(
         "phihunt-ref-{}-{}",
@@ -146,7 +152,9 @@ fn build_and_run(source: &Path, binary: &Path, cfg: &ReferenceConfig) -> Result<
             return Ok(failed(first.to_string()));
         }
     }
-    let ran = run_limited(&mut Command::new(binary), cfg.run_timeout, cfg.max_stdout)?;
+    let mut run = Command::new(binary);
+    run.arg0(PROGRAM_NAME).env_clear();
+    let ran = run_limited(&mut run, cfg.run_timeout, cfg.max_stdout)?;
     let outcome = match ran.termination {
         Termination::Exited(code) => NativeOutcome::Exited {
             code,
@@ -230,6 +238,25 @@ mod tests {
         assert_eq!(outcome("abort.c", src, &cfg), NativeOutcome::Signaled(6));
         let src = "int main(void) { for (;;) {} }\n";
         assert_eq!(outcome("loop.c", src, &cfg), NativeOutcome::TimedOut);
+    }
+
+    #[test]
+    fn the_binary_sees_the_oracles_argv_and_no_environment() {
+        let cfg = ReferenceConfig::default();
+        let src = "#include <stdio.h>\n\
+            int main(int argc, char **argv, char **envp) {\n\
+              printf(\"%d|%s|%d|%d\", argc, argv[0], argv[1] == 0, envp[0] == 0);\n\
+              argv[0][0] = 'X';\n\
+              return argv[0][0];\n\
+            }\n";
+        // 'X' = 88.
+        assert_eq!(
+            outcome("argv.c", src, &cfg),
+            NativeOutcome::Exited {
+                code: 88,
+                stdout: b"1|a.out|1|1".to_vec()
+            }
+        );
     }
 
     #[test]
