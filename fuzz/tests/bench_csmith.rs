@@ -2,7 +2,9 @@
 //! PATH) prints a fixed program per seed, so every classification is exercised quickly
 //! and deterministically: matched, mismatched (with a seeded middle-end bug), reference
 //! timeout, unsupported (front-end error), csmith failure, and oracle invalid (a tiny
-//! `--fuel`). One test runs the real csmith when it is installed.
+//! `--fuel`), a reference timeout probed in the oracle (runs on; finishes and the long
+//! rerun finishes; finishes and the long rerun does not: a suspect). One test runs the
+//! real csmith (installed by scripts/setup.sh).
 
 mod common;
 use common::workspace_root;
@@ -16,7 +18,8 @@ fn temp_dir(tag: &str) -> PathBuf {
     dir
 }
 
-/// A `csmith` that prints, for `--seed K`, program K (exits 1 for unknown seeds), in a
+/// A `csmith` that prints, for `--seed K`, program K (exits 1 for unknown seeds and for
+/// seed 5), in a
 /// directory of its own per `tag` (tests run in parallel).
 fn fake_csmith(tag: &str) -> PathBuf {
     let dir = temp_dir(&format!("bin-{tag}"));
@@ -29,9 +32,14 @@ fn fake_csmith(tag: &str) -> PathBuf {
         "int main(void) { for (;;) {} }\n",
         // 4: gcc takes it, phicc's front end does not (GNU statement expression).
         "int main(void) { return ({ 0; }); }\n",
+        // 5: none (csmith fails).
+        "",
+        // 6: ends, but only after 2,000,000 iterations: about 10 ms natively at -O0, far
+        // past a 1 ms reference limit; 15 oracle steps an iteration in `lowered`.
+        "#include <stdio.h>\nint main(void) { unsigned long c = 0; for (unsigned long i = 0; i < 2000000; i++) c += i ^ (c >> 3); printf(\"checksum = %lX\\n\", c); return 0; }\n",
     ];
     let mut script = String::from("#!/bin/sh\n# fake csmith for phihunt tests\ncase \"$2\" in\n");
-    for (i, p) in programs.iter().enumerate() {
+    for (i, p) in programs.iter().enumerate().filter(|(_, p)| !p.is_empty()) {
         std::fs::write(dir.join(format!("p{}.c", i + 1)), p).unwrap();
         script.push_str(&format!(
             "  {}) cat '{}' ;;\n",
@@ -89,6 +97,8 @@ fn every_classification_is_counted() {
             "2",
             "--ref-timeout",
             "300ms",
+            "--probe-fuel",
+            "1000000",
             "--out",
             out_dir.to_str().unwrap(),
         ],
@@ -98,6 +108,17 @@ fn every_classification_is_counted() {
     assert_eq!(count(&out, "matched gcc at every stage"), 2, "{out}");
     assert_eq!(count(&out, "MISMATCHED"), 0, "{out}");
     assert_eq!(count(&out, "reference timeouts"), 1, "{out}");
+    // The endless loop ran on in the oracle too.
+    assert_eq!(
+        count(&out, "of which lowered ran on past the probe"),
+        1,
+        "{out}"
+    );
+    assert!(
+        out.contains("seed 3: reference timeout (lowered also ran on past 1000000 steps)"),
+        "{out}"
+    );
+    assert_eq!(count(&out, "SUSPECT"), 0, "{out}");
     assert_eq!(count(&out, "unsupported (front-end error)"), 1, "{out}");
     assert_eq!(count(&out, "csmith failed"), 1, "{out}");
     // Seeds 1, 2 and 3 pass the front end (3 loops only when run).
@@ -219,15 +240,15 @@ fn an_oracle_invalid_seed_is_saved_and_is_no_mismatch() {
 }
 
 #[test]
-fn real_csmith_programs_when_installed() {
+fn a_real_csmith_program_matches_gcc() {
     let installed = std::env::var("PATH")
         .unwrap_or_default()
         .split(':')
         .any(|d| Path::new(d).join("csmith").is_file());
-    if !installed {
-        eprintln!("csmith is not installed: skipped");
-        return;
-    }
+    assert!(
+        installed,
+        "csmith is not on PATH: run scripts/setup.sh (it installs Debian's csmith)"
+    );
     let out_dir = temp_dir("out-real");
     // Seed 5 with csmith 2.3 is a small program.
     let (code, out, err) = bench(
@@ -248,4 +269,71 @@ fn real_csmith_programs_when_installed() {
     assert!(code == 0, "{out}{err}");
     assert!(out.contains("csmith summary (1 programs"), "{out}");
     assert_eq!(count(&out, "csmith failed"), 0, "{out}");
+    assert_eq!(count(&out, "matched gcc at every stage"), 1, "{out}");
+}
+
+/// Program 6 with a 1 ms reference limit: gcc's binary times out, the oracle's `lowered`
+/// finishes within the probe's fuel, so the binary runs again with the long limit.
+fn probe_program_6(tag: &str, long_limit: &str) -> (i32, String, String, PathBuf) {
+    let fake = fake_csmith(tag);
+    let out_dir = temp_dir(&format!("out-{tag}"));
+    let (code, out, err) = bench(
+        &[
+            "bench",
+            "csmith",
+            "--count",
+            "1",
+            "--seed-start",
+            "6",
+            "--jobs",
+            "1",
+            "--ref-timeout",
+            "1ms",
+            "--probe-fuel",
+            "100000000",
+            "--long-ref-timeout",
+            long_limit,
+            "--out",
+            out_dir.to_str().unwrap(),
+        ],
+        Some(&fake),
+    );
+    (code, out, err, out_dir)
+}
+
+#[test]
+fn a_timeout_whose_long_rerun_finishes_is_judged_against_it() {
+    let (code, out, err, out_dir) = probe_program_6("long-ok", "30s");
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(count(&out, "matched gcc at every stage"), 1, "{out}");
+    assert_eq!(count(&out, "reference timeouts"), 0, "{out}");
+    assert_eq!(count(&out, "SUSPECT"), 0, "{out}");
+    assert_eq!(std::fs::read_dir(&out_dir).unwrap().count(), 0, "{out}");
+}
+
+#[test]
+fn a_timeout_the_oracle_finishes_but_gcc_never_does_is_a_saved_suspect() {
+    // The long limit is as short as the first: the binary runs on past it again, while
+    // `lowered` finished (2,000,000 iterations fit in 1e8 steps).
+    let (code, out, err, out_dir) = probe_program_6("suspect", "1ms");
+    assert_eq!(code, 1, "a suspect exits 1: {out}{err}");
+    assert_eq!(count(&out, "SUSPECT"), 1, "{out}");
+    assert_eq!(count(&out, "MISMATCHED"), 0, "{out}");
+    assert_eq!(count(&out, "matched gcc at every stage"), 0, "{out}");
+    let dir = out_dir.join("suspect-seed-6");
+    assert!(
+        out.contains(&format!("(saved to {})", dir.display())),
+        "{out}"
+    );
+    let program = std::fs::read_to_string(dir.join("program.c")).unwrap();
+    assert!(program.contains("i < 2000000"), "{program}");
+    let info = std::fs::read_to_string(dir.join("info.txt")).unwrap();
+    assert!(info.contains("seed: 6"), "{info}");
+    // What the oracle's lowered stage did: returned 0 after printing the checksum.
+    assert!(info.contains("lowered stage finished in"), "{info}");
+    assert!(info.contains("checksum = "), "{info}");
+    assert!(
+        info.contains("reference (gcc -O0): reference timeout"),
+        "{info}"
+    );
 }
