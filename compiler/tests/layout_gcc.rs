@@ -1,25 +1,29 @@
-//! Record layout against real gcc: random struct/union definitions (nested records,
-//! arrays, bit-fields of every width and base type, unnamed and zero-width bit-fields,
-//! `packed`, `aligned(N)`, `#pragma pack`) are parsed by phicc and compiled by gcc for
-//! x86_64 (host `gcc`) and i686 (`i686-linux-gnu-gcc -static`, which runs natively on
-//! an x86_64 kernel). The gcc-compiled program prints every record's size and
-//! alignment, every member's offset, and every bit-field's first bit and width (found
-//! by setting the field to all ones in a zeroed object and scanning its bytes), then
-//! the bytes of a statically initialized object of each record (positional
-//! initializers for every named member: bit-field values of every width, scalars,
-//! floats, arrays with brace elision); phicc's `RecordDef`s and `StaticInit` images must
-//! give the same lines. Expected values come from gcc only.
+//! Record layout against real gcc on all four targets: random struct/union definitions
+//! (nested records, arrays, bit-fields of every width and base type, unnamed and
+//! zero-width bit-fields, `packed`, `aligned(N)`, `#pragma pack`) are parsed by phicc
+//! and compiled by gcc for x86_64 (host `gcc`), i686, aarch64 and riscv64 (the
+//! `*-linux-gnu-gcc` cross compilers), compile-only (`-S`, see `gcc_cross`): gcc's
+//! answers are initialised globals read back from its assembly. For every record:
+//! its size and alignment and every member's offset (`sizeof`, `_Alignof`,
+//! `__builtin_offsetof` in an array), every bit-field's first bit and width (the bits set
+//! in an object whose only non-zero member is that bit-field, all ones), and the bytes
+//! of a statically initialized object of it (positional initializers for every named
+//! member: bit-field values of every width, scalars, floats, arrays with brace
+//! elision); phicc's `RecordDef`s and `StaticInit` images must give the same lines.
+//! Expected values come from gcc only.
 //!
-//! Requires `gcc` and `i686-linux-gnu-gcc` (installed by `scripts/setup.sh`); every
-//! child process runs under a timeout.
+//! Requires `gcc`, `i686-linux-gnu-gcc`, `aarch64-linux-gnu-gcc` and
+//! `riscv64-linux-gnu-gcc` (installed by `scripts/setup.sh`); a missing one fails the
+//! test with that advice. Every child process runs under a timeout.
 
 use compiler::frontend::parse::parse_translation_unit;
 use compiler::frontend::types::RecordDef;
 use compiler::frontend::{preprocess_str, PreprocessOptions, Target};
+use gcc_cross::{data_objects, gcc_asm, le_values, scratch_dir};
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::path::Path;
+
+mod gcc_cross;
 
 /// xorshift64*: deterministic, no dependency.
 struct Rng(u64);
@@ -82,8 +86,9 @@ struct Named {
     init: String,
 }
 
-/// A value that fits a bit-field of `ty` and `width` bits (plain char is signed on
-/// both x86 targets).
+/// A value that fits a bit-field of `ty` and `width` bits (plain `char` counts as
+/// signed; on aarch64 and riscv64, where it is unsigned, a negative value converts
+/// modulo 2^width as gcc does).
 fn bitfield_value(rng: &mut Rng, ty: &str, width: u32) -> String {
     if ty == "_Bool" {
         return rng.below(2).to_string();
@@ -254,52 +259,81 @@ fn kind_of(def: &Def) -> &'static str {
     }
 }
 
-/// The C program printing gcc's answers.
+/// The C program whose initialised globals hold gcc's answers, read back from its
+/// assembly: for record `R<i>`, `L<i>` holds its size, its alignment and the offset of
+/// every named member that is not a bit-field (in order, as `unsigned long long`);
+/// `B<i>_<m>` is an object of the record whose bit-field `m` alone is all ones (`1` for
+/// a `_Bool`) and every other bit zero; `v<i>` is the record's static object.
 fn checker_program(defs: &[Def]) -> String {
-    let mut s = String::from(
-        "#include <stdio.h>\n#include <string.h>\n#include <stddef.h>\n\
-         static void bits(const void *v, unsigned n) {\n\
-           const unsigned char *p = v; int lo = -1, cnt = 0; unsigned i;\n\
-           for (i = 0; i < n * 8; i++) if ((p[i / 8] >> (i % 8)) & 1) { if (lo < 0) lo = (int)i; cnt++; }\n\
-           printf(\" %d:%d\", lo, cnt);\n}\n",
-    );
+    let mut s = String::new();
     for d in defs {
         s.push_str(&d.text);
     }
-    s.push_str("int main(void) {\n");
     for d in defs {
         let k = kind_of(d);
         let t = format!("{k} {}", d.tag);
-        let _ = writeln!(
-            s,
-            "  printf(\"{} %u %u\", (unsigned)sizeof({t}), (unsigned)_Alignof({t}));",
-            d.tag
-        );
+        let i = &d.tag[1..];
+        let mut values = vec![format!("sizeof({t})"), format!("_Alignof({t})")];
         for m in &d.named {
             match m.bitfield_bool {
-                None => {
-                    let _ = writeln!(s, "  printf(\" %u\", (unsigned)offsetof({t}, {}));", m.name);
-                }
+                None => values.push(format!("__builtin_offsetof({t}, {})", m.name)),
                 Some(is_bool) => {
                     let v = if is_bool { "1" } else { "~0" };
-                    let _ = writeln!(
-                        s,
-                        "  {{ {t} o; memset(&o, 0, sizeof o); o.{} = {v}; bits(&o, sizeof o); }}",
-                        m.name
-                    );
+                    let _ = writeln!(s, "{t} B{i}_{} = {{ .{} = {v} }};", m.name, m.name);
                 }
             }
         }
         let _ = writeln!(
             s,
-            "  {{ unsigned k; const unsigned char *p = (const void *)&v{}; printf(\" =\"); for (k = 0; k < sizeof v{}; k++) printf(\"%02x\", p[k]); }}",
-            &d.tag[1..],
-            &d.tag[1..]
+            "unsigned long long L{i}[] = {{ {} }};",
+            values.join(", ")
         );
-        s.push_str("  printf(\"\\n\");\n");
     }
-    s.push_str("  return 0;\n}\n");
     s
+}
+
+/// gcc's answers for `target` in the checker's format: one line per record,
+/// `R<i> size align` then per named member its offset or, for a bit-field, `first:count`
+/// of its set bits, then `=` and the bytes of `v<i>` in hex.
+fn gcc_lines(target: Target, defs: &[Def], dir: &Path) -> Vec<String> {
+    let asm = gcc_asm(target, &checker_program(defs), &[], dir, target.name());
+    let objects = data_objects(&asm, target);
+    let object = |name: &str| -> &Vec<u8> {
+        objects
+            .get(name)
+            .unwrap_or_else(|| panic!("{}: no object {name} in gcc's assembly", target.name()))
+    };
+    defs.iter()
+        .map(|d| {
+            let i = &d.tag[1..];
+            let values = le_values(object(&format!("L{i}")), 8);
+            let mut values = values.into_iter();
+            let mut next = || values.next().expect("one value per entry");
+            let mut line = format!("{} {} {}", d.tag, next(), next());
+            for m in &d.named {
+                if m.bitfield_bool.is_none() {
+                    let _ = write!(line, " {}", next());
+                    continue;
+                }
+                let bytes = object(&format!("B{i}_{}", m.name));
+                let (mut lo, mut cnt) = (-1i64, 0);
+                for bit in 0..bytes.len() * 8 {
+                    if (bytes[bit / 8] >> (bit % 8)) & 1 == 1 {
+                        if lo < 0 {
+                            lo = bit as i64;
+                        }
+                        cnt += 1;
+                    }
+                }
+                let _ = write!(line, " {lo}:{cnt}");
+            }
+            line.push_str(" =");
+            for b in object(&format!("v{i}")) {
+                let _ = write!(line, "{b:02x}");
+            }
+            line
+        })
+        .collect()
 }
 
 /// phicc's answers in the checker's format.
@@ -361,71 +395,17 @@ fn our_lines(defs: &[Def], target: Target) -> Vec<String> {
         .collect()
 }
 
-/// Runs `cmd` with its stdout and stderr sent to files (no pipe can fill up) and
-/// returns (success, stdout, stderr); panics after `limit`.
-fn run_with_timeout(cmd: &mut Command, limit: Duration, dir: &Path) -> (bool, String, String) {
-    let out_path = dir.join("child.stdout");
-    let err_path = dir.join("child.stderr");
-    let out = std::fs::File::create(&out_path).expect("stdout file");
-    let err = std::fs::File::create(&err_path).expect("stderr file");
-    let mut child = cmd
-        .stdout(Stdio::from(out))
-        .stderr(Stdio::from(err))
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e} (run scripts/setup.sh)"));
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{cmd:?} timed out");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let read =
-        |p: &Path| String::from_utf8_lossy(&std::fs::read(p).unwrap_or_default()).into_owned();
-    (status.success(), read(&out_path), read(&err_path))
-}
-
-fn gcc_lines(compiler: &str, extra: &[&str], program: &str, dir: &Path, name: &str) -> Vec<String> {
-    let c = dir.join(format!("{name}.c"));
-    let exe: PathBuf = dir.join(name);
-    std::fs::write(&c, program).expect("write C");
-    let (ok, _, stderr) = run_with_timeout(
-        Command::new(compiler)
-            .args(["-std=gnu99", "-w", "-O0"])
-            .args(extra)
-            .arg(&c)
-            .arg("-o")
-            .arg(&exe),
-        Duration::from_secs(120),
-        dir,
-    );
-    assert!(ok, "{compiler} failed: {stderr}");
-    let (ok, stdout, _) = run_with_timeout(&mut Command::new(&exe), Duration::from_secs(30), dir);
-    assert!(ok, "{name} failed to run");
-    stdout.lines().map(|l| l.trim_end().to_string()).collect()
-}
-
 #[test]
-fn random_records_match_gcc_on_x86_64_and_i686() {
+fn random_records_match_gcc_on_all_four_targets() {
     let mut rng = Rng(0x5eed_1a70_u64);
     let mut defs: Vec<Def> = Vec::new();
     for i in 0..300 {
         let d = gen_record(&mut rng, i, &defs);
         defs.push(d);
     }
-    let program = checker_program(&defs);
-    let dir = std::env::temp_dir().join(format!("phicc_layout_gcc_{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    for (target, compiler, extra) in [
-        (Target::X86_64, "gcc", &[][..]),
-        (Target::I686, "i686-linux-gnu-gcc", &["-static"][..]),
-    ] {
-        let want = gcc_lines(compiler, extra, &program, &dir, target.name());
+    let dir = scratch_dir("layout_gcc");
+    for target in Target::ALL {
+        let want = gcc_lines(target, &defs, &dir);
         let got = our_lines(&defs, target);
         assert_eq!(want.len(), got.len(), "{}: line count", target.name());
         let mut mismatches = Vec::new();

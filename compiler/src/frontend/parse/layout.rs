@@ -14,10 +14,13 @@
 //!   placing it there would make it span more alignment units of its declared type
 //!   than the type itself has (gcc's `excess_unit_span`); then it starts at the next
 //!   multiple of that alignment. A named bit-field raises the record alignment to its
-//!   type's alignment (1 when packed; capped by pragma pack); an unnamed one does not.
+//!   type's alignment (1 when packed; capped by pragma pack); an unnamed one does not,
+//!   except on targets where `Target::unnamed_bitfield_aligns_record` (aarch64), where
+//!   it does as a named one.
 //! - A zero-width bit-field moves the next member to a multiple of its type's
 //!   alignment (pack / packed do not apply to it) and does not raise the record
-//!   alignment.
+//!   alignment, except on `unnamed_bitfield_aligns_record` targets, where it raises it
+//!   to its type's alignment (again regardless of pack / packed; also in a union).
 //! - The record alignment is raised by `aligned(N)` on the record; its size is the end
 //!   of the last member rounded up to the record alignment. Union members all start at
 //!   offset 0.
@@ -115,6 +118,9 @@ pub(crate) fn layout_record(
                     if kind == RecordKind::Struct {
                         bitpos = start;
                     }
+                    if target.unnamed_bitfield_aligns_record() {
+                        record_align = record_align.max(natural);
+                    }
                     continue;
                 }
                 let end = start.checked_add(u64::from(width)).ok_or_else(too_large)?;
@@ -123,13 +129,15 @@ pub(crate) fn layout_record(
                 } else {
                     size_bits = size_bits.max(end);
                 }
-                if let Some(name) = &m.name {
+                if m.name.is_some() || target.unnamed_bitfield_aligns_record() {
                     let a = match pack {
                         Some(p) => natural.min(p),
                         None if packed => 1,
                         None => natural,
                     };
                     record_align = record_align.max(a);
+                }
+                if let Some(name) = &m.name {
                     fields.push(Field {
                         name: Some(name.to_string()),
                         ty: m.ty.clone(),
@@ -268,6 +276,90 @@ mod tests {
         let l = lay(&ms, RecordAttrs::default(), Target::X86_64);
         assert_eq!(l.fields.len(), 2);
         assert_eq!((l.fields[1].offset, l.size, l.align), (4, 5, 1));
+    }
+
+    #[test]
+    fn unnamed_bitfields_align_the_record_on_aarch64_only() {
+        // (size, align) from gcc 12 (-S, sizeof/_Alignof) for x86_64 / aarch64:
+        //   struct { char c; int : 5; }                      2 1 / 4 4
+        //   struct { char c; long : 0; }                     8 1 / 8 8
+        //   #pragma pack(1) struct { char c; int : 0; }      4 1 / 4 4
+        //   #pragma pack(2) struct { char c; long long : 3; } 2 1 / 2 2
+        //   struct __attribute__((packed)) { char c; int : 0; char d; } 5 1 / 8 4
+        //   union { char c; long : 0; }                      1 1 / 8 8
+        let unnamed = |ty: Type, width: u32| MemberDecl {
+            name: None,
+            ..m(ty, Some(width))
+        };
+        let c = || m(Type::Int(IntKind::Char), None);
+        let long = || Type::Int(IntKind::Long);
+        let ll = || Type::Int(IntKind::LongLong);
+        let pack = |p| RecordAttrs {
+            pragma_pack: Some(p),
+            ..RecordAttrs::default()
+        };
+        let packed = RecordAttrs {
+            packed: true,
+            ..RecordAttrs::default()
+        };
+        let d = RecordAttrs::default();
+        let cases: [(
+            RecordKind,
+            Vec<MemberDecl>,
+            RecordAttrs,
+            (u64, u64),
+            (u64, u64),
+        ); 6] = [
+            (
+                RecordKind::Struct,
+                vec![c(), unnamed(Type::int(), 5)],
+                d,
+                (2, 1),
+                (4, 4),
+            ),
+            (
+                RecordKind::Struct,
+                vec![c(), unnamed(long(), 0)],
+                d,
+                (8, 1),
+                (8, 8),
+            ),
+            (
+                RecordKind::Struct,
+                vec![c(), unnamed(Type::int(), 0)],
+                pack(1),
+                (4, 1),
+                (4, 4),
+            ),
+            (
+                RecordKind::Struct,
+                vec![c(), unnamed(ll(), 3)],
+                pack(2),
+                (2, 1),
+                (2, 2),
+            ),
+            (
+                RecordKind::Struct,
+                vec![c(), unnamed(Type::int(), 0), c()],
+                packed,
+                (5, 1),
+                (8, 4),
+            ),
+            (
+                RecordKind::Union,
+                vec![c(), unnamed(long(), 0)],
+                d,
+                (1, 1),
+                (8, 8),
+            ),
+        ];
+        for (kind, members, attrs, x86, arm) in cases {
+            for (t, want) in [(Target::X86_64, x86), (Target::Aarch64, arm)] {
+                let l = layout_record(kind, &members, attrs, t, &RecordTable::default())
+                    .expect("layout");
+                assert_eq!((l.size, l.align), want, "{t:?} {members:?}");
+            }
+        }
     }
 
     #[test]
