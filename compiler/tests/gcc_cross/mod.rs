@@ -244,7 +244,7 @@ pub fn data_objects(asm: &str, target: Target) -> HashMap<String, Vec<u8>> {
                         .next()
                         .and_then(|n| n.trim().parse().ok())
                         .unwrap_or_else(|| panic!("bad {directive}: {line}"));
-                    data.extend(std::iter::repeat(0u8).take(n));
+                    data.extend(std::iter::repeat_n(0u8, n));
                 }
                 ".string" | ".asciz" => {
                     data.extend(string_bytes(rest, line));

@@ -303,43 +303,28 @@ mod tests {
             ..RecordAttrs::default()
         };
         let d = RecordAttrs::default();
-        let cases: [(
+        /// (kind, members, attributes, x86_64 (size, align), aarch64 (size, align)).
+        type Case = (
             RecordKind,
             Vec<MemberDecl>,
             RecordAttrs,
             (u64, u64),
             (u64, u64),
-        ); 6] = [
+        );
+        let s = RecordKind::Struct;
+        let cases: [Case; 6] = [
+            (s, vec![c(), unnamed(Type::int(), 5)], d, (2, 1), (4, 4)),
+            (s, vec![c(), unnamed(long(), 0)], d, (8, 1), (8, 8)),
             (
-                RecordKind::Struct,
-                vec![c(), unnamed(Type::int(), 5)],
-                d,
-                (2, 1),
-                (4, 4),
-            ),
-            (
-                RecordKind::Struct,
-                vec![c(), unnamed(long(), 0)],
-                d,
-                (8, 1),
-                (8, 8),
-            ),
-            (
-                RecordKind::Struct,
+                s,
                 vec![c(), unnamed(Type::int(), 0)],
                 pack(1),
                 (4, 1),
                 (4, 4),
             ),
+            (s, vec![c(), unnamed(ll(), 3)], pack(2), (2, 1), (2, 2)),
             (
-                RecordKind::Struct,
-                vec![c(), unnamed(ll(), 3)],
-                pack(2),
-                (2, 1),
-                (2, 2),
-            ),
-            (
-                RecordKind::Struct,
+                s,
                 vec![c(), unnamed(Type::int(), 0), c()],
                 packed,
                 (5, 1),
