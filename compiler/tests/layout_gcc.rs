@@ -613,3 +613,74 @@ fn corner_case_records_match_gcc_on_all_four_targets() {
         mismatches.join("\n")
     );
 }
+
+/// `aligned(N)` on a typedef name: gcc gives the name that alignment (for all four
+/// targets `__alignof__` is 8 for each form below, and `struct { char c; T x; }` has
+/// size 16), which phicc's types cannot carry, so phicc must reject the declaration
+/// rather than lay it out with alignment 4; on the record a typedef defines, it is the
+/// record's alignment, which phicc supports (checked against gcc here too).
+#[test]
+fn aligned_typedefs_are_rejected_unless_on_the_record() {
+    let dir = scratch_dir("layout_gcc_typedefs");
+    let rejected = [
+        "typedef int A __attribute__((aligned(8)));",
+        "typedef int __attribute__((aligned(8))) A;",
+        "typedef struct S { char c; } A __attribute__((aligned(8)));",
+        "void f(void) { typedef int A __attribute__((aligned(8))); }",
+    ];
+    for target in Target::ALL {
+        for (i, decl) in rejected.iter().enumerate() {
+            // gcc's alignment for the typedef (the local one: same declaration at file
+            // scope).
+            let file_scope = decl
+                .trim_start_matches("void f(void) { ")
+                .trim_end_matches(" }");
+            let program = format!(
+                "{file_scope}\nunsigned long long L[] = {{ __alignof__(A), \
+                 sizeof(struct {{ char c; A x; }}) }};\n"
+            );
+            let asm = gcc_asm(target, &program, &[], &dir, &format!("td{i}"));
+            let got = le_values(&data_objects(&asm, target)["L"], 8);
+            assert_eq!(got, [8, 16], "{}: gcc on {decl}", target.name());
+            let opts = PreprocessOptions {
+                target,
+                ..PreprocessOptions::default()
+            };
+            let pp = preprocess_str("td.c", decl, &opts).expect("preprocess");
+            match parse_translation_unit(pp.tokens, &pp.sources, target) {
+                Err(e) => assert!(
+                    e.headline().contains("'aligned' attribute on a typedef"),
+                    "{decl}: {}",
+                    e.headline()
+                ),
+                Ok(_) => panic!("{}: phicc accepts {decl}", target.name()),
+            }
+        }
+        let accepted = "typedef struct S { char c; } __attribute__((aligned(8))) A;\n\
+                        struct T { char c; A x; };\n";
+        let asm = gcc_asm(
+            target,
+            &format!("{accepted}unsigned long long L[] = {{ sizeof(struct T) }};\n"),
+            &[],
+            &dir,
+            "td_ok",
+        );
+        let want = le_values(&data_objects(&asm, target)["L"], 8);
+        let opts = PreprocessOptions {
+            target,
+            ..PreprocessOptions::default()
+        };
+        let pp = preprocess_str("td.c", accepted, &opts).expect("preprocess");
+        let out = parse_translation_unit(pp.tokens, &pp.sources, target)
+            .unwrap_or_else(|e| panic!("{}: {}", target.name(), e.headline()));
+        let t = out
+            .unit
+            .records
+            .records
+            .iter()
+            .find(|r| r.tag.as_deref() == Some("T"))
+            .expect("struct T");
+        assert_eq!(want, [t.size], "{}: sizeof(struct T)", target.name());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
