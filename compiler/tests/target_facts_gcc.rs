@@ -14,11 +14,12 @@
 //!   against gcc's and glibc's);
 //! - the type of every expression of a list (integer constants of every radix and
 //!   suffix at the `int`/`long`/`long long` boundaries, usual arithmetic conversions,
-//!   promotions, shifts, `sizeof`, the header macros): phicc's `__typeof__(X)` must be
-//!   the type gcc's `_Generic((X), ...)` selects.
+//!   promotions (also of bit-fields), shifts, `sizeof`, the header macros): phicc's
+//!   `__typeof__(X)` must be the type gcc's `_Generic((X), ...)` selects.
 //!
 //! Expected values come from gcc only. Deliberate differences are listed (with the
-//! reason) in `HEADER_MACRO_EXCEPTIONS`; nothing else is skipped. A missing cross gcc
+//! reason) in `HEADER_MACRO_EXCEPTIONS`, known unfixed ones in `KNOWN_DIFFERENCES`
+//! (gcc's side of those is still checked); nothing else is skipped. A missing cross gcc
 //! fails with the advice to run `scripts/setup.sh`. Every child process has a timeout.
 
 mod gcc_cross;
@@ -160,6 +161,11 @@ const INT_EXPRS: &[&str] = &[
     "!1L",
     "1L == 1L",
     "1L < 1u",
+    "-1L < 1u",
+    "-1 < 0u",
+    "-1LL < 1u",
+    "-1L < 1UL",
+    "-1L < 4294967295u",
     "(long)1 << 1u",
     "1 << 1L",
     "1u >> 1LL",
@@ -281,6 +287,40 @@ const INT_EXPRS: &[&str] = &[
     "DBL_MAX_10_EXP",
 ];
 
+/// Expressions only typed (they are not constants): promotions of bit-fields of every
+/// width up to `int`'s (gcc: a bit-field narrower than `int` promotes to `int`; one as
+/// wide as `int` keeps a declared type of that width, else becomes `(unsigned) int`);
+/// wider ones are in `KNOWN_DIFFERENCES`.
+const TYPE_ONLY_EXPRS: &[&str] = &[
+    "bfv.u5 + 0",
+    "bfv.u31 + 0",
+    "bfv.u32 + 0",
+    "bfv.i32 + 0",
+    "bfv.c3 + 0",
+    "bfv.uc8 + 0",
+    "bfv.us16 + 0",
+    "bfv.ul31 + 0",
+    "bfv.ul32 + 0",
+    "bfv.b + 0",
+    "-bfv.u5",
+    "~bfv.u32",
+    "bfv.u5 << 1",
+    "bfv.ul32 >> 1",
+    "bfv.u5 ? bfv.u5 : 0u",
+];
+
+/// Known differences, not fixed (with the reason); the test checks that gcc still
+/// types them as it did when they were found (as none of `GENERIC_TYPES`), so a change
+/// on either side is noticed. gcc gives a bit-field wider than `int` but narrower than
+/// its declared type a type of exactly its width, and computes in it:
+/// `s.ul40 + 1` is `(s.ul40 + 1) & 0xffffffffff` in gcc's x86_64 code (`andq` with
+/// 1099511627775); phicc has no such types and uses the declared type.
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
+    ("bfv.l40 + 0", "gcc: a 40-bit type (long long:40)"),
+    ("bfv.ul40 + 0", "gcc: a 40-bit type (unsigned long long:40)"),
+    ("bfv.l40", "gcc: a 40-bit type (long long:40)"),
+];
+
 /// Decimal constants above `LLONG_MAX`: gcc gives them its widest signed literal type,
 /// `long long` on i686 (compared like `INT_EXPRS` there) and `__int128` on the LP64
 /// targets, which phicc lacks and must reject (checked against gcc's `sizeof` and sign).
@@ -353,7 +393,11 @@ const GENERIC_TYPES: [&str; 15] = [
 
 const PRELUDE: &str = "#include <stddef.h>\n#include <stdint.h>\n#include <limits.h>\n\
     #include <float.h>\n\
-    enum e_small { E_SMALL = 1 };\nenum e_big { E_BIG = 0x80000000 };\n";
+    enum e_small { E_SMALL = 1 };\nenum e_big { E_BIG = 0x80000000 };\n\
+    struct bfs { unsigned u5 : 5; unsigned u31 : 31; unsigned u32 : 32; int i32 : 32; \
+    char c3 : 3; unsigned char uc8 : 8; unsigned short us16 : 16; unsigned long ul31 : 31; \
+    unsigned long ul32 : 32; long long l40 : 40; unsigned long long ul40 : 40; \
+    _Bool b : 1; };\nextern struct bfs bfv;\n";
 
 /// The integer expressions compared on `target`.
 fn int_exprs(target: Target) -> Vec<&'static str> {
@@ -402,6 +446,7 @@ fn value_program(target: Target) -> String {
 fn typed_exprs(target: Target) -> Vec<&'static str> {
     let mut v = int_exprs(target);
     v.extend(FLOAT_EXPRS.iter().map(|&(e, _)| e));
+    v.extend_from_slice(TYPE_ONLY_EXPRS);
     v
 }
 
@@ -426,6 +471,13 @@ fn gcc_program(target: Target) -> String {
         let _ = writeln!(
             s,
             "int type{k} = _Generic(({e}), {}, default: -1);",
+            assoc.join(", ")
+        );
+    }
+    for (k, (e, _)) in KNOWN_DIFFERENCES.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "int known{k} = _Generic(({e}), {}, default: -1);",
             assoc.join(", ")
         );
     }
@@ -524,6 +576,7 @@ fn values_and_types_match_gcc_on_all_four_targets() {
             .unit
             .globals
             .iter()
+            .filter(|g| !g.is_extern_only)
             .map(|g| g.name.clone())
             .collect();
         assert!(value_names.len() > 400, "the value program has its globals");
@@ -583,6 +636,13 @@ fn values_and_types_match_gcc_on_all_four_targets() {
                     show(got)
                 ));
             }
+        }
+        for (k, (e, why)) in KNOWN_DIFFERENCES.iter().enumerate() {
+            assert_eq!(
+                gcc_int(&format!("known{k}")),
+                -1,
+                "{t}: gcc's type of {e} ({why})"
+            );
         }
         if target.is_lp64() {
             for (k, e) in TOO_LARGE_DECIMALS.iter().enumerate() {
