@@ -8,16 +8,17 @@
 #   - gcc, csmith and libcsmith-dev (csmith's runtime headers in /usr/include/csmith):
 #     C hunting, and compiler/tests/headers_gcc.rs, which checks phicc's own headers
 #     (compiler/include) against gcc and glibc with csmith programs;
-#   - gcc-i686-linux-gnu: the ILP32 reference for the C front end's data model and
-#     record layout tests (compiler/tests/layout_gcc.rs compares with it).
-# Later issues add here: cross gcc toolchains and qemu-user (native runs on four targets),
-# and cvise (C reduction).
+#   - gcc-i686-linux-gnu, gcc-aarch64-linux-gnu, gcc-riscv64-linux-gnu: the cross
+#     compilers that are the reference for the C front end's data model, predefined
+#     macros and record layout on i686, aarch64 and riscv64 (used compile-only, `-S`, by
+#     compiler/tests/layout_gcc.rs and compiler/tests/target_facts_gcc.rs).
+# Later issues add here: qemu-user (native runs on four targets) and cvise (C reduction).
 set -euo pipefail
 
 say() { printf 'setup: %s\n' "$*"; }
 
 # Debian packages: install only what is missing, with one `apt-get update` at most.
-APT_PACKAGES=(gcc csmith libcsmith-dev gcc-i686-linux-gnu)
+APT_PACKAGES=(gcc csmith libcsmith-dev gcc-i686-linux-gnu gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   # "installed", not merely known to dpkg (a removed package keeps its config files).

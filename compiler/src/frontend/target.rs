@@ -176,4 +176,13 @@ impl Target {
     pub fn wchar_is_signed(self) -> bool {
         self != Target::Aarch64
     }
+
+    /// Whether an unnamed bit-field raises the alignment of its record as a named one
+    /// does (gcc's `TARGET_ALIGN_ANON_BITFIELD`, true for AAPCS64): aarch64-linux-gnu-gcc
+    /// gives `struct { char c; int : 5; }` size 4 and alignment 4, and
+    /// `struct { char c; long : 0; }` size 8 and alignment 8, where the other three
+    /// targets give sizes 2 and 8 (4 on i686) with alignment 1.
+    pub fn unnamed_bitfield_aligns_record(self) -> bool {
+        self == Target::Aarch64
+    }
 }

@@ -263,6 +263,9 @@ impl Parser<'_> {
             },
             Type::Float(k) => {
                 let f = match v {
+                    // One rounding, straight to float (through double it could round
+                    // twice: gcc gives (float)1152921573326323713LL as 0x1.000002p+60).
+                    Int(x) if *k == FloatKind::Float => x as f32 as f64,
                     Int(x) => x as f64,
                     Float(f) => f,
                     Addr { .. } => return None,

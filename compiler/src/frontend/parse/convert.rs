@@ -118,8 +118,11 @@ impl Parser<'_> {
     }
 
     /// The type the integer promotions give `e` (C99 6.3.1.1p2), with gcc's bit-field
-    /// rule: a bit-field narrower than `int` promotes to `int`, one exactly as wide as
-    /// `int` to `int` or `unsigned int` by its signedness, a wider one keeps its type.
+    /// rule: a bit-field narrower than `int` promotes to `int`; one exactly as wide as
+    /// `int` keeps a declared type of that width (`unsigned long : 32` on i686 stays
+    /// `unsigned long`, as gcc's `_Generic` shows) and otherwise becomes `int` or
+    /// `unsigned int` by its signedness; a wider one keeps its type (gcc gives it a
+    /// type of exactly its width instead, which phicc lacks).
     /// Non-integer types are returned unchanged.
     pub(crate) fn promoted_type(&self, e: &Expr) -> Type {
         let ty = &e.ty.ty;
@@ -130,6 +133,11 @@ impl Parser<'_> {
                     return Type::int();
                 }
                 if width == int_bits {
+                    if let Type::Int(k) = ty {
+                        if k.size(self.target) * 8 == u64::from(width) {
+                            return ty.clone();
+                        }
+                    }
                     return if ty.is_signed(self.target) {
                         Type::int()
                     } else {

@@ -1155,7 +1155,8 @@ impl Parser<'_> {
             }
             TokenKind::Int(lit) => {
                 self.bump();
-                let (kind, too_large) = int_constant_type(lit, self.target);
+                let (kind, too_large) =
+                    int_constant_type(lit, self.target).map_err(|m| self.error_at(loc, m))?;
                 if too_large {
                     self.warn_at(loc, "integer constant is so large that it is unsigned");
                 }

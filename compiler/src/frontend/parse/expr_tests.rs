@@ -298,9 +298,12 @@ fn integer_constant_types_per_data_model() {
     // 0x80000000L: long on LP64; on ILP32 long is 32 bits, so unsigned long.
     assert_eq!(ty_of(LP64, "0x80000000L"), int(Long));
     assert_eq!(ty_of(ILP32, "0x80000000L"), int(ULong));
-    // gcc's "so large that it is unsigned".
-    assert_eq!(ty_of(LP64, "18446744073709551615"), int(ULongLong));
-    let w = warnings(LP64, "18446744073709551615");
+    // gcc's "so large that it is unsigned": gcc 12 gives such a constant its widest
+    // signed type, long long on ILP32 and __int128 (which phicc lacks) on LP64.
+    assert_eq!(ty_of(ILP32, "18446744073709551615"), int(LongLong));
+    assert_eq!(ival(ILP32, "9223372036854775808"), -(1i128 << 63));
+    assert!(err(LP64, "18446744073709551615").contains("'__int128'"));
+    let w = warnings(ILP32, "18446744073709551615");
     assert_eq!(
         w,
         vec!["t.c:1:1: warning: integer constant is so large that it is unsigned"]

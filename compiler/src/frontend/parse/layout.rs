@@ -14,10 +14,17 @@
 //!   placing it there would make it span more alignment units of its declared type
 //!   than the type itself has (gcc's `excess_unit_span`); then it starts at the next
 //!   multiple of that alignment. A named bit-field raises the record alignment to its
-//!   type's alignment (1 when packed; capped by pragma pack); an unnamed one does not.
+//!   type's alignment (1 when packed; capped by pragma pack); an unnamed one does not,
+//!   except on targets where `Target::unnamed_bitfield_aligns_record` (aarch64), where
+//!   it does as a named one.
 //! - A zero-width bit-field moves the next member to a multiple of its type's
 //!   alignment (pack / packed do not apply to it) and does not raise the record
-//!   alignment.
+//!   alignment, except on `unnamed_bitfield_aligns_record` targets, where it raises it
+//!   to its type's alignment (again regardless of pack / packed; also in a union).
+//! - `aligned(N)` on a bit-field moves it to a multiple of N bytes (capped by pragma
+//!   pack, not lowered by `packed`) before the unit-span rule, and raises the record
+//!   alignment to that wherever the bit-field raises it at all; on a zero-width
+//!   bit-field it raises the alignment the next member starts at (never capped).
 //! - The record alignment is raised by `aligned(N)` on the record; its size is the end
 //!   of the last member rounded up to the record alignment. Union members all start at
 //!   offset 0.
@@ -100,36 +107,52 @@ pub(crate) fn layout_record(
                     .ok_or_else(too_large)?;
                 let align_bits = natural * 8;
                 let packed = attrs.packed || m.packed;
-                let start = if kind == RecordKind::Union {
-                    0
-                } else if width == 0
-                    || (!packed
-                        && pack.is_none()
-                        && excess_unit_span(bitpos, u64::from(width), align_bits, type_bits))
-                {
-                    round_up(bitpos, align_bits).ok_or_else(too_large)?
-                } else {
-                    bitpos
-                };
                 if width == 0 {
+                    // `aligned(N)` on a zero-width bit-field raises its alignment;
+                    // neither pack nor packed lowers it.
+                    let a = natural.max(m.aligned.unwrap_or(1));
                     if kind == RecordKind::Struct {
-                        bitpos = start;
+                        bitpos = round_up(bitpos, a * 8).ok_or_else(too_large)?;
+                    }
+                    if target.unnamed_bitfield_aligns_record() {
+                        record_align = record_align.max(a);
                     }
                     continue;
                 }
+                // `aligned(N)` on a bit-field: it starts at a multiple of N (capped by
+                // pragma pack, not by packed), then the unit-span rule still applies.
+                let user = m.aligned.map(|u| pack.map_or(u, |p| u.min(p)));
+                let start = if kind == RecordKind::Union {
+                    0
+                } else {
+                    let at = match user {
+                        Some(u) => round_up(bitpos, u * 8).ok_or_else(too_large)?,
+                        None => bitpos,
+                    };
+                    if !packed
+                        && pack.is_none()
+                        && excess_unit_span(at, u64::from(width), align_bits, type_bits)
+                    {
+                        round_up(at, align_bits).ok_or_else(too_large)?
+                    } else {
+                        at
+                    }
+                };
                 let end = start.checked_add(u64::from(width)).ok_or_else(too_large)?;
                 if kind == RecordKind::Struct {
                     bitpos = end;
                 } else {
                     size_bits = size_bits.max(end);
                 }
-                if let Some(name) = &m.name {
+                if m.name.is_some() || target.unnamed_bitfield_aligns_record() {
                     let a = match pack {
                         Some(p) => natural.min(p),
                         None if packed => 1,
                         None => natural,
                     };
-                    record_align = record_align.max(a);
+                    record_align = record_align.max(a).max(user.unwrap_or(1));
+                }
+                if let Some(name) = &m.name {
                     fields.push(Field {
                         name: Some(name.to_string()),
                         ty: m.ty.clone(),
@@ -268,6 +291,105 @@ mod tests {
         let l = lay(&ms, RecordAttrs::default(), Target::X86_64);
         assert_eq!(l.fields.len(), 2);
         assert_eq!((l.fields[1].offset, l.size, l.align), (4, 5, 1));
+    }
+
+    #[test]
+    fn unnamed_bitfields_align_the_record_on_aarch64_only() {
+        // (size, align) from gcc 12 (-S, sizeof/_Alignof) for x86_64 / aarch64:
+        //   struct { char c; int : 5; }                      2 1 / 4 4
+        //   struct { char c; long : 0; }                     8 1 / 8 8
+        //   #pragma pack(1) struct { char c; int : 0; }      4 1 / 4 4
+        //   #pragma pack(2) struct { char c; long long : 3; } 2 1 / 2 2
+        //   struct __attribute__((packed)) { char c; int : 0; char d; } 5 1 / 8 4
+        //   union { char c; long : 0; }                      1 1 / 8 8
+        let unnamed = |ty: Type, width: u32| MemberDecl {
+            name: None,
+            ..m(ty, Some(width))
+        };
+        let c = || m(Type::Int(IntKind::Char), None);
+        let long = || Type::Int(IntKind::Long);
+        let ll = || Type::Int(IntKind::LongLong);
+        let pack = |p| RecordAttrs {
+            pragma_pack: Some(p),
+            ..RecordAttrs::default()
+        };
+        let packed = RecordAttrs {
+            packed: true,
+            ..RecordAttrs::default()
+        };
+        let d = RecordAttrs::default();
+        /// (kind, members, attributes, x86_64 (size, align), aarch64 (size, align)).
+        type Case = (
+            RecordKind,
+            Vec<MemberDecl>,
+            RecordAttrs,
+            (u64, u64),
+            (u64, u64),
+        );
+        let s = RecordKind::Struct;
+        let cases: [Case; 6] = [
+            (s, vec![c(), unnamed(Type::int(), 5)], d, (2, 1), (4, 4)),
+            (s, vec![c(), unnamed(long(), 0)], d, (8, 1), (8, 8)),
+            (
+                s,
+                vec![c(), unnamed(Type::int(), 0)],
+                pack(1),
+                (4, 1),
+                (4, 4),
+            ),
+            (s, vec![c(), unnamed(ll(), 3)], pack(2), (2, 1), (2, 2)),
+            (
+                s,
+                vec![c(), unnamed(Type::int(), 0), c()],
+                packed,
+                (5, 1),
+                (8, 4),
+            ),
+            (
+                RecordKind::Union,
+                vec![c(), unnamed(long(), 0)],
+                d,
+                (1, 1),
+                (8, 8),
+            ),
+        ];
+        for (kind, members, attrs, x86, arm) in cases {
+            for (t, want) in [(Target::X86_64, x86), (Target::Aarch64, arm)] {
+                let l = layout_record(kind, &members, attrs, t, &RecordTable::default())
+                    .expect("layout");
+                assert_eq!((l.size, l.align), want, "{t:?} {members:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn aligned_bitfields_follow_gcc() {
+        // gcc 12, all four targets: struct { char c; int x : 5 __attribute__((aligned(8))); }
+        // puts x at bit 64 (size 16, align 8); under #pragma pack(2) at bit 16 (size 4,
+        // align 2); struct { char c; int : 0 __attribute__((aligned(8))); char d; } puts d
+        // at byte 8 (size 9, align 1 on x86_64).
+        let mut x = m(Type::int(), Some(5));
+        x.aligned = Some(8);
+        let c = m(Type::Int(IntKind::Char), None);
+        let l = lay(
+            &[c.clone(), x.clone()],
+            RecordAttrs::default(),
+            Target::X86_64,
+        );
+        assert_eq!(l.fields[1].bitfield.map(|b| b.bit_offset), Some(64));
+        assert_eq!((l.size, l.align), (16, 8));
+        let p = RecordAttrs {
+            pragma_pack: Some(2),
+            ..RecordAttrs::default()
+        };
+        let l = lay(&[c.clone(), x], p, Target::X86_64);
+        assert_eq!(l.fields[1].bitfield.map(|b| b.bit_offset), Some(16));
+        assert_eq!((l.size, l.align), (4, 2));
+        let mut z = m(Type::int(), Some(0));
+        z.name = None;
+        z.aligned = Some(8);
+        let l = lay(&[c.clone(), z, c], RecordAttrs::default(), Target::X86_64);
+        assert_eq!((l.fields[1].offset, l.size, l.align), (8, 9, 1));
     }
 
     #[test]
