@@ -460,7 +460,14 @@ impl Preprocessor<'_> {
     ) -> Result<(), Diagnostic> {
         let produced = tokens.len() as u64;
         if produced > self.expansion_budget {
-            return Err(self.error(name.loc, "macro expansion too large (runaway expansion?)"));
+            return Err(self.error(
+                name.loc,
+                format!(
+                    "macro expansion too large: more than {} tokens in all \
+                     (runaway expansion?)",
+                    super::EXPANSION_BUDGET
+                ),
+            ));
         }
         self.expansion_budget -= produced;
         let expansion_loc = if fi == 0 {

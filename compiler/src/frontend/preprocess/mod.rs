@@ -21,6 +21,8 @@ mod expand;
 mod files;
 mod if_expr;
 mod include;
+#[cfg(test)]
+mod limit_tests;
 mod macros;
 mod predefined;
 
@@ -92,8 +94,13 @@ fn io_message(e: &std::io::Error) -> String {
 }
 
 /// The most tokens all macro expansions of one translation unit may produce; beyond
-/// it the input is treated as a runaway (e.g. exponential) expansion.
-const EXPANSION_BUDGET: u64 = 200_000_000;
+/// it the input is treated as a runaway (e.g. exponential) expansion. A csmith program
+/// produces under a thousand (its macros are few and short) and at most ~10^5 tokens
+/// in all; two million keeps a runaway's time (about a second in a release build, a few
+/// under the fuzzers' instrumentation) and memory (its output tokens, ~100 MB) small.
+/// It was 200 million: an exponential `#define` chain in 20 bytes of a fuzz input then
+/// ran for minutes and gigabytes before it was refused.
+pub(crate) const EXPANSION_BUDGET: u64 = 2_000_000;
 
 pub(crate) struct Preprocessor<'o> {
     opts: &'o PreprocessOptions,
