@@ -24,7 +24,9 @@ fn doubling(depth: u32) -> String {
 fn a_runaway_expansion_is_refused_at_the_invocation() {
     // After j invocations 2 + 4 + ... + 2^j = 2^(j+1) - 2 tokens have been produced;
     // the first j where that exceeds the budget is the invocation refused. With that
-    // many levels it is the outermost one: line 2, column 1.
+    // many levels it is the outermost one: line 2, column 1. (The arguments' copies add
+    // about 3 * depth^2 tokens, ~1200: far less than the 2^j produced by the last but
+    // one invocation, so they do not move the crossing.)
     let depth = (1..64)
         .find(|&j| (1u64 << (j + 1)) - 2 > EXPANSION_BUDGET)
         .expect("a depth");
@@ -39,6 +41,29 @@ fn a_runaway_expansion_is_refused_at_the_invocation() {
              in all (runaway expansion?)"
         )
     );
+}
+
+#[test]
+fn deeply_nested_arguments_are_refused_not_copied_quadratically() {
+    // `f(f(...f(1)...))` 3000 deep: each invocation copies the rest of the nest (about
+    // 2 * 3000 tokens near the top) twice (collected, then for pre-expansion), so the
+    // copies reach the budget within a few hundred levels, at an `f` on line 2.
+    let n = 3000;
+    let src = format!("#define f(x) x\n{}1{}\n", "f(".repeat(n), ")".repeat(n));
+    let err = match preprocess_str("t.c", &src, &PreprocessOptions::default()) {
+        Ok(out) => panic!("expected an error, got {} tokens", out.tokens.len()),
+        Err(e) => e.headline(),
+    };
+    assert!(
+        err.starts_with("t.c:2:") && err.contains("macro expansion too large"),
+        "{err}"
+    );
+    // 300 deep copies about 2 * 300^2 = 180 000 tokens: accepted, and it is just `1`.
+    let n = 300;
+    let src = format!("#define f(x) x\n{}1{}\n", "f(".repeat(n), ")".repeat(n));
+    let out = preprocess_str("t.c", &src, &PreprocessOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.tokens.len(), 2, "`1` and the end");
 }
 
 #[test]

@@ -93,8 +93,9 @@ fn io_message(e: &std::io::Error) -> String {
     }
 }
 
-/// The most tokens all macro expansions of one translation unit may produce; beyond
-/// it the input is treated as a runaway (e.g. exponential) expansion. A csmith program
+/// The most tokens all macro expansions of one translation unit may produce or copy (as
+/// arguments); beyond it the input is treated as a runaway (e.g. exponential, or
+/// quadratic through nested arguments) expansion. A csmith program
 /// produces under a thousand (its macros are few and short) and at most ~10^5 tokens
 /// in all; two million keeps a runaway's time (about a second in a release build, a few
 /// under the fuzzers' instrumentation) and memory (its output tokens, ~100 MB) small.
