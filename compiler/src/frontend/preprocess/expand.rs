@@ -27,11 +27,11 @@
 //! - Every token produced by expansion has `FROM_MACRO`; the first token of an
 //!   expansion takes the invocation's leading whitespace and line start, no other
 //!   expanded token starts a line.
-//! - The total number of tokens produced by expansions, together with the argument
-//!   tokens they copy (collected, and again for pre-expansion), is bounded
-//!   (`EXPANSION_BUDGET`), which turns runaway expansions into errors: exponential ones,
-//!   and quadratic ones such as `f(f(f(...)))` nested thousands deep (each level copies
-//!   the rest of the nest as its argument).
+//! - The total number of tokens produced by expansions is bounded (`EXPANSION_BUDGET`),
+//!   and so is the number of argument tokens invocations copy (collected, and again for
+//!   pre-expansion: `ARGUMENT_COPY_BUDGET`); that turns runaway expansions into
+//!   errors: exponential ones, and quadratic ones such as `f(f(f(...)))` nested
+//!   thousands deep (each level copies the rest of the nest as its argument).
 
 use super::files::FileRead;
 use super::macros::{Builtin, MacroDef};
@@ -317,7 +317,7 @@ impl Preprocessor<'_> {
             None => return Ok(false),
         }
         let args = self.collect_args(fi, &mac, name)?;
-        self.spend(args.iter().map(Vec::len).sum(), name)?;
+        self.copy_arguments(args.iter().map(Vec::len).sum(), name)?;
         let count = args.len();
         self.frames[fi].pending = Some(Box::new(Pending {
             mac,
@@ -430,7 +430,7 @@ impl Preprocessor<'_> {
             let wanted = pending.mac.param_expanded.get(i).copied().unwrap_or(false);
             if wanted && self.needs_expansion(&pending.args[i]) {
                 pending.expanding = i;
-                self.spend(pending.args[i].len(), pending.name)?;
+                self.copy_arguments(pending.args[i].len(), pending.name)?;
                 let tokens = pending.args[i].clone();
                 let end = pending.name.loc;
                 self.frames[fi].pending = Some(pending);
@@ -447,7 +447,7 @@ impl Preprocessor<'_> {
         )
     }
 
-    /// Charges `tokens` produced or copied by the expansion of `name` to the budget.
+    /// Charges `tokens` produced by the expansion of `name` to the budget.
     fn spend(&mut self, tokens: usize, name: PpToken) -> Result<(), Diagnostic> {
         let tokens = tokens as u64;
         if tokens > self.expansion_budget {
@@ -461,6 +461,23 @@ impl Preprocessor<'_> {
             ));
         }
         self.expansion_budget -= tokens;
+        Ok(())
+    }
+
+    /// Charges `tokens` argument tokens copied by the invocation `name` to the budget.
+    fn copy_arguments(&mut self, tokens: usize, name: PpToken) -> Result<(), Diagnostic> {
+        let tokens = tokens as u64;
+        if tokens > self.argument_copy_budget {
+            return Err(self.error(
+                name.loc,
+                format!(
+                    "macro invocations nested too deeply in arguments: more than {} \
+                     argument tokens copied in all",
+                    super::ARGUMENT_COPY_BUDGET
+                ),
+            ));
+        }
+        self.argument_copy_budget -= tokens;
         Ok(())
     }
 

@@ -1,8 +1,8 @@
-//! Tests of the expansion budget (`EXPANSION_BUDGET`): a runaway (exponential) expansion
-//! is refused with a clear error at the invocation that crossed the budget; an
-//! expansion within the budget is untouched.
+//! Tests of the expansion budgets (`EXPANSION_BUDGET`, `ARGUMENT_COPY_BUDGET`): a
+//! runaway expansion is refused with a clear error at an invocation that crossed a
+//! budget; an expansion within them is untouched.
 
-use super::{preprocess_str, PreprocessOptions, EXPANSION_BUDGET};
+use super::{preprocess_str, PreprocessOptions, ARGUMENT_COPY_BUDGET, EXPANSION_BUDGET};
 use crate::frontend::token::TokenKind;
 
 /// `D(D(...D(y)...))`, `depth` invocations deep, after `#define D(x) x x`: the
@@ -24,9 +24,7 @@ fn doubling(depth: u32) -> String {
 fn a_runaway_expansion_is_refused_at_the_invocation() {
     // After j invocations 2 + 4 + ... + 2^j = 2^(j+1) - 2 tokens have been produced;
     // the first j where that exceeds the budget is the invocation refused. With that
-    // many levels it is the outermost one: line 2, column 1. (The arguments' copies add
-    // about 3 * depth^2 tokens, ~1200: far less than the 2^j produced by the last but
-    // one invocation, so they do not move the crossing.)
+    // many levels it is the outermost one: line 2, column 1.
     let depth = (1..64)
         .find(|&j| (1u64 << (j + 1)) - 2 > EXPANSION_BUDGET)
         .expect("a depth");
@@ -45,25 +43,33 @@ fn a_runaway_expansion_is_refused_at_the_invocation() {
 
 #[test]
 fn deeply_nested_arguments_are_refused_not_copied_quadratically() {
-    // `f(f(...f(1)...))` 3000 deep: each invocation copies the rest of the nest (about
-    // 2 * 3000 tokens near the top) twice (collected, then for pre-expansion), so the
-    // copies reach the budget within a few hundred levels, at an `f` on line 2.
-    let n = 3000;
-    let src = format!("#define f(x) x\n{}1{}\n", "f(".repeat(n), ")".repeat(n));
-    let err = match preprocess_str("t.c", &src, &PreprocessOptions::default()) {
+    // `f(f(...f(1)...))` n deep: the invocation at level j (1 = outermost) collects an
+    // argument of 3(n - j) + 1 tokens (`f`, `(` and `)` per inner level, and `1`) and
+    // copies it again to pre-expand it (all but the innermost, whose argument `1` needs
+    // no expansion): 2 * sum(3m + 1, m = 0..n-1) - 1 = 3n^2 - n - 1 tokens in all.
+    let nest = |n: usize| format!("#define f(x) x\n{}1{}\n", "f(".repeat(n), ")".repeat(n));
+    let copies = |n: u64| 3 * n * n - n - 1;
+    // The deepest nest within the budget is accepted, and it is just `1`.
+    let n = (1..10_000u64)
+        .take_while(|&n| copies(n) <= ARGUMENT_COPY_BUDGET)
+        .last()
+        .expect("a depth");
+    let out = preprocess_str("t.c", &nest(n as usize), &PreprocessOptions::default())
+        .unwrap_or_else(|e| panic!("{n} levels: {e}"));
+    assert_eq!(out.tokens.len(), 2, "`1` and the end");
+    // One level more is refused, at an invocation on line 2.
+    let err = match preprocess_str("t.c", &nest(n as usize + 1), &PreprocessOptions::default()) {
         Ok(out) => panic!("expected an error, got {} tokens", out.tokens.len()),
         Err(e) => e.headline(),
     };
     assert!(
-        err.starts_with("t.c:2:") && err.contains("macro expansion too large"),
+        err.starts_with("t.c:2:")
+            && err.ends_with(&format!(
+                "error: macro invocations nested too deeply in arguments: more than \
+                 {ARGUMENT_COPY_BUDGET} argument tokens copied in all"
+            )),
         "{err}"
     );
-    // 300 deep copies about 2 * 300^2 = 180 000 tokens: accepted, and it is just `1`.
-    let n = 300;
-    let src = format!("#define f(x) x\n{}1{}\n", "f(".repeat(n), ")".repeat(n));
-    let out = preprocess_str("t.c", &src, &PreprocessOptions::default())
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(out.tokens.len(), 2, "`1` and the end");
 }
 
 #[test]
