@@ -272,6 +272,33 @@ pub enum Stmt {
     Continue,
     /// The value is converted to the function's return type.
     Return(Option<Expr>),
+    /// The statement (or declaration) that begins at `Loc` (its first token): where the
+    /// lowering reports an error that belongs to the statement itself rather than to one
+    /// of its expressions (which carry their own `loc`). The parser wraps every
+    /// statement and block-scope declaration it builds except `Null`, and never nests
+    /// `At` directly in `At` (see [`Stmt::at`]); a statement without one (a hand-built
+    /// AST) is placed at its enclosing statement, or at the function.
+    At(Loc, Box<Stmt>),
+}
+
+impl Stmt {
+    /// `s` placed at `loc`: `At(loc, s)`, except that `Null` and an already placed
+    /// statement are returned as they are.
+    pub fn at(loc: Loc, s: Stmt) -> Stmt {
+        match s {
+            Stmt::Null | Stmt::At(..) => s,
+            s => Stmt::At(loc, Box::new(s)),
+        }
+    }
+
+    /// The statement without its position wrapper(s).
+    pub fn inner(&self) -> &Stmt {
+        let mut s = self;
+        while let Stmt::At(_, inner) = s {
+            s = inner;
+        }
+        s
+    }
 }
 
 /// The conditions in `If`, `While`, `DoWhile`, `For` and `Cond` are scalars tested against 0

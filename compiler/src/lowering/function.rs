@@ -38,6 +38,10 @@ pub(crate) struct FnLower<'a, 'c> {
     pub labels: Vec<Option<BlockId>>,
     pub cases: Vec<Option<BlockId>>,
     pub depth: u32,
+    /// Where the innermost statement being lowered begins (its `Stmt::At`; the
+    /// function's position outside any placed statement): the position of errors that
+    /// belong to a statement rather than to one of its expressions.
+    pub stmt_loc: Loc,
 }
 
 /// Lowers one function definition.
@@ -56,6 +60,7 @@ pub(crate) fn lower_function<'a>(ctx: &mut ModuleCtx<'a>, def: &'a FunctionDef) 
         labels: vec![None; def.num_labels as usize],
         cases: vec![None; def.num_cases as usize],
         depth: 0,
+        stmt_loc: def.loc,
     };
     f.prologue(sig.sret, &sig.params)?;
     f.stmt(&def.body)?;
@@ -284,7 +289,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return Ok(());
         }
         let size = u32::try_from(size)
-            .map_err(|_| self.err(self.def.loc, "object too large to copy (more than 4 GiB)"))?;
+            .map_err(|_| self.err(self.stmt_loc, "object too large to copy (more than 4 GiB)"))?;
         self.emit(Inst::Memcpy { dst, src, size });
         Ok(())
     }

@@ -30,7 +30,7 @@ impl FnLower<'_, '_> {
     /// A declaration of local `id` with its initializer.
     pub fn declare(&mut self, id: LocalId, init: Option<&Initializer>) -> Res<()> {
         let Some(local) = self.def.locals.get(id.0 as usize) else {
-            return Err(self.err(self.def.loc, "internal error: unknown local"));
+            return Err(self.err(self.stmt_loc, "internal error: unknown local"));
         };
         let addr = self.locals[id.0 as usize];
         let ty = &local.ty.ty;
@@ -109,7 +109,7 @@ impl FnLower<'_, '_> {
         }
         if size > MAX_ZERO_STORES {
             let size32 = u32::try_from(size)
-                .map_err(|_| self.err(self.def.loc, "object too large (more than 4 GiB)"))?;
+                .map_err(|_| self.err(self.stmt_loc, "object too large (more than 4 GiB)"))?;
             self.ctx.zero_size = self.ctx.zero_size.max(size32);
             let z = self.global_addr(super::ZERO_GLOBAL);
             return self.memcpy(addr, z, size);

@@ -5,31 +5,47 @@
 //! condition block, body, step, exit), so the SSA passes see the loops a C compiler
 //! produces.
 //!
-//! Invariants: `break`/`continue` jump to the innermost enclosing targets (an error if
-//! there is none); a label's block is created on first mention (by `goto` or by the
-//! label itself) and placed exactly once; `return` copies a record result to the hidden
-//! slot before `ret void`.
+//! Invariants: an error that belongs to a statement itself (nesting too deep, `break`
+//! outside a loop, an unknown label) is at the innermost placed statement
+//! (`FnLower::stmt_loc`), not at the function; `break`/`continue` jump to the innermost
+//! enclosing targets (an error if there is none); a label's block is created on first
+//! mention (by `goto` or by the label itself) and placed exactly once; `return` copies a
+//! record result to the hidden slot before `ret void`; the frames on the recursion
+//! through `stmt` are small (each nesting construct has its own function).
 
 use super::builder::exact;
 use super::expr::RVal;
 use super::function::{FnLower, Res};
-use crate::frontend::ast::{LabelId, Stmt};
+use crate::frontend::ast::{Expr, LabelId, Stmt};
 use crate::frontend::Loc;
 use crate::ir::{BlockId, Terminator};
 
 impl FnLower<'_, '_> {
-    /// Lowers one statement.
+    /// Lowers one statement. A placed statement (`Stmt::At`) is one level of nesting
+    /// with its wrapper, and its position is `stmt_loc` while it is lowered.
     pub fn stmt(&mut self, s: &Stmt) -> Res<()> {
-        let loc = self.def.loc;
-        self.enter(loc)?;
-        let r = self.stmt_inner(s);
+        let (loc, s) = match s {
+            Stmt::At(loc, inner) => (*loc, inner.inner()),
+            s => (self.stmt_loc, s),
+        };
+        let outer = std::mem::replace(&mut self.stmt_loc, loc);
+        let mut r = self.enter(loc);
+        if r.is_ok() {
+            r = self.stmt_inner(s);
+        }
         self.leave();
+        self.stmt_loc = outer;
         r
     }
 
+    // Every arm that nests calls a separate function: the frames on the recursion
+    // through `stmt` stay small (it is bounded by `MAX_DEPTH`, and a debug build's test
+    // thread has 2 MiB of stack).
     fn stmt_inner(&mut self, s: &Stmt) -> Res<()> {
         match s {
             Stmt::Null => Ok(()),
+            // Not reached through `stmt`, which strips every wrapper.
+            Stmt::At(_, inner) => self.stmt_inner(inner),
             Stmt::Expr(e) => self.rvalue(e).map(|_| ()),
             Stmt::Decl(items) => {
                 for (id, init) in items {
@@ -47,92 +63,43 @@ impl FnLower<'_, '_> {
                 cond,
                 then,
                 otherwise,
-            } => {
-                let (t, join) = (self.new_label(), self.new_label());
-                let f = if otherwise.is_some() {
-                    self.new_label()
-                } else {
-                    join
-                };
-                self.cond_branch(cond, t, f)?;
-                self.start(t);
-                self.stmt(then)?;
-                self.br(join);
-                if let Some(other) = otherwise {
-                    self.start(f);
-                    self.stmt(other)?;
-                    self.br(join);
-                }
-                self.start(join);
-                Ok(())
-            }
-            Stmt::While { cond, body } => {
-                let (head, body_l, exit) = (self.new_label(), self.new_label(), self.new_label());
-                self.start(head);
-                self.cond_branch(cond, body_l, exit)?;
-                self.start(body_l);
-                self.loop_body(body, exit, head)?;
-                self.br(head);
-                self.start(exit);
-                Ok(())
-            }
-            Stmt::DoWhile { body, cond } => {
-                let (body_l, cond_l, exit) = (self.new_label(), self.new_label(), self.new_label());
-                self.start(body_l);
-                self.loop_body(body, exit, cond_l)?;
-                self.start(cond_l);
-                self.cond_branch(cond, body_l, exit)?;
-                self.start(exit);
-                Ok(())
-            }
+            } => self.if_stmt(cond, then, otherwise.as_deref()),
+            Stmt::While { cond, body } => self.while_stmt(cond, body),
+            Stmt::DoWhile { body, cond } => self.do_while_stmt(body, cond),
             Stmt::For {
                 init,
                 cond,
                 step,
                 body,
-            } => {
-                if let Some(init) = init {
-                    self.stmt(init)?;
-                }
-                let (head, body_l, step_l, exit) = (
-                    self.new_label(),
-                    self.new_label(),
-                    self.new_label(),
-                    self.new_label(),
-                );
-                self.start(head);
-                match cond {
-                    Some(c) => self.cond_branch(c, body_l, exit)?,
-                    None => self.br(body_l),
-                }
-                self.start(body_l);
-                self.loop_body(body, exit, step_l)?;
-                self.start(step_l);
-                if let Some(step) = step {
-                    self.rvalue(step)?;
-                }
-                self.br(head);
-                self.start(exit);
-                Ok(())
-            }
+            } => self.for_stmt(init.as_deref(), cond.as_ref(), step.as_ref(), body),
             Stmt::Switch {
                 cond,
                 body,
                 cases,
                 default,
             } => self.switch(cond, body, cases, *default),
+            Stmt::Case(..) | Stmt::Label(..) | Stmt::Goto(_) | Stmt::Break | Stmt::Continue => {
+                self.label_or_jump(s)
+            }
+            Stmt::Return(value) => self.ret(value.as_ref()),
+        }
+    }
+
+    /// `case`, `default` and `goto` labels, `goto`, `break`, `continue`.
+    fn label_or_jump(&mut self, s: &Stmt) -> Res<()> {
+        match s {
             Stmt::Case(id, inner) => {
-                let label = self.case_label(*id, self.def.loc)?;
+                let label = self.case_label(*id, self.stmt_loc)?;
                 self.start(label);
                 self.stmt(inner)
             }
             Stmt::Label(id, inner) => {
-                let label = self.goto_label(*id, self.def.loc)?;
+                let label = self.goto_label(*id, self.stmt_loc)?;
                 self.start(label);
                 self.stmt(inner)
             }
             Stmt::Goto(id) => {
-                let label = self.goto_label(*id, self.def.loc)?;
+                let label = self.goto_label(*id, self.stmt_loc)?;
                 self.br(label);
                 Ok(())
             }
@@ -141,17 +108,90 @@ impl FnLower<'_, '_> {
                     self.br(l);
                     Ok(())
                 }
-                None => Err(self.err(self.def.loc, "`break` outside a loop or switch")),
+                None => Err(self.err(self.stmt_loc, "`break` outside a loop or switch")),
             },
             Stmt::Continue => match self.continues.last() {
                 Some(&l) => {
                     self.br(l);
                     Ok(())
                 }
-                None => Err(self.err(self.def.loc, "`continue` outside a loop")),
+                None => Err(self.err(self.stmt_loc, "`continue` outside a loop")),
             },
-            Stmt::Return(value) => self.ret(value.as_ref()),
+            _ => Err(self.err(self.stmt_loc, "internal error: not a label or jump")),
         }
+    }
+
+    fn if_stmt(&mut self, cond: &Expr, then: &Stmt, otherwise: Option<&Stmt>) -> Res<()> {
+        let (t, join) = (self.new_label(), self.new_label());
+        let f = if otherwise.is_some() {
+            self.new_label()
+        } else {
+            join
+        };
+        self.cond_branch(cond, t, f)?;
+        self.start(t);
+        self.stmt(then)?;
+        self.br(join);
+        if let Some(other) = otherwise {
+            self.start(f);
+            self.stmt(other)?;
+            self.br(join);
+        }
+        self.start(join);
+        Ok(())
+    }
+
+    fn while_stmt(&mut self, cond: &Expr, body: &Stmt) -> Res<()> {
+        let (head, body_l, exit) = (self.new_label(), self.new_label(), self.new_label());
+        self.start(head);
+        self.cond_branch(cond, body_l, exit)?;
+        self.start(body_l);
+        self.loop_body(body, exit, head)?;
+        self.br(head);
+        self.start(exit);
+        Ok(())
+    }
+
+    fn do_while_stmt(&mut self, body: &Stmt, cond: &Expr) -> Res<()> {
+        let (body_l, cond_l, exit) = (self.new_label(), self.new_label(), self.new_label());
+        self.start(body_l);
+        self.loop_body(body, exit, cond_l)?;
+        self.start(cond_l);
+        self.cond_branch(cond, body_l, exit)?;
+        self.start(exit);
+        Ok(())
+    }
+
+    fn for_stmt(
+        &mut self,
+        init: Option<&Stmt>,
+        cond: Option<&Expr>,
+        step: Option<&Expr>,
+        body: &Stmt,
+    ) -> Res<()> {
+        if let Some(init) = init {
+            self.stmt(init)?;
+        }
+        let (head, body_l, step_l, exit) = (
+            self.new_label(),
+            self.new_label(),
+            self.new_label(),
+            self.new_label(),
+        );
+        self.start(head);
+        match cond {
+            Some(c) => self.cond_branch(c, body_l, exit)?,
+            None => self.br(body_l),
+        }
+        self.start(body_l);
+        self.loop_body(body, exit, step_l)?;
+        self.start(step_l);
+        if let Some(step) = step {
+            self.rvalue(step)?;
+        }
+        self.br(head);
+        self.start(exit);
+        Ok(())
     }
 
     /// A loop body with its `break` and `continue` targets.
@@ -179,7 +219,7 @@ impl FnLower<'_, '_> {
         })
     }
 
-    fn ret(&mut self, value: Option<&crate::frontend::ast::Expr>) -> Res<()> {
+    fn ret(&mut self, value: Option<&Expr>) -> Res<()> {
         let Some(e) = value else {
             let term = match self.ret {
                 crate::ir::IrType::Void => Terminator::Ret(None),

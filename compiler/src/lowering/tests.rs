@@ -2,6 +2,8 @@
 //! compute is tested end to end in `oracle/tests/c_lowering.rs`).
 
 use crate::compile_c::{compile_c_source, default_options};
+use crate::frontend::ast::Stmt;
+use crate::frontend::Loc;
 use crate::ir::text::print_module;
 use crate::ir::{Inst, IrModule, IrType, Operand};
 
@@ -159,4 +161,86 @@ fn lowered_modules_round_trip_through_the_text_form() {
     assert!(text.contains("@.zero") && text.contains("@.str.0") && text.contains("@main.s."));
     let back = crate::ir::text::parse_module(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     assert_eq!(back, m);
+}
+
+/// Parses `src` (as `t.c`), lets `edit` change the first function's body, and lowers
+/// the result: the lowering's error headline.
+fn lower_edited_err(src: &str, edit: impl FnOnce(Stmt, Loc) -> Stmt) -> String {
+    use crate::frontend::parse::parse_translation_unit;
+    use crate::frontend::preprocess_str;
+    let opts = default_options();
+    let pp = preprocess_str("t.c", src, &opts).unwrap_or_else(|d| panic!("{d}"));
+    let mut parsed = parse_translation_unit(pp.tokens, &pp.sources, opts.target)
+        .unwrap_or_else(|d| panic!("{d}"));
+    let f = &mut parsed.unit.functions[0];
+    let body = std::mem::replace(&mut f.body, Stmt::Null);
+    f.body = edit(body, f.loc);
+    match crate::lowering::lower(&parsed.unit, &pp.sources) {
+        Ok(m) => panic!("expected an error:\n{}", print_module(&m)),
+        Err(d) => d.headline(),
+    }
+}
+
+#[test]
+fn expression_errors_are_at_the_expression() {
+    // Line 5 is "  a = 1; g * h;": the `*` is at column 12 (2 spaces, "a = 1;" in
+    // columns 3-8, a space, `g` at 10, a space, `*` at 12).
+    let src = "double g;\ndouble h;\nint f(int a)\n{\n  a = 1; g * h;\n  return a;\n}\n";
+    assert_eq!(
+        lower_err(src).lines().next().unwrap_or(""),
+        "t.c:5:12: error: floating-point arithmetic is not supported yet"
+    );
+}
+
+#[test]
+fn statement_errors_are_at_the_statement() {
+    // `break` outside any loop (the parser refuses it; a hand-placed one reaches the
+    // lowering's own check) is reported where the statement is placed, not at the
+    // function (line 1).
+    let e = lower_edited_err("int f(void) { return 0; }", |body, loc| {
+        let at = Loc {
+            line: 3,
+            col: 5,
+            ..loc
+        };
+        Stmt::Compound(vec![Stmt::At(at, Box::new(Stmt::Break)), body])
+    });
+    assert_eq!(e, "t.c:3:5: error: `break` outside a loop or switch");
+    // A statement without a position of its own is at the enclosing placed statement.
+    let e = lower_edited_err("int f(void) { return 0; }", |body, loc| {
+        let at = Loc {
+            line: 2,
+            col: 7,
+            ..loc
+        };
+        let inner = Stmt::Compound(vec![Stmt::Continue]);
+        Stmt::Compound(vec![Stmt::At(at, Box::new(inner)), body])
+    });
+    assert_eq!(e, "t.c:2:7: error: `continue` outside a loop");
+}
+
+#[test]
+fn statements_nested_too_deeply_are_reported_at_the_innermost_one() {
+    // 500 placed blocks, the one at nesting level k (1 = outermost) placed at line k.
+    // The unplaced function body is depth 1, so level k is depth k + 1, and the first
+    // level beyond MAX_DEPTH is k = MAX_DEPTH.
+    let e = lower_edited_err("int f(void) { return 0; }", |body, loc| {
+        let mut s = body;
+        for k in (1..=500).rev() {
+            let at = Loc {
+                line: k,
+                col: 1,
+                ..loc
+            };
+            s = Stmt::At(at, Box::new(Stmt::Compound(vec![s])));
+        }
+        Stmt::Compound(vec![s])
+    });
+    assert_eq!(
+        e,
+        format!(
+            "t.c:{}:1: error: expression or statement nested too deeply",
+            super::MAX_DEPTH
+        )
+    );
 }

@@ -695,7 +695,15 @@ impl Parser<'_> {
     /// typedefs, tags, function declarations (`Stmt::Null`).
     ///
     /// declaration: declaration-specifiers (init-declarator (',' init-declarator)*)? ';'
+    ///
+    /// The result is placed (`Stmt::At`) at the declaration's first token.
     pub(crate) fn parse_local_declaration(&mut self) -> Result<Stmt, Diagnostic> {
+        let loc = self.peek().loc;
+        self.parse_local_declaration_inner()
+            .map(|s| Stmt::at(loc, s))
+    }
+
+    fn parse_local_declaration_inner(&mut self) -> Result<Stmt, Diagnostic> {
         if self.at_static_assert() {
             self.parse_static_assert()?;
             return Ok(Stmt::Null);

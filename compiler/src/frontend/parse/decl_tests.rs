@@ -386,7 +386,7 @@ fn local_initializers_are_flattened() {
     };
     let decls: Vec<&(crate::frontend::ast::LocalId, Option<Initializer>)> = body
         .iter()
-        .filter_map(|s| match s {
+        .filter_map(|s| match s.inner() {
             Stmt::Decl(d) => Some(d.iter()),
             _ => None,
         })

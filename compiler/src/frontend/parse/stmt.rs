@@ -12,6 +12,8 @@
 //!   of the controlling expression and are distinct.
 //! - Conditions are scalar rvalues (not converted to `int`).
 //! - Statement nesting counts towards `Parser::depth` like expression nesting.
+//! - Every statement and block-scope declaration but `Null` is wrapped in `Stmt::At` with
+//!   the position of its first token (the lowering's statement-level diagnostics).
 //! - `#pragma pack` tokens inside a function take effect there, as in gcc (interpreted
 //!   by the declarations part's `parse_pragma_token`).
 
@@ -114,11 +116,14 @@ impl Parser<'_> {
     /// statement:
     ///     labeled-statement | compound-statement | expression-statement
     ///     selection-statement | iteration-statement | jump-statement
+    /// The result is placed (`Stmt::At`) at the statement's first token.
     pub(crate) fn parse_statement(&mut self, ctx: &mut StmtCtx) -> PResult<Stmt> {
+        let loc = self.peek().loc;
         self.nested(|p| {
             p.enter_nesting()?;
             p.parse_statement_inner(ctx)
         })
+        .map(|s| Stmt::at(loc, s))
     }
 
     fn parse_statement_inner(&mut self, ctx: &mut StmtCtx) -> PResult<Stmt> {

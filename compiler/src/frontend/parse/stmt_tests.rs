@@ -13,8 +13,103 @@ fn err(src: &str) -> String {
     }
 }
 
+/// The body, without its `Stmt::At` positions (see `statements_are_placed`).
 fn ok(src: &str) -> Stmt {
-    body(LP64, src).unwrap_or_else(|e| panic!("{src}: {e}"))
+    strip(body(LP64, src).unwrap_or_else(|e| panic!("{src}: {e}")))
+}
+
+/// `s` with every `Stmt::At` wrapper removed, at any depth.
+fn strip(s: Stmt) -> Stmt {
+    let b = |s: Box<Stmt>| Box::new(strip(*s));
+    match s {
+        Stmt::At(_, s) => strip(*s),
+        Stmt::Compound(v) => Stmt::Compound(v.into_iter().map(strip).collect()),
+        Stmt::If {
+            cond,
+            then,
+            otherwise,
+        } => Stmt::If {
+            cond,
+            then: b(then),
+            otherwise: otherwise.map(b),
+        },
+        Stmt::While { cond, body } => Stmt::While {
+            cond,
+            body: b(body),
+        },
+        Stmt::DoWhile { body, cond } => Stmt::DoWhile {
+            body: b(body),
+            cond,
+        },
+        Stmt::For {
+            init,
+            cond,
+            step,
+            body,
+        } => Stmt::For {
+            init: init.map(b),
+            cond,
+            step,
+            body: b(body),
+        },
+        Stmt::Switch {
+            cond,
+            body,
+            cases,
+            default,
+        } => Stmt::Switch {
+            cond,
+            body: b(body),
+            cases,
+            default,
+        },
+        Stmt::Case(id, s) => Stmt::Case(id, b(s)),
+        Stmt::Label(id, s) => Stmt::Label(id, b(s)),
+        s @ (Stmt::Null
+        | Stmt::Expr(_)
+        | Stmt::Decl(_)
+        | Stmt::Goto(_)
+        | Stmt::Break
+        | Stmt::Continue
+        | Stmt::Return(_)) => s,
+    }
+}
+
+/// Every statement and declaration but `;` is placed at its first token; `Null` is not.
+#[test]
+fn statements_are_placed() {
+    let b = body(
+        LP64,
+        "{ int x = 1;\n  if (i)\n    while (p) break;\n  ;\n  l: x++; }",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let pos = |s: &Stmt| match s {
+        Stmt::At(loc, _) => (loc.line, loc.col),
+        s => panic!("not placed: {s:?}"),
+    };
+    let Stmt::Compound(items) = b else {
+        panic!("{b:?}")
+    };
+    assert_eq!(items.len(), 4, "{items:?}");
+    // `int x = 1;` starts at column 3 of line 1 (after "{ ").
+    assert_eq!(pos(&items[0]), (1, 3));
+    assert!(matches!(items[0].inner(), Stmt::Decl(_)));
+    assert_eq!(pos(&items[1]), (2, 3));
+    let Stmt::If { then, .. } = items[1].inner() else {
+        panic!("{:?}", items[1])
+    };
+    assert_eq!(pos(then), (3, 5));
+    let Stmt::While { body, .. } = then.inner() else {
+        panic!("{then:?}")
+    };
+    // `break` in "    while (p) break;" is at column 15.
+    assert_eq!(pos(body), (3, 15));
+    assert_eq!(items[2], Stmt::Null);
+    assert_eq!(pos(&items[3]), (5, 3));
+    let Stmt::Label(_, inner) = items[3].inner() else {
+        panic!("{:?}", items[3])
+    };
+    assert_eq!(pos(inner), (5, 6));
 }
 
 fn items(s: Stmt) -> Vec<Stmt> {
@@ -221,7 +316,7 @@ fn return_warnings() {
         if let Some(f) = &mut p.func {
             f.ret = Some(Type::Void.into());
         }
-        let b = p.parse_function_body().unwrap();
+        let b = strip(p.parse_function_body().unwrap());
         let w: Vec<String> = p.warnings.iter().map(|w| w.headline()).collect();
         assert_eq!(
             w,

@@ -27,8 +27,11 @@
 //! - Every token produced by expansion has `FROM_MACRO`; the first token of an
 //!   expansion takes the invocation's leading whitespace and line start, no other
 //!   expanded token starts a line.
-//! - The total number of tokens produced by expansions is bounded
-//!   (`EXPANSION_BUDGET`), which turns runaway (exponential) expansions into errors.
+//! - The total number of tokens produced by expansions is bounded (`EXPANSION_BUDGET`),
+//!   and so is the number of argument tokens invocations copy (collected, and again for
+//!   pre-expansion: `ARGUMENT_COPY_BUDGET`); that turns runaway expansions into
+//!   errors: exponential ones, and quadratic ones such as `f(f(f(...)))` nested
+//!   thousands deep (each level copies the rest of the nest as its argument).
 
 use super::files::FileRead;
 use super::macros::{Builtin, MacroDef};
@@ -314,6 +317,7 @@ impl Preprocessor<'_> {
             None => return Ok(false),
         }
         let args = self.collect_args(fi, &mac, name)?;
+        self.copy_arguments(args.iter().map(Vec::len).sum(), name)?;
         let count = args.len();
         self.frames[fi].pending = Some(Box::new(Pending {
             mac,
@@ -426,6 +430,7 @@ impl Preprocessor<'_> {
             let wanted = pending.mac.param_expanded.get(i).copied().unwrap_or(false);
             if wanted && self.needs_expansion(&pending.args[i]) {
                 pending.expanding = i;
+                self.copy_arguments(pending.args[i].len(), pending.name)?;
                 let tokens = pending.args[i].clone();
                 let end = pending.name.loc;
                 self.frames[fi].pending = Some(pending);
@@ -440,6 +445,40 @@ impl Preprocessor<'_> {
             Some(pending.mac.name),
             pending.name,
         )
+    }
+
+    /// Charges `tokens` produced by the expansion of `name` to the budget.
+    fn spend(&mut self, tokens: usize, name: PpToken) -> Result<(), Diagnostic> {
+        let tokens = tokens as u64;
+        if tokens > self.expansion_budget {
+            return Err(self.error(
+                name.loc,
+                format!(
+                    "macro expansion too large: more than {} tokens in all \
+                     (runaway expansion?)",
+                    super::EXPANSION_BUDGET
+                ),
+            ));
+        }
+        self.expansion_budget -= tokens;
+        Ok(())
+    }
+
+    /// Charges `tokens` argument tokens copied by the invocation `name` to the budget.
+    fn copy_arguments(&mut self, tokens: usize, name: PpToken) -> Result<(), Diagnostic> {
+        let tokens = tokens as u64;
+        if tokens > self.argument_copy_budget {
+            return Err(self.error(
+                name.loc,
+                format!(
+                    "macro invocations nested too deeply in arguments: more than {} \
+                     argument tokens copied in all",
+                    super::ARGUMENT_COPY_BUDGET
+                ),
+            ));
+        }
+        self.argument_copy_budget -= tokens;
+        Ok(())
     }
 
     /// Whether expanding `arg` could change it.
@@ -458,11 +497,7 @@ impl Preprocessor<'_> {
         disables: Option<Sym>,
         name: PpToken,
     ) -> Result<(), Diagnostic> {
-        let produced = tokens.len() as u64;
-        if produced > self.expansion_budget {
-            return Err(self.error(name.loc, "macro expansion too large (runaway expansion?)"));
-        }
-        self.expansion_budget -= produced;
+        self.spend(tokens.len(), name)?;
         let expansion_loc = if fi == 0 {
             match self.frames[0].contexts.first() {
                 Some(outer) => outer.expansion_loc,

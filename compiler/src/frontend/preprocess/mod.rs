@@ -21,6 +21,8 @@ mod expand;
 mod files;
 mod if_expr;
 mod include;
+#[cfg(test)]
+mod limit_tests;
 mod macros;
 mod predefined;
 
@@ -92,8 +94,23 @@ fn io_message(e: &std::io::Error) -> String {
 }
 
 /// The most tokens all macro expansions of one translation unit may produce; beyond
-/// it the input is treated as a runaway (e.g. exponential) expansion.
-const EXPANSION_BUDGET: u64 = 200_000_000;
+/// it the input is treated as a runaway (e.g. exponential) expansion. A csmith program
+/// produces under a thousand (its macros are few and short) and at most ~10^5 tokens
+/// in all; the preprocessor's tests expand `f(x) (x)` nested 2000 deep, about 4 million
+/// (n^2 + 2n: each level yields its argument's expansion and a pair of parentheses).
+/// Five million keeps a runaway's time (seconds) and memory (its output tokens, a few
+/// hundred MB) bounded. It was 200 million: an exponential `#define` chain in 20 bytes
+/// of a fuzz input then ran for minutes and gigabytes before it was refused.
+pub(crate) const EXPANSION_BUDGET: u64 = 5_000_000;
+
+/// The most argument tokens the macro invocations of one translation unit may copy
+/// (each invocation collects its arguments, and copies one again to pre-expand it).
+/// Invocations nested in arguments copy the rest of the nest at every level, so
+/// `f(f(...f(1)...))` n deep copies 3n^2 - n - 1 tokens: 27 million at n = 3000, which
+/// the preprocessor's tests require to work; 32 million admits n = 3266 and refuses a
+/// deeper nest (20 KB of fuzz input reach n = 6700: 135 million copies, gigabytes and
+/// tens of seconds) within a few seconds and well under a gigabyte.
+pub(crate) const ARGUMENT_COPY_BUDGET: u64 = 32_000_000;
 
 pub(crate) struct Preprocessor<'o> {
     opts: &'o PreprocessOptions,
@@ -113,6 +130,7 @@ pub(crate) struct Preprocessor<'o> {
     pragmas: Vec<Vec<PpToken>>,
     warnings: Vec<Diagnostic>,
     expansion_budget: u64,
+    argument_copy_budget: u64,
     /// Where the last outermost macro invocation of the main stream was.
     last_expansion_loc: Option<Loc>,
 }
@@ -134,6 +152,7 @@ impl<'o> Preprocessor<'o> {
             pragmas: Vec::new(),
             warnings: Vec::new(),
             expansion_budget: EXPANSION_BUDGET,
+            argument_copy_budget: ARGUMENT_COPY_BUDGET,
             last_expansion_loc: None,
         }
     }
