@@ -314,7 +314,9 @@ const TYPE_ONLY_EXPRS: &[&str] = &[
 /// on either side is noticed. gcc gives a bit-field wider than `int` but narrower than
 /// its declared type a type of exactly its width, and computes in it:
 /// `s.ul40 + 1` is `(s.ul40 + 1) & 0xffffffffff` in gcc's x86_64 code (`andq` with
-/// 1099511627775); phicc has no such types and uses the declared type.
+/// 1099511627775); phicc has no such types and keeps the declared type, but reproduces
+/// gcc's values (`parse/wide_bitfield.rs`, checked against gcc by
+/// `corpus/c/bitfield_wide.c`): only the *type* differs.
 const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
     ("bfv.l40 + 0", "gcc: a 40-bit type (long long:40)"),
     ("bfv.ul40 + 0", "gcc: a 40-bit type (unsigned long long:40)"),

@@ -20,6 +20,7 @@
 
 use super::convert::{cast_to, is_lvalue, AssignCtx};
 use super::int_const_type::int_constant_type;
+use super::wide_bitfield::reduce_if;
 use super::{OrdinaryEntity, Parser};
 use crate::frontend::ast::{BinaryOp, Expr, ExprKind, IncDecOp, UnaryOp};
 use crate::frontend::diag::Diagnostic;
@@ -363,7 +364,15 @@ impl Parser<'_> {
         } else {
             return Err(self.error_at(loc, "type mismatch in conditional expression"));
         };
-        let (a, b) = (cast_to(a, &ty), cast_to(b, &ty));
+        let wrap = if at.is_arithmetic() && bt.is_arithmetic() {
+            self.unsigned_wide_common(&a, &b)
+        } else {
+            None
+        };
+        let (a, b) = (
+            reduce_if(cast_to(a, &ty), wrap),
+            reduce_if(cast_to(b, &ty), wrap),
+        );
         Ok(Expr::new(
             ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b)),
             ty,
@@ -447,13 +456,17 @@ impl Parser<'_> {
                 if !(at.is_integer() && bt.is_integer()) {
                     return Err(self.invalid_operands(binary_op_str(op), &a, &b, loc));
                 }
+                let wrap = if op == BinaryOp::Shl {
+                    self.unsigned_wide(&a)
+                } else {
+                    None
+                };
                 let a = self.promote(a);
                 let b = self.promote(b);
                 let ty = a.ty.ty.clone();
-                Ok(Expr::new(
-                    ExprKind::Binary(op, Box::new(a), Box::new(b)),
-                    ty,
-                    loc,
+                Ok(reduce_if(
+                    Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), ty, loc),
+                    wrap,
                 ))
             }
             BinaryOp::Add => {
@@ -503,17 +516,25 @@ impl Parser<'_> {
     }
 
     /// Arithmetic `op` after the usual arithmetic conversions.
+    /// (Reduced modulo 2^N when gcc computes it in an unsigned N-bit bit-field type: see
+    /// `wide_bitfield`.)
     fn arith(&self, op: BinaryOp, a: Expr, b: Expr, loc: Loc) -> Expr {
+        let wrap = self.unsigned_wide_common(&a, &b);
         let (a, b, ty) = self.usual_arith(a, b);
-        Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), ty, loc)
+        let (a, b) = (reduce_if(a, wrap), reduce_if(b, wrap));
+        reduce_if(
+            Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), ty, loc),
+            wrap,
+        )
     }
 
     /// Relational and equality operators (C99 6.5.8, 6.5.9).
     fn build_comparison(&mut self, op: BinaryOp, a: Expr, b: Expr, loc: Loc) -> PResult<Expr> {
         let (at, bt) = (a.ty.ty.clone(), b.ty.ty.clone());
         let (a, b) = if at.is_arithmetic() && bt.is_arithmetic() {
+            let wrap = self.unsigned_wide_common(&a, &b);
             let (a, b, _) = self.usual_arith(a, b);
-            (a, b)
+            (reduce_if(a, wrap), reduce_if(b, wrap))
         } else if let (Type::Pointer(pa), Type::Pointer(pb)) = (&at, &bt) {
             let void = pa.ty == Type::Void || pb.ty == Type::Void;
             if !void && !self.compatible(&pa.ty, &pb.ty) {
@@ -851,24 +872,24 @@ impl Parser<'_> {
                 if !ty.is_integer() {
                     return Err(wrong(self, "bit-complement"));
                 }
+                let wrap = self.unsigned_wide(&e);
                 let e = self.promote(e);
                 let t = e.ty.ty.clone();
-                Ok(Expr::new(
-                    ExprKind::Unary(UnaryOp::BitNot, Box::new(e)),
-                    t,
-                    loc,
+                Ok(reduce_if(
+                    Expr::new(ExprKind::Unary(UnaryOp::BitNot, Box::new(e)), t, loc),
+                    wrap,
                 ))
             }
             Punct::Minus => {
                 if !ty.is_arithmetic() {
                     return Err(wrong(self, "unary minus"));
                 }
+                let wrap = self.unsigned_wide(&e);
                 let e = self.promote(e);
                 let t = e.ty.ty.clone();
-                Ok(Expr::new(
-                    ExprKind::Unary(UnaryOp::Neg, Box::new(e)),
-                    t,
-                    loc,
+                Ok(reduce_if(
+                    Expr::new(ExprKind::Unary(UnaryOp::Neg, Box::new(e)), t, loc),
+                    wrap,
                 ))
             }
             _ => {

@@ -48,6 +48,7 @@ mod stmt;
 mod stmt_tests;
 mod tags;
 mod type_name;
+mod wide_bitfield;
 
 use super::ast::{
     FunctionDecl, FunctionDef, GlobalId, GlobalVar, LabelId, LocalId, LocalVar, StringId,

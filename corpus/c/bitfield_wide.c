@@ -1,0 +1,44 @@
+#include "test.h"
+
+/* Bit-fields wider than int and narrower than their declared type: gcc computes in a
+   type of exactly the field's width (an unsigned one wraps modulo 2^N), and so must
+   phicc. Expected values by hand: a = 2^40 - 1, c = 2^33 - 1, b = -1. */
+
+struct wide {
+    unsigned long long a : 40;
+    long long b : 36;
+    unsigned long long c : 33;
+    unsigned long long d : 64;
+};
+
+int main(void) {
+    struct wide s = {0xFFFFFFFFFFull, -1, 0x1FFFFFFFFull, 5};
+    int m1 = -1;
+    unsigned u = 0xFFFFFFFFu;
+    ASSERT(0, s.a + 1);                           /* 2^40 wraps to 0 */
+    ASSERT(0x10000000000ll, s.a + 1ull);          /* 64-bit operand: 64-bit sum */
+    ASSERT(0xFFFFFFFFF0ll, s.a << 4);             /* shifted out of 40 bits */
+    ASSERT(0xFFFFFFFFFll, s.a >> 4);
+    ASSERT(1, s.a * s.a);                         /* (-1)^2 mod 2^40 */
+    ASSERT(1, -s.a);
+    ASSERT(0, ~s.a);
+    ASSERT(0, ~s.b);                              /* signed: ~(-1) */
+    ASSERT(-2, s.b * 2);
+    ASSERT(0, s.a ^ m1);                          /* -1 converts to 2^40 - 1 */
+    ASSERT(1, s.a == m1);
+    ASSERT(0, s.a < m1);
+    ASSERT(0x1FFFFFFFEll, s.a + s.c);             /* (2^40-1) + (2^33-1) mod 2^40 */
+    ASSERT(0x1FFFFFFFEll, s.c + s.c);             /* 2^34 - 2 mod 2^33 */
+    ASSERT(0xFFFFFFFEll, s.c + u);                /* 33 bits beat 32 */
+    ASSERT(0xFFFFFFFFFEll, s.a + s.b);            /* 40 bits beat 36 */
+    ASSERT(3, 0 - s.c + 2);                       /* (0 - (2^33-1)) mod 2^33 = 1, + 2 */
+    ASSERT(6, s.d + 1);                           /* a full-width field: no wrap */
+    ASSERT(8, sizeof(s.a + 1));                   /* the type stays the declared one */
+    s.a = 0;
+    ASSERT(0xFFFFFFFFFFll, s.a ? s.a : -1);       /* ?: converts -1 to 40 bits */
+    ASSERT(0xFFFFFFFFFFll, s.a - 1);
+    s.a += 0x10000000001ull;                      /* stored modulo 2^40 */
+    ASSERT(1, s.a);
+    printf("OK\n");
+    return 0;
+}
