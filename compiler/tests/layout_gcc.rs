@@ -20,7 +20,7 @@
 use compiler::frontend::parse::parse_translation_unit;
 use compiler::frontend::types::RecordDef;
 use compiler::frontend::{preprocess_str, PreprocessOptions, Target};
-use gcc_cross::{data_objects, gcc_asm, le_values, scratch_dir};
+use gcc_cross::{assert_no_differences, data_objects, gcc_asm, le_values, scratch_dir};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -606,12 +606,7 @@ fn corner_case_records_match_gcc_on_all_four_targets() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(
-        mismatches.is_empty(),
-        "{} differences:\n{}",
-        mismatches.len(),
-        mismatches.join("\n")
-    );
+    assert_no_differences(&mismatches);
 }
 
 /// `aligned(N)` on a typedef name: gcc gives the name that alignment (for all four

@@ -28,7 +28,7 @@ use compiler::compile_c::default_options;
 use compiler::frontend::parse::parse_translation_unit;
 use compiler::frontend::types::{IntKind, Type};
 use compiler::frontend::{preprocess_str, PreprocessOptions, Target};
-use gcc_cross::{data_objects, gcc_asm, gcc_predefined, scratch_dir};
+use gcc_cross::{assert_no_differences, data_objects, gcc_asm, gcc_predefined, scratch_dir};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -660,12 +660,7 @@ fn values_and_types_match_gcc_on_all_four_targets() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(
-        mismatches.is_empty(),
-        "{} differences from gcc:\n{}",
-        mismatches.len(),
-        mismatches.join("\n")
-    );
+    assert_no_differences(&mismatches);
 }
 
 /// Words and single other characters, space-separated: compares gcc's spacing with
@@ -742,10 +737,5 @@ fn predefined_macros_have_gcc_values_on_all_four_targets() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(
-        mismatches.is_empty(),
-        "{} differences from gcc:\n{}",
-        mismatches.len(),
-        mismatches.join("\n")
-    );
+    assert_no_differences(&mismatches);
 }

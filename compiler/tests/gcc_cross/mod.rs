@@ -288,3 +288,13 @@ pub fn le_values(bytes: &[u8], width: usize) -> Vec<u64> {
         })
         .collect()
 }
+
+/// Fails listing every difference from gcc, if there is any.
+pub fn assert_no_differences(mismatches: &[String]) {
+    assert!(
+        mismatches.is_empty(),
+        "{} differences from gcc:\n{}",
+        mismatches.len(),
+        mismatches.join("\n")
+    );
+}
