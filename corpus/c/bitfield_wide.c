@@ -39,6 +39,12 @@ int main(void) {
     ASSERT(0xFFFFFFFFFFll, s.a - 1);
     s.a += 0x10000000001ull;                      /* stored modulo 2^40 */
     ASSERT(1, s.a);
+    s.a = 0xFFFFFFFFFFull;
+    s.a /= m1;                                    /* m1 converts to 2^40 - 1 */
+    ASSERT(1, s.a);
+    s.a = 5;
+    s.a -= m1;                                    /* 5 - (2^40 - 1) mod 2^40 */
+    ASSERT(6, s.a);
     printf("OK\n");
     return 0;
 }

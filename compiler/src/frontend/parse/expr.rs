@@ -275,7 +275,10 @@ impl Parser<'_> {
             } else {
                 let ct =
                     self.common_arith_type(&self.promoted_type(&lhs), &self.promoted_type(&rhs));
-                (cast_to(rhs, &ct), ct, None)
+                // The result is stored back modulo the field's width; the right operand
+                // must be converted as gcc does (see `wide_bitfield`).
+                let wrap = self.unsigned_wide_common(&lhs, &rhs);
+                (reduce_if(cast_to(rhs, &ct), wrap), ct, None)
             }
         };
         Ok(Expr::new(

@@ -12,7 +12,8 @@
 //!   width of its promoted type;
 //! - when that common type is an *unsigned* wide bit-field of width N, the converted
 //!   operands and the result of `+ - * & | ^ / %` are reduced modulo 2^N; the operands
-//!   of a comparison and the arms of `?:` too; the result of `~`, unary `-` and `<<` of
+//!   of a comparison, the arms of `?:` and the right operand of a compound assignment
+//!   (whose result the store reduces) too; the result of `~`, unary `-` and `<<` of
 //!   such an operand too.
 //!   A *signed* one needs nothing: its values are those of the declared type unless the
 //!   arithmetic overflows, which is undefined behaviour;
