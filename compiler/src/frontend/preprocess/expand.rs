@@ -449,36 +449,27 @@ impl Preprocessor<'_> {
 
     /// Charges `tokens` produced by the expansion of `name` to the budget.
     fn spend(&mut self, tokens: usize, name: PpToken) -> Result<(), Diagnostic> {
-        let tokens = tokens as u64;
-        if tokens > self.expansion_budget {
-            return Err(self.error(
-                name.loc,
-                format!(
-                    "macro expansion too large: more than {} tokens in all \
-                     (runaway expansion?)",
-                    super::EXPANSION_BUDGET
-                ),
-            ));
+        if charge(&mut self.expansion_budget, tokens) {
+            return Ok(());
         }
-        self.expansion_budget -= tokens;
-        Ok(())
+        let msg = format!(
+            "macro expansion too large: more than {} tokens in all (runaway expansion?)",
+            super::EXPANSION_BUDGET
+        );
+        Err(self.error(name.loc, msg))
     }
 
     /// Charges `tokens` argument tokens copied by the invocation `name` to the budget.
     fn copy_arguments(&mut self, tokens: usize, name: PpToken) -> Result<(), Diagnostic> {
-        let tokens = tokens as u64;
-        if tokens > self.argument_copy_budget {
-            return Err(self.error(
-                name.loc,
-                format!(
-                    "macro invocations nested too deeply in arguments: more than {} \
-                     argument tokens copied in all",
-                    super::ARGUMENT_COPY_BUDGET
-                ),
-            ));
+        if charge(&mut self.argument_copy_budget, tokens) {
+            return Ok(());
         }
-        self.argument_copy_budget -= tokens;
-        Ok(())
+        let msg = format!(
+            "macro invocations nested too deeply in arguments: more than {} argument \
+             tokens copied in all",
+            super::ARGUMENT_COPY_BUDGET
+        );
+        Err(self.error(name.loc, msg))
     }
 
     /// Whether expanding `arg` could change it.
@@ -840,4 +831,15 @@ fn placemarker(at: PpToken) -> PpToken {
         at.loc,
         at.flags & flags::LEADING_SPACE,
     )
+}
+
+/// Takes `tokens` from `budget`; false (budget untouched) when it has fewer left.
+fn charge(budget: &mut u64, tokens: usize) -> bool {
+    match budget.checked_sub(tokens as u64) {
+        Some(left) => {
+            *budget = left;
+            true
+        }
+        None => false,
+    }
 }
