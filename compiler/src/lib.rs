@@ -10,3 +10,5 @@ pub mod mem2reg;
 pub mod mutants;
 pub mod passes;
 pub mod pipeline;
+pub mod target;
+pub mod backend;

@@ -2,7 +2,8 @@
 //!
 //! Why: a harness is only as good as the bugs it finds; switching on one known bug and
 //! timing how long the hunters take to find it measures them. Each mutant is a named,
-//! deliberately wrong variant of one decision in one pass.
+//! deliberately wrong variant of one decision in one pass (or, for the `X86*`, `I686*`,
+//! `Regalloc*` and `ParallelMove*` ones, in one backend).
 //!
 //! Invariants: off by default; the switch is per thread (so parallel tests and parallel
 //! hunt jobs do not see each other's mutants) and costs one thread-local load when off;
@@ -48,10 +49,29 @@ pub enum Mutant {
     DceRemovesStore,
     /// Dead static function elimination ignores references by `globaladdr`.
     DeadStaticIgnoresAddressTaken,
+    /// Backend (x86_64 prologue): the last callee-saved register the allocation uses is
+    /// not saved and restored.
+    X86_64CalleeSavedNotSaved,
+    /// Backend (linear scan): a spilled value reuses the spill slot of the previously
+    /// spilled value even while that value is still live.
+    RegallocSharedSpillSlot,
+    /// Backend (x86 isel, both targets): an `i8` load zero-extends instead of
+    /// sign-extending.
+    X86I8LoadNoSignExtend,
+    /// Backend (x86, both targets): unsigned comparisons use the signed condition codes.
+    X86UnsignedCmpAsSigned,
+    /// Backend (x86_64 ABI): stack-passed arguments (the seventh on) are stored 8 bytes
+    /// too high.
+    X86_64StackArgOffBy8,
+    /// Backend (parallel moves): moves are emitted in the order given, without ordering
+    /// or breaking cycles.
+    ParallelMoveInOrder,
+    /// Backend (i686): a 64-bit add forgets the carry into the high word (`add` for `adc`).
+    I686AddNoCarry,
 }
 
 impl Mutant {
-    pub const ALL: [Mutant; 16] = [
+    pub const ALL: [Mutant; 23] = [
         Mutant::PhiElimNoTemporaries,
         Mutant::PhiElimNoTrampoline,
         Mutant::PhiElimRepeatedTargetOnce,
@@ -68,6 +88,13 @@ impl Mutant {
         Mutant::LicmHoistGuardedDiv,
         Mutant::DceRemovesStore,
         Mutant::DeadStaticIgnoresAddressTaken,
+        Mutant::X86_64CalleeSavedNotSaved,
+        Mutant::RegallocSharedSpillSlot,
+        Mutant::X86I8LoadNoSignExtend,
+        Mutant::X86UnsignedCmpAsSigned,
+        Mutant::X86_64StackArgOffBy8,
+        Mutant::ParallelMoveInOrder,
+        Mutant::I686AddNoCarry,
     ];
 
     /// The stable name used by `--mutant` and `PHIHUNT_MUTANT`.
@@ -89,6 +116,13 @@ impl Mutant {
             Mutant::LicmHoistGuardedDiv => "licm_hoist_guarded_div",
             Mutant::DceRemovesStore => "dce_removes_store",
             Mutant::DeadStaticIgnoresAddressTaken => "dead_static_ignores_address_taken",
+            Mutant::X86_64CalleeSavedNotSaved => "x86_64_callee_saved_not_saved",
+            Mutant::RegallocSharedSpillSlot => "regalloc_shared_spill_slot",
+            Mutant::X86I8LoadNoSignExtend => "x86_i8_load_no_sign_extend",
+            Mutant::X86UnsignedCmpAsSigned => "x86_unsigned_cmp_as_signed",
+            Mutant::X86_64StackArgOffBy8 => "x86_64_stack_arg_off_by_8",
+            Mutant::ParallelMoveInOrder => "parallel_move_in_order",
+            Mutant::I686AddNoCarry => "i686_add_no_carry",
         }
     }
 

@@ -13,7 +13,7 @@ use super::diag::Diagnostic;
 use super::intern::{Interner, Sym};
 use super::literal::{char_value, parse_number, string_bytes, Number};
 use super::source::SourceMap;
-use super::target::Target;
+use crate::target::Target;
 use super::token::{flags, Keyword, PpKind, PpToken, Token, TokenKind};
 use std::rc::Rc;
 

@@ -1,7 +1,7 @@
 //! phicc's C front end (issue 5: C99 plus what csmith emits, lowered to the alloca IR).
 //!
 //! This first layer turns a `.c` file into a stream of classified tokens: source
-//! management (`source`), diagnostics (`diag`), the target data model (`target`),
+//! management (`source`), diagnostics (`diag`), the target data model (`crate::target`),
 //! the lexer (`lex`), literal decoding (`literal`), the preprocessor (`preprocess`)
 //! and phase-7 token classification (`classify`). The parser, semantic analysis and
 //! lowering are built on top of `Token`: `parse` (parser + semantic analysis, one pass)
@@ -38,7 +38,6 @@ mod literal;
 pub mod parse;
 mod preprocess;
 pub mod source;
-pub mod target;
 mod text;
 pub mod token;
 pub mod types;
@@ -46,6 +45,6 @@ pub mod types;
 pub use diag::{Diagnostic, Severity};
 pub use preprocess::{preprocess, preprocess_str, PpOutput, PreprocessOptions};
 pub use source::{FileId, Loc, SourceMap};
-pub use target::Target;
+pub use crate::target::Target;
 pub use text::tokens_to_text;
 pub use token::{Keyword, Punct, Token, TokenKind};

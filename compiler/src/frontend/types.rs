@@ -14,7 +14,7 @@
 //!   field's `offset`/`bit_offset`) is filled in when its definition is complete and is
 //!   never changed afterwards. Incomplete records have `complete == false`.
 
-use super::target::Target;
+use crate::target::Target;
 use std::rc::Rc;
 
 /// The integer types of C99 (plain `char` is its own type, with the target's signedness).

@@ -11,7 +11,7 @@
 //! and the sign in `tests/target_facts_gcc.rs`). phicc has no `__int128`, so on LP64
 //! such a constant is an error rather than a constant of another type.
 
-use crate::frontend::target::Target;
+use crate::target::Target;
 use crate::frontend::token::{IntLit, LongSuffix, Radix};
 use crate::frontend::types::IntKind;
 

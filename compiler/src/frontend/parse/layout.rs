@@ -31,7 +31,7 @@
 //!
 //! Invariants: `layout_record` never panics; overflowing sizes are an error message.
 
-use crate::frontend::target::Target;
+use crate::target::Target;
 use crate::frontend::types::{BitField, Field, QualType, RecordKind, RecordTable, Type};
 use std::rc::Rc;
 

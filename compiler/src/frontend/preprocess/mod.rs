@@ -31,7 +31,7 @@ use super::diag::Diagnostic;
 use super::intern::{wk, Interner};
 use super::lex::LexError;
 use super::source::{Loc, SourceMap};
-use super::target::Target;
+use crate::target::Target;
 use super::token::{PpToken, Token};
 use expand::Frame;
 use files::FileState;

@@ -9,7 +9,7 @@
 //! `<command-line>:N:COL`); `__DATE__`/`__TIME__` are fixed for reproducible output
 //! (they and `__FILE__`/`__LINE__` are builtins of the macro table, not text).
 
-use crate::frontend::target::Target;
+use crate::target::Target;
 use std::fmt::Write;
 
 /// `__DATE__` and `__TIME__`: fixed, so that output never depends on the clock.

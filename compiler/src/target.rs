@@ -1,6 +1,8 @@
-//! The target machines phicc's front end knows and their C data models.
+//! The target machines phicc knows and their C data models.
 //!
-//! Why it exists: the preprocessor predefines target macros (`__SIZEOF_LONG__`,
+//! Why it exists: one enum names the four targets for the front end, the backends
+//! (`crate::backend`) and the oracle's native runner, so they can never disagree. The
+//! preprocessor predefines target macros (`__SIZEOF_LONG__`,
 //! `__SIZE_TYPE__`, ...), character constants depend on the signedness of plain `char`,
 //! and the later layers (types, layout, lowering) ask the same questions; one enum
 //! answers all of them so they can never disagree.

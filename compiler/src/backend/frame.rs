@@ -1,0 +1,100 @@
+//! Stack frame layout: where allocas, spill slots and target-specific slots (saved
+//! registers, parameter homes) live, as offsets from the stack pointer.
+//!
+//! Why it exists: every target lays out a fixed-size frame the same way; only the
+//! prologue that creates it is the target's. All four backends address their locals
+//! from the stack pointer (incoming stack arguments from the frame pointer), so a frame
+//! is a list of slots above an outgoing-argument area:
+//! ```text
+//!   frame pointer ->  (saved frame pointer, return address: the target's business)
+//!                     [padding to the frame's alignment]
+//!                     slot k-1 ... slot 0
+//!   sp + outgoing ->
+//!                     outgoing stack arguments of the largest call
+//!   sp (aligned) ->
+//! ```
+//!
+//! Invariants: every slot's offset is a multiple of its alignment, slots never overlap,
+//! none overlaps the outgoing area; `size` is a multiple of the stack alignment, so
+//! `sp - size` keeps sp aligned; `max_align` is the largest slot alignment — a frame whose
+//! `max_align` exceeds what the ABI guarantees at function entry needs the prologue to
+//! realign sp (`and $-A, %rsp`).
+
+use super::regalloc::SlotShape;
+
+/// A frame's slots at their offsets from the (aligned) stack pointer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrameLayout {
+    /// Offset of slot `i` from sp, in the order the slots were given.
+    pub offsets: Vec<u32>,
+    /// Bytes to subtract from sp (slots, outgoing area and padding).
+    pub size: u32,
+    /// The largest alignment any slot asked for (at least `stack_align`).
+    pub max_align: u32,
+}
+
+impl FrameLayout {
+    /// Offset of slot `i` from sp.
+    pub fn offset(&self, i: usize) -> u32 {
+        self.offsets[i]
+    }
+}
+
+/// Lays out `slots` above an outgoing-argument area of `outgoing` bytes; the frame size is
+/// rounded up to `stack_align`. Larger slots first, so padding stays small.
+pub fn layout(slots: &[SlotShape], outgoing: u32, stack_align: u32) -> FrameLayout {
+    let mut order: Vec<usize> = (0..slots.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse((slots[i].align, slots[i].size)));
+    let mut offsets = vec![0; slots.len()];
+    let mut top = u64::from(outgoing);
+    let mut max_align = stack_align.max(1);
+    for i in order {
+        let align = u64::from(slots[i].align.max(1));
+        top = top.div_ceil(align) * align;
+        offsets[i] = u32::try_from(top).expect("frame larger than 4 GiB");
+        top += u64::from(slots[i].size);
+        max_align = max_align.max(slots[i].align);
+    }
+    let stack_align = u64::from(stack_align.max(1));
+    let size = top.div_ceil(stack_align) * stack_align;
+    FrameLayout {
+        offsets,
+        size: u32::try_from(size).expect("frame larger than 4 GiB"),
+        max_align,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(size: u32, align: u32) -> SlotShape {
+        SlotShape { size, align }
+    }
+
+    #[test]
+    fn slots_are_aligned_disjoint_and_above_the_outgoing_area() {
+        let slots = [shape(1, 1), shape(8, 8), shape(12, 4), shape(64, 32), shape(3, 1)];
+        let f = layout(&slots, 24, 16);
+        let mut ranges: Vec<(u32, u32)> = Vec::new();
+        for (i, s) in slots.iter().enumerate() {
+            let o = f.offset(i);
+            assert_eq!(o % s.align, 0, "slot {i} misaligned at {o}");
+            assert!(o >= 24, "slot {i} overlaps the outgoing area");
+            assert!(o + s.size <= f.size);
+            for &(a, b) in &ranges {
+                assert!(o + s.size <= a || b <= o, "slot {i} overlaps [{a},{b})");
+            }
+            ranges.push((o, o + s.size));
+        }
+        assert_eq!(f.size % 16, 0);
+        assert_eq!(f.max_align, 32);
+    }
+
+    #[test]
+    fn an_empty_frame_is_the_outgoing_area_rounded() {
+        let f = layout(&[], 20, 16);
+        assert_eq!(f.size, 32);
+        assert_eq!(f.max_align, 16);
+    }
+}
