@@ -77,8 +77,7 @@ fn run_limited(cmd: &mut Command, limit: Duration, dir: &Path, tag: &str) -> Fin
     Finished {
         ending,
         stdout: std::fs::read(&out_path).unwrap_or_default(),
-        stderr: String::from_utf8_lossy(&std::fs::read(&err_path).unwrap_or_default())
-            .into_owned(),
+        stderr: String::from_utf8_lossy(&std::fs::read(&err_path).unwrap_or_default()).into_owned(),
     }
 }
 
@@ -103,7 +102,7 @@ fn gcc_build(flags: &[&str], input: &Path, exe: &Path, dir: &Path) -> Result<(),
 }
 
 fn run_exe(exe: &Path, dir: &Path) -> (Ending, Vec<u8>) {
-    let done = run_limited(&mut Command::new(QEMU).arg(exe), RUN_LIMIT, dir, "run");
+    let done = run_limited(Command::new(QEMU).arg(exe), RUN_LIMIT, dir, "run");
     (done.ending, done.stdout)
 }
 
