@@ -205,6 +205,18 @@ impl<'a> Selector<'a> {
     /// Extends the low `from` bytes of `src` into `r` (signed or not).
     pub fn extend_into(&mut self, r: Reg, src: Opnd, from: u32, signed: bool) {
         let src = match src {
+            Opnd::Imm(k) => {
+                // No extending move takes an immediate: extend the constant here.
+                let bits = 8 * from;
+                let low = (k as u64) & ((1u64 << bits) - 1);
+                let value = if signed && low >> (bits - 1) != 0 {
+                    low as i64 - (1i64 << bits)
+                } else {
+                    low as i64
+                };
+                self.load(r, Opnd::Imm(value));
+                return;
+            }
             Opnd::Reg(x) if from == 1 && !x.has_byte_name_on_i686() => {
                 self.load(r, Opnd::Reg(x));
                 Opnd::Reg(r)
