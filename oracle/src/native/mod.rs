@@ -24,13 +24,17 @@
 //! the program did.
 
 pub mod build;
+pub mod compare;
 pub mod gcc;
+pub mod ir_driver;
 pub mod process;
 pub mod run;
 pub mod targets;
 
 pub use build::{build, Build, BuildConfig, BuildError, Source};
+pub use compare::{judge_against_oracle, judge_against_reference, trap_signal, NativeVerdict};
 pub use gcc::{reference_run, NativeOutcome, NativeRun, ReferenceConfig};
+pub use ir_driver::{driver_source, parse_result, rename_main, EntryCall, ENTRY_MAIN_RENAME};
 pub use process::{run_limited, ProcessResult, Termination};
 pub use run::{run, Execution, Exit, RunLimits};
 pub use targets::{available, available_targets, missing_tools, native_target, NativeTarget};
