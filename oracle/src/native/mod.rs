@@ -33,7 +33,7 @@ pub mod targets;
 
 pub use build::{build, Build, BuildConfig, BuildError, Source};
 pub use compare::{judge_against_oracle, judge_against_reference, trap_signal, NativeVerdict};
-pub use gcc::{reference_run, NativeOutcome, NativeRun, ReferenceConfig};
+pub use gcc::{reference_on, reference_run, NativeOutcome, NativeRun, ReferenceConfig};
 pub use ir_driver::{driver_source, parse_result, rename_main, EntryCall, ENTRY_MAIN_RENAME};
 pub use process::{run_limited, ProcessResult, Termination};
 pub use run::{run, Execution, Exit, RunLimits};
