@@ -168,7 +168,10 @@ pub(crate) fn build_with(
         Termination::Exited(code) => Err(BuildError::Rejected(first_error_line(
             &done.stderr,
             dir.path(),
-            &format!("{} exited with status {code} without a message", driver.display()),
+            &format!(
+                "{} exited with status {code} without a message",
+                driver.display()
+            ),
         ))),
         Termination::Signaled(sig) => Err(BuildError::Rejected(format!(
             "{} killed by signal {sig}",

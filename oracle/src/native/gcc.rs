@@ -21,7 +21,7 @@
 
 use super::build::{build, build_with, Build, BuildConfig, BuildError, Source};
 use super::process::{run_limited, Termination};
-use super::run::{run, Exit, Execution, RunLimits};
+use super::run::{run, Execution, Exit, RunLimits};
 use compiler::target::Target;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -123,7 +123,12 @@ pub struct NativeRun {
 /// empty environment.
 pub fn reference_run(source: &Path, cfg: &ReferenceConfig) -> Result<NativeRun, String> {
     let start = Instant::now();
-    let built = build_with(&cfg.gcc, false, &[Source::CFile(source)], &build_config(cfg, "-O0"));
+    let built = build_with(
+        &cfg.gcc,
+        false,
+        &[Source::CFile(source)],
+        &build_config(cfg, "-O0"),
+    );
     // The host's own binary runs directly, whatever the target table says.
     finish(built, start.elapsed(), cfg, |b, limits| {
         super::run::run_directly(b, &[], limits)
@@ -142,7 +147,9 @@ pub fn reference_on(
 ) -> Result<NativeRun, String> {
     let start = Instant::now();
     let built = build(target, &[Source::CFile(source)], &build_config(cfg, opt));
-    finish(built, start.elapsed(), cfg, |b, limits| run(target, b, &[], limits))
+    finish(built, start.elapsed(), cfg, |b, limits| {
+        run(target, b, &[], limits)
+    })
 }
 
 fn build_config(cfg: &ReferenceConfig, opt: &str) -> BuildConfig {
