@@ -307,3 +307,73 @@ fn a_c_file_with_include_dirs_and_flags() {
         assert_eq!(ran.exit, Exit::Code(42), "{}", t.name());
     }
 }
+
+/// Set (to a target name) in the environment of the helper process that
+/// [`a_killed_harness_leaves_no_process_and_its_directory_is_swept`] starts and kills.
+const HELPER_ENV: &str = "PHIHUNT_NATIVE_KILLED_HARNESS_HELPER";
+/// The helper's stdout line naming the binary it runs.
+const HELPER_LINE: &str = "helper-binary: ";
+
+/// Not a test of its own: the body of the helper process (a stand-in for a harness that
+/// gets killed while a program loops). Without [`HELPER_ENV`] it returns at once.
+#[test]
+fn killed_harness_helper() {
+    let Some(target) = std::env::var_os(HELPER_ENV) else {
+        return;
+    };
+    let t = Target::from_name(&target.to_string_lossy()).expect("a target name");
+    let probe = build_probe(t);
+    println!("{HELPER_LINE}{}", probe.binary.display());
+    let long = RunLimits {
+        timeout: Duration::from_secs(60),
+        ..RunLimits::default()
+    };
+    let _ = run(t, &probe, &["loop"], &long);
+}
+
+/// A harness killed with SIGKILL (no destructor runs) while a program loops: the
+/// program (or its qemu) dies with it, and the build directory it leaves is removed by
+/// the next `remove_stale_dirs` (which every process's first build runs).
+#[test]
+fn a_killed_harness_leaves_no_process_and_its_directory_is_swept() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    for t in native_common::all_targets() {
+        let name = t.name();
+        let mut helper = Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", "killed_harness_helper", "--nocapture"])
+            .env(HELPER_ENV, name)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdout = BufReader::new(helper.stdout.take().unwrap());
+        let binary = stdout
+            .lines()
+            .map_while(Result::ok)
+            .find_map(|l| l.strip_prefix(HELPER_LINE).map(std::path::PathBuf::from))
+            .unwrap_or_else(|| panic!("{name}: the helper printed no binary"));
+        let started = Instant::now();
+        while !process_running(&binary) {
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "{name}: never started"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        helper.kill().unwrap();
+        helper.wait().unwrap();
+        let killed = Instant::now();
+        while process_running(&binary) {
+            assert!(
+                killed.elapsed() < Duration::from_secs(2),
+                "{name}: the program outlived its harness"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let dir = binary.parent().unwrap();
+        assert!(dir.exists(), "{name}: a killed process cannot clean up");
+        oracle::native::build::remove_stale_dirs();
+        assert!(!dir.exists(), "{name}: {} was not swept", dir.display());
+    }
+}
