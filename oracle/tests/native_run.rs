@@ -377,3 +377,54 @@ fn a_killed_harness_leaves_no_process_and_its_directory_is_swept() {
         assert!(!dir.exists(), "{name}: {} was not swept", dir.display());
     }
 }
+
+/// The C reference on a target: the target's own gcc (sizeof(long) tells which), run as
+/// the target's binaries run, classified as `NativeOutcome`.
+#[test]
+fn reference_on_every_target() {
+    use oracle::native::{reference_on, NativeOutcome, ReferenceConfig};
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    };
+    let sizes = write(
+        "sizes.c",
+        "#include <stdio.h>\nint main(int argc, char **argv) {\n\
+         printf(\"%d %d %s\", (int)sizeof(long), (int)sizeof(void *), argv[0]);\n\
+         return 7;\n}\n",
+    );
+    let aborts = write(
+        "abort.c",
+        "#include <stdlib.h>\nint main(void) { abort(); }\n",
+    );
+    let bad = write("bad.c", "int main(void) { return x; }\n");
+    let cfg = ReferenceConfig::default();
+    for t in native_common::all_targets() {
+        let name = t.name();
+        let long = if t == Target::I686 {
+            "4 4 a.out"
+        } else {
+            "8 8 a.out"
+        };
+        for opt in ["-O0", "-O2"] {
+            let r = reference_on(t, &sizes, &cfg, opt).unwrap();
+            assert_eq!(
+                r.outcome,
+                NativeOutcome::Exited {
+                    code: 7,
+                    stdout: long.as_bytes().to_vec()
+                },
+                "{name} {opt}"
+            );
+            assert!(r.compile_time > Duration::ZERO && r.run_time > Duration::ZERO);
+        }
+        let r = reference_on(t, &aborts, &cfg, "-O0").unwrap();
+        assert_eq!(r.outcome, NativeOutcome::Signaled(libc::SIGABRT), "{name}");
+        match reference_on(t, &bad, &cfg, "-O0").unwrap().outcome {
+            NativeOutcome::CompileFailed(m) => assert!(m.contains("error"), "{name}: {m}"),
+            o => panic!("{name}: {o:?}"),
+        }
+    }
+}
