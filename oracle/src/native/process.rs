@@ -40,8 +40,11 @@ pub enum Termination {
 /// A finished child.
 #[derive(Clone, Debug)]
 pub struct ProcessResult {
+    /// How the child ended.
     pub termination: Termination,
+    /// The first `max_output` bytes of its stdout.
     pub stdout: Vec<u8>,
+    /// The first `max_output` bytes of its stderr.
     pub stderr: Vec<u8>,
     /// True when stdout or stderr went past `max_output` (the kept part is a prefix).
     pub truncated: bool,
