@@ -21,6 +21,8 @@
 mod abi;
 mod emit;
 mod isel;
+#[cfg(test)]
+mod tests;
 mod wide;
 
 use super::regalloc::{self, RegisterFile};
@@ -82,8 +84,18 @@ fn emit_function(
             )
         })?;
     }
-    let frame = abi::Frame::new(func, &alloc)?;
-    let mut sel = isel::Selector::new(func, index, &alloc, &frame);
+    function_text(func, index, &alloc, out)
+}
+
+/// Selects and writes one function whose values are allocated by `alloc`.
+fn function_text(
+    func: &IrFunction,
+    index: usize,
+    alloc: &regalloc::Allocation,
+    out: &mut String,
+) -> Result<(), BackendError> {
+    let frame = abi::Frame::new(func, alloc)?;
+    let mut sel = isel::Selector::new(func, index, alloc, &frame);
     for (i, block) in func.blocks.iter().enumerate() {
         sel.emit(emit::MInst::Label(block.label.to_string()));
         for inst in &block.insts {
