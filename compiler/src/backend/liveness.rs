@@ -60,7 +60,7 @@ pub struct BlockValueSets {
 
 impl BlockValueSets {
     /// Groups `(block index, value)` pairs by block, keeping their order within a block.
-    fn from_pairs(num_blocks: usize, pairs: &[(u32, Value)]) -> BlockValueSets {
+    pub(crate) fn from_pairs(num_blocks: usize, pairs: &[(u32, Value)]) -> BlockValueSets {
         let mut offsets = vec![0u32; num_blocks + 1];
         for &(b, _) in pairs {
             offsets[b as usize + 1] += 1;
