@@ -9,7 +9,7 @@
 //! `RegallocSharedSpillSlot` bug, must be rejected on some of them.
 //!
 //! Run in release (`cargo test -p phihunt --release --test regalloc_checker`): a few
-//! seconds; in debug about ten times that.
+//! seconds; in debug about 15 s.
 
 use compiler::backend::regalloc::{
     allocate, check, Allocation, Loc, PReg, RegisterFile, ValueClass,
@@ -19,6 +19,7 @@ use compiler::ir::{IrFunction, IrModule};
 use compiler::mutants::{set_active, Mutant};
 use compiler::pipeline::{run_pipeline, PipelineOptions};
 use phihunt::gen::{generate_from_seed, GenKind};
+use std::sync::OnceLock;
 
 const SEEDS: u64 = 300;
 
@@ -59,18 +60,22 @@ fn two_regs() -> RegisterFile {
     }
 }
 
-/// The sample: every generated program after the middle end, with its name.
-fn sample() -> Vec<(String, IrModule)> {
-    let mut out = Vec::new();
-    for kind in GenKind::ALL {
-        for seed in 0..SEEDS {
-            let p = generate_from_seed(kind, seed);
-            let m = run_pipeline(p.module, &PipelineOptions::default(), &mut |_, _| {})
-                .unwrap_or_else(|e| panic!("{kind} seed {seed}: {e}"));
-            out.push((format!("{kind} seed {seed}"), m));
+/// The sample: every generated program after the middle end, with its name. Built once
+/// and shared by the tests (generating and optimising is most of their time).
+fn sample() -> &'static [(String, IrModule)] {
+    static SAMPLE: OnceLock<Vec<(String, IrModule)>> = OnceLock::new();
+    SAMPLE.get_or_init(|| {
+        let mut out = Vec::new();
+        for kind in GenKind::ALL {
+            for seed in 0..SEEDS {
+                let p = generate_from_seed(kind, seed);
+                let m = run_pipeline(p.module, &PipelineOptions::default(), &mut |_, _| {})
+                    .unwrap_or_else(|e| panic!("{kind} seed {seed}: {e}"));
+                out.push((format!("{kind} seed {seed}"), m));
+            }
         }
-    }
-    out
+        out
+    })
 }
 
 fn functions(sample: &[(String, IrModule)]) -> impl Iterator<Item = (&str, &IrFunction)> {
@@ -104,7 +109,7 @@ fn both_allocators_pass_the_checker_on_generated_programs() {
     ];
     for (file_name, regs) in &files {
         let (mut in_regs, mut total, mut functions_checked) = (0usize, 0usize, 0usize);
-        for (name, f) in functions(&sample) {
+        for (name, f) in functions(sample) {
             for mode in RegallocMode::ALL {
                 let a = allocate(f, regs, mode);
                 if let Err(e) = check(f, regs, &a) {
@@ -157,7 +162,7 @@ fn the_checker_rejects_allocations_that_ignore_call_clobbers() {
         ..x86_64_like()
     };
     let (mut rejected, mut with_calls) = (0, 0);
-    for (_, f) in functions(&sample) {
+    for (_, f) in functions(sample) {
         let a = allocate(f, &blind, RegallocMode::LinearScan);
         let calls = f
             .blocks
@@ -186,7 +191,7 @@ fn the_checker_catches_the_shared_spill_slot_mutant() {
     let regs = two_regs();
     let mut rejected = 0;
     set_active(&[Mutant::RegallocSharedSpillSlot]);
-    for (_, f) in functions(&sample) {
+    for (_, f) in functions(sample) {
         let a = allocate(f, &regs, RegallocMode::LinearScan);
         rejected += check(f, &regs, &a).is_err() as usize;
     }
