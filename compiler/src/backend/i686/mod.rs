@@ -75,14 +75,8 @@ fn emit_function(
     }
     let alloc = regalloc::allocate(func, regs, opts.regalloc);
     if opts.check_allocation {
-        regalloc::check(func, regs, &alloc).map_err(|e| {
-            BackendError::new(
-                Target::I686,
-                func,
-                None,
-                format!("regalloc checker: {}", e.message),
-            )
-        })?;
+        regalloc::check(func, regs, &alloc)
+            .map_err(|e| e.into_backend_error(Target::I686, func))?;
     }
     function_text(func, index, &alloc, out)
 }
