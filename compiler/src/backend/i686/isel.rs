@@ -25,7 +25,7 @@ use crate::backend::regalloc::{Allocation, Loc};
 use crate::backend::x86::{condition_code, Reg};
 use crate::backend::{BackendError, Target};
 use crate::ir::{
-    BinOp, BlockId, Inst, IrConst, IrFunction, IrType, Operand, Terminator, UnOp, Value,
+    BasicBlock, BinOp, BlockId, Inst, IrConst, IrFunction, IrType, Operand, Terminator, UnOp, Value,
 };
 use crate::mutants::{self, Mutant};
 use rustc_hash::FxHashMap;
@@ -53,6 +53,8 @@ pub(super) struct Selector<'a> {
     /// Addresses known without reading a location: values defined exactly once, by an
     /// `alloca` (a frame slot) or a `globaladdr` (a symbol).
     known_addr: FxHashMap<Value, Mem>,
+    /// How many times each value is read (by instructions and terminators).
+    uses: FxHashMap<Value, u32>,
     /// The last comparison: its destination, the condition code under which it is true,
     /// and `out.len()` right after it (the flags are still its flags while nothing has
     /// been emitted since).
@@ -102,12 +104,17 @@ impl<'a> Selector<'a> {
         frame: &'a Frame,
     ) -> Selector<'a> {
         let mut defs: FxHashMap<Value, u32> = FxHashMap::default();
+        let mut uses: FxHashMap<Value, u32> = FxHashMap::default();
         for block in &func.blocks {
             for inst in &block.insts {
                 if let Some(d) = inst.dest() {
                     *defs.entry(d).or_insert(0) += 1;
                 }
+                inst.for_each_used_value(|v| *uses.entry(v).or_insert(0) += 1);
             }
+            block
+                .term
+                .for_each_used_value(|v| *uses.entry(v).or_insert(0) += 1);
         }
         let mut known_addr = FxHashMap::default();
         for block in &func.blocks {
@@ -134,6 +141,7 @@ impl<'a> Selector<'a> {
             rodata: Vec::new(),
             next_label: 0,
             known_addr,
+            uses,
             last_cmp: None,
             current: None,
         }
@@ -370,9 +378,40 @@ impl<'a> Selector<'a> {
 
     // ---- instructions ----------------------------------------------------------------
 
-    pub fn select_inst(&mut self, inst: &Inst) -> Result<(), BackendError> {
+    /// Selects a whole block; `next` is the block laid out after it.
+    pub fn select_block(
+        &mut self,
+        block: &BasicBlock,
+        next: Option<BlockId>,
+    ) -> Result<(), BackendError> {
+        self.emit(MInst::Label(block.label.to_string()));
+        let last = block.insts.len().checked_sub(1);
+        for (i, inst) in block.insts.iter().enumerate() {
+            // A comparison read only by the branch right after it leaves its answer in
+            // the flags and is never written to its location.
+            let fused = match (inst, &block.term) {
+                (
+                    Inst::Cmp { dest, .. },
+                    Terminator::CondBr {
+                        cond: Operand::Value(c),
+                        ..
+                    },
+                ) => Some(i) == last && dest == c && self.uses.get(dest) == Some(&1),
+                _ => false,
+            };
+            self.select_inst(inst, fused)?;
+        }
+        self.select_term(&block.term, next)
+    }
+
+    /// Selects one instruction; `flags_only`: a comparison whose result only the next
+    /// branch reads (it only sets the flags, for that branch).
+    fn select_inst(&mut self, inst: &Inst, flags_only: bool) -> Result<(), BackendError> {
         self.current = Some(inst.clone());
+        let unused = inst.dest().is_some_and(|d| !self.uses.contains_key(&d));
         match inst {
+            // Addresses nobody reads (kept parameter allocas) need no code.
+            Inst::Alloca { .. } | Inst::GlobalAddr { .. } if unused => {}
             Inst::Alloca { dest, .. } => {
                 let addr = self
                     .frame
@@ -454,14 +493,16 @@ impl<'a> Selector<'a> {
                 } else {
                     self.narrow_cmp(*pred, *ty, lhs, rhs)
                 };
-                self.emit(MInst::Set { cc, dst: EAX });
-                self.emit(MInst::Extend {
-                    signed: false,
-                    from: 1,
-                    src: Opnd::Reg(EAX),
-                    dst: EAX,
-                });
-                self.set_word(*dest, EAX);
+                if !flags_only {
+                    self.emit(MInst::Set { cc, dst: EAX });
+                    self.emit(MInst::Extend {
+                        signed: false,
+                        from: 1,
+                        src: Opnd::Reg(EAX),
+                        dst: EAX,
+                    });
+                    self.set_word(*dest, EAX);
+                }
                 self.last_cmp = Some((*dest, cc, self.out.len()));
             }
             Inst::Cast {
@@ -812,7 +853,7 @@ impl<'a> Selector<'a> {
     // ---- terminators -----------------------------------------------------------------
 
     /// Selects the terminator of a block; `next` is the block laid out after it.
-    pub fn select_term(
+    fn select_term(
         &mut self,
         term: &Terminator,
         next: Option<BlockId>,

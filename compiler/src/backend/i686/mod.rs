@@ -91,12 +91,8 @@ fn function_text(
     let frame = abi::Frame::new(func, alloc)?;
     let mut sel = isel::Selector::new(func, index, alloc, &frame);
     for (i, block) in func.blocks.iter().enumerate() {
-        sel.emit(emit::MInst::Label(block.label.to_string()));
-        for inst in &block.insts {
-            sel.select_inst(inst)?;
-        }
         let next = func.blocks.get(i + 1).map(|b| b.label);
-        sel.select_term(&block.term, next)?;
+        sel.select_block(block, next)?;
     }
     let name = &func.name;
     let _ = writeln!(out, "\t.p2align 4");

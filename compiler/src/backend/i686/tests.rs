@@ -173,7 +173,24 @@ fn a_comparison_feeding_the_branch_is_not_tested_again() {
         &[Reg::Rbx],
     );
     let asm = text(&f, &a);
-    // .LBB1 follows: branch to .LBB2 when the comparison is false (unsigned: be).
+    // Only the branch reads %1: it is never materialised. .LBB1 follows, so the branch
+    // goes to .LBB2 when the comparison is false (unsigned: be).
+    assert!(asm.contains("\tcmpl $7, %eax\n\tjbe .LBB2\n"), "{asm}");
+    assert!(!asm.contains("seta"), "{asm}");
+}
+
+#[test]
+fn a_comparison_read_again_is_materialised_and_still_branched_on() {
+    let f = function(
+        "func @f(u32) -> i8 {\n.LBB0:\n    %0 = paramref 0, u32\n    %1 = cmp ugt u32 %0, 7\n    condbr %1, .LBB1, .LBB2\n.LBB1:\n    ret i8 %1\n.LBB2:\n    ret i8 2\n}\n",
+    );
+    let a = allocation(
+        &[reg(Reg::Rbx), Loc::Spill(SpillSlot(0))],
+        &[IrType::U32, IrType::I8],
+        &[Reg::Rbx],
+    );
+    let asm = text(&f, &a);
+    // setcc, movzbl and movl leave the flags alone: the branch uses them directly.
     assert!(
         asm.contains(
             "\tcmpl $7, %eax\n\tseta %al\n\tmovzbl %al, %eax\n\tmovl %eax, (%esp)\n\tjbe .LBB2\n"
