@@ -59,6 +59,9 @@ pub(super) struct Selector<'a> {
     /// and `out.len()` right after it (the flags are still its flags while nothing has
     /// been emitted since).
     last_cmp: Option<(Value, &'static str, usize)>,
+    /// A comparison left only in the flags (its location never written), until the
+    /// branch that reads it is selected.
+    unmaterialized: Option<Value>,
     /// The instruction being selected (for error messages).
     current: Option<Inst>,
 }
@@ -143,6 +146,7 @@ impl<'a> Selector<'a> {
             known_addr,
             uses,
             last_cmp: None,
+            unmaterialized: None,
             current: None,
         }
     }
@@ -504,6 +508,7 @@ impl<'a> Selector<'a> {
                     self.set_word(*dest, EAX);
                 }
                 self.last_cmp = Some((*dest, cc, self.out.len()));
+                self.unmaterialized = flags_only.then_some(*dest);
             }
             Inst::Cast {
                 dest,
@@ -872,6 +877,12 @@ impl<'a> Selector<'a> {
                     }
                     _ => None,
                 };
+                if flags.is_none() && self.unmaterialized.is_some() {
+                    return Err(self.error(
+                        "internal: a comparison kept in the flags is not read by its branch",
+                    ));
+                }
+                self.unmaterialized = None;
                 let cc = match flags {
                     Some(cc) => cc,
                     None => match self.test_condition(cond, EAX)? {
