@@ -200,7 +200,7 @@ impl<'a> Selector<'a> {
     }
 
     /// A register holding the canonical value of `op`: its own, or `scratch` after a load.
-    fn to_reg(&mut self, op: &IrOperand, ty: IrType, scratch: Reg) -> Reg {
+    fn in_reg(&mut self, op: &IrOperand, ty: IrType, scratch: Reg) -> Reg {
         if let Some(r) = op.as_value().and_then(|v| self.reg_of(v)) {
             return r;
         }
@@ -427,13 +427,13 @@ impl<'a> Selector<'a> {
                 self.write_dest(*dest, r);
             }
             IrInst::Load { dest, ty, ptr } => {
-                let base = self.to_reg(ptr, IrType::Ptr, Reg::R11);
+                let base = self.in_reg(ptr, IrType::Ptr, Reg::R11);
                 let r = self.work_reg(*dest, &[]);
                 self.load_extended(*ty, Mem::base_disp(base, 0), r);
                 self.write_dest(*dest, r);
             }
             IrInst::Store { ty, val, ptr } => {
-                let base = self.to_reg(ptr, IrType::Ptr, Reg::R11);
+                let base = self.in_reg(ptr, IrType::Ptr, Reg::R11);
                 let size = size_of(*ty);
                 let src = match self.source(val, *ty, size, Reg::Rax) {
                     Operand::Mem(m) => {
@@ -453,13 +453,13 @@ impl<'a> Selector<'a> {
                 });
             }
             IrInst::Gep { dest, base, offset } => {
-                let b = self.to_reg(base, IrType::Ptr, Reg::R11);
+                let b = self.in_reg(base, IrType::Ptr, Reg::R11);
                 let mem = match offset {
                     IrOperand::Const(c) if fits_i32(const_value(*c, IrType::I64)) => {
                         Mem::base_disp(b, const_value(*c, IrType::I64))
                     }
                     _ => {
-                        let o = self.to_reg(offset, IrType::I64, Reg::Rcx);
+                        let o = self.in_reg(offset, IrType::I64, Reg::Rcx);
                         Mem {
                             base: Base::Reg(b),
                             index: Some((o, 1)),
@@ -516,7 +516,7 @@ impl<'a> Selector<'a> {
                 rhs,
             } => {
                 let size = size_of(*ty);
-                let l = self.to_reg(lhs, *ty, Reg::Rax);
+                let l = self.in_reg(lhs, *ty, Reg::Rax);
                 let r = self.source(rhs, *ty, size, Reg::Rcx);
                 self.push(Inst::Alu {
                     op: AluOp::Cmp,
@@ -745,8 +745,8 @@ impl<'a> Selector<'a> {
             return;
         }
         let (d, s, mut done) = if size <= MEMCPY_UNROLL_LIMIT {
-            let d = self.to_reg(dst, IrType::Ptr, Reg::R11);
-            let s = self.to_reg(src, IrType::Ptr, Reg::Rcx);
+            let d = self.in_reg(dst, IrType::Ptr, Reg::R11);
+            let s = self.in_reg(src, IrType::Ptr, Reg::Rcx);
             (d, s, 0)
         } else {
             self.load_into(dst, IrType::Ptr, Reg::R11);
@@ -891,7 +891,7 @@ impl<'a> Selector<'a> {
         let range = max - min + 1;
         let dense = cases.len() >= 4 && range <= 3 * cases.len() as i128 && range < 1 << 30;
         if !dense {
-            let r = self.to_reg(val, ty, Reg::Rax);
+            let r = self.in_reg(val, ty, Reg::Rax);
             for (c, target) in cases {
                 let src = match immediate(canon(*c), Size::Q) {
                     Some(imm) => Operand::Imm(imm),
