@@ -34,6 +34,7 @@ use crate::ir::{
     Terminator, UnOp, Value,
 };
 use crate::mutants::{self, Mutant};
+use rustc_hash::FxHashMap;
 
 /// A memcpy of at most this many bytes is unrolled; a longer one is a loop.
 const MEMCPY_UNROLL_LIMIT: u32 = 128;
@@ -60,6 +61,10 @@ pub(super) struct Selector<'a> {
     /// The value the flags were last computed for by a comparison, and the condition
     /// under which it is 1: a `condbr` right after its `cmp` branches on the flags.
     flags: Option<(Value, &'static str)>,
+    /// Values defined only by an entry-block alloca: their stack object, which memory
+    /// accesses through them address directly (`off(%rsp)`) instead of through the
+    /// pointer's location.
+    stable_allocas: FxHashMap<Value, Mem>,
 }
 
 /// The canonical 64-bit value of constant `c` read in a position of type `ty`.
@@ -84,6 +89,32 @@ fn immediate(v: i64, size: Size) -> Option<i64> {
 
 fn size_of(ty: IrType) -> Size {
     Size::from_bytes(ty.size(8))
+}
+
+/// The values whose only definition is an alloca of the entry block, with their stack
+/// objects. Such a value always holds its object's address (the entry block runs first;
+/// phi elimination's copies never assign an alloca's value), so an access through it may
+/// use the object's frame address.
+fn stable_allocas(func: &IrFunction, frame: &Frame) -> FxHashMap<Value, Mem> {
+    let mut definitions: FxHashMap<Value, u32> = FxHashMap::default();
+    for block in &func.blocks {
+        for inst in &block.insts {
+            if let Some(d) = inst.dest() {
+                *definitions.entry(d).or_default() += 1;
+            }
+        }
+    }
+    let mut stable = FxHashMap::default();
+    if let Some(entry) = func.blocks.first() {
+        for inst in &entry.insts {
+            if let IrInst::Alloca { dest, .. } = inst {
+                if let (Some(1), Some(mem)) = (definitions.get(dest), frame.alloca_mem(*dest)) {
+                    stable.insert(*dest, mem);
+                }
+            }
+        }
+    }
+    stable
 }
 
 /// True when re-extending for `to` is needed after a cast from `from` (a canonical
@@ -117,6 +148,7 @@ impl<'a> Selector<'a> {
             rodata: Vec::new(),
             next_label: 0,
             flags: None,
+            stable_allocas: stable_allocas(func, frame),
         }
     }
 
@@ -206,6 +238,15 @@ impl<'a> Selector<'a> {
         }
         self.load_into(op, ty, scratch);
         scratch
+    }
+
+    /// The memory `ptr` points to: a stable alloca's stack object, or `(reg)` with the
+    /// pointer in its own register or loaded into `scratch`.
+    fn address(&mut self, ptr: &IrOperand, scratch: Reg) -> Mem {
+        if let Some(mem) = ptr.as_value().and_then(|v| self.stable_allocas.get(&v)) {
+            return mem.clone();
+        }
+        Mem::base_disp(self.in_reg(ptr, IrType::Ptr, scratch), 0)
     }
 
     /// `op` as a source operand of an instruction of size `size`: its register, its
@@ -427,13 +468,13 @@ impl<'a> Selector<'a> {
                 self.write_dest(*dest, r);
             }
             IrInst::Load { dest, ty, ptr } => {
-                let base = self.in_reg(ptr, IrType::Ptr, Reg::R11);
+                let mem = self.address(ptr, Reg::R11);
                 let r = self.work_reg(*dest, &[]);
-                self.load_extended(*ty, Mem::base_disp(base, 0), r);
+                self.load_extended(*ty, mem, r);
                 self.write_dest(*dest, r);
             }
             IrInst::Store { ty, val, ptr } => {
-                let base = self.in_reg(ptr, IrType::Ptr, Reg::R11);
+                let mem = self.address(ptr, Reg::R11);
                 let size = size_of(*ty);
                 let src = match self.source(val, *ty, size, Reg::Rax) {
                     Operand::Mem(m) => {
@@ -449,22 +490,22 @@ impl<'a> Selector<'a> {
                 self.push(Inst::Mov {
                     size,
                     src,
-                    dst: Mem::base_disp(base, 0).into(),
+                    dst: mem.into(),
                 });
             }
             IrInst::Gep { dest, base, offset } => {
-                let b = self.in_reg(base, IrType::Ptr, Reg::R11);
+                let b = self.address(base, Reg::R11);
                 let mem = match offset {
-                    IrOperand::Const(c) if fits_i32(const_value(*c, IrType::I64)) => {
-                        Mem::base_disp(b, const_value(*c, IrType::I64))
+                    IrOperand::Const(c)
+                        if fits_i32(b.disp.saturating_add(const_value(*c, IrType::I64))) =>
+                    {
+                        b.offset_by(const_value(*c, IrType::I64))
                     }
                     _ => {
                         let o = self.in_reg(offset, IrType::I64, Reg::Rcx);
                         Mem {
-                            base: Base::Reg(b),
                             index: Some((o, 1)),
-                            disp: 0,
-                            symbol: None,
+                            ..b
                         }
                     }
                 };
@@ -745,8 +786,8 @@ impl<'a> Selector<'a> {
             return;
         }
         let (d, s, mut done) = if size <= MEMCPY_UNROLL_LIMIT {
-            let d = self.in_reg(dst, IrType::Ptr, Reg::R11);
-            let s = self.in_reg(src, IrType::Ptr, Reg::Rcx);
+            let d = self.address(dst, Reg::R11);
+            let s = self.address(src, Reg::Rcx);
             (d, s, 0)
         } else {
             self.load_into(dst, IrType::Ptr, Reg::R11);
@@ -781,7 +822,11 @@ impl<'a> Selector<'a> {
                 cc: "ne",
                 label: top,
             });
-            (Reg::R11, Reg::Rcx, size / 8 * 8)
+            (
+                Mem::base_disp(Reg::R11, 0),
+                Mem::base_disp(Reg::Rcx, 0),
+                size / 8 * 8,
+            )
         };
         // The tail (or the whole copy), widest pieces first, at offsets from the pointers.
         let base_offset = done;
@@ -794,13 +839,13 @@ impl<'a> Selector<'a> {
             let piece_size = Size::from_bytes(piece);
             self.push(Inst::Mov {
                 size: piece_size,
-                src: Mem::base_disp(s, off).into(),
+                src: s.offset_by(off).into(),
                 dst: Reg::Rax.into(),
             });
             self.push(Inst::Mov {
                 size: piece_size,
                 src: Reg::Rax.into(),
-                dst: Mem::base_disp(d, off).into(),
+                dst: d.offset_by(off).into(),
             });
             done += piece;
         }
