@@ -380,10 +380,10 @@ impl Selector<'_> {
         }
         self.push(Inst::Call(target));
         if let Some(d) = dest {
-            if ret != IrType::Void {
-                self.extend(ret, Reg::Rax);
-            }
-            self.write_dest(d, Reg::Rax);
+            // The ABI leaves the bits above a narrow result unspecified.
+            let r = self.work_reg(d, &[]);
+            self.extend_into(ret, Reg::Rax, r);
+            self.write_dest(d, r);
         }
     }
 

@@ -91,6 +91,37 @@ fn size_of(ty: IrType) -> Size {
     Size::from_bytes(ty.size(8))
 }
 
+/// The instruction that puts the canonical form of the `ty` value whose low bytes are at
+/// `src` into `dst`: a sign extension for signed types, a zero extension (`movz`, or
+/// `movl`, which clears the upper half) for unsigned ones, a plain move at 64 bits.
+fn extending_move(ty: IrType, src: Operand, dst: Reg) -> Inst {
+    match (size_of(ty), ty.is_signed()) {
+        (Size::Q, _) => Inst::Mov {
+            size: Size::Q,
+            src,
+            dst: dst.into(),
+        },
+        (from, true) => Inst::MovSx {
+            from,
+            to: Size::Q,
+            src,
+            dst,
+        },
+        (Size::L, false) => Inst::MovZx {
+            from: Size::L,
+            to: Size::Q,
+            src,
+            dst,
+        },
+        (from, false) => Inst::MovZx {
+            from,
+            to: Size::L,
+            src,
+            dst,
+        },
+    }
+}
+
 /// The values whose only definition is an alloca of the entry block, with their stack
 /// objects. Such a value always holds its object's address (the entry block runs first;
 /// phi elimination's copies never assign an alloca's value), so an access through it may
@@ -188,7 +219,7 @@ impl<'a> Selector<'a> {
 
     /// The register to compute `dest` in: its own, when no operand in `still_read` lives
     /// there, else %rax.
-    fn work_reg(&self, dest: Value, still_read: &[&IrOperand]) -> Reg {
+    pub(super) fn work_reg(&self, dest: Value, still_read: &[&IrOperand]) -> Reg {
         match self.reg_of(dest) {
             Some(r) if !still_read.iter().any(|op| self.lives_in(op, r)) => r,
             _ => Reg::Rax,
@@ -287,102 +318,25 @@ impl<'a> Selector<'a> {
 
     /// Re-establishes the canonical form of a `ty` value whose low bytes are in `r`.
     pub(super) fn extend(&mut self, ty: IrType, r: Reg) {
-        let src = Operand::Reg(r);
-        let inst = match ty {
-            IrType::I8 => Inst::MovSx {
-                from: Size::B,
-                to: Size::Q,
-                src,
-                dst: r,
-            },
-            IrType::U8 => Inst::MovZx {
-                from: Size::B,
-                to: Size::L,
-                src,
-                dst: r,
-            },
-            IrType::I16 => Inst::MovSx {
-                from: Size::W,
-                to: Size::Q,
-                src,
-                dst: r,
-            },
-            IrType::U16 => Inst::MovZx {
-                from: Size::W,
-                to: Size::L,
-                src,
-                dst: r,
-            },
-            IrType::I32 => Inst::MovSx {
-                from: Size::L,
-                to: Size::Q,
-                src,
-                dst: r,
-            },
-            IrType::U32 => Inst::MovZx {
-                from: Size::L,
-                to: Size::Q,
-                src,
-                dst: r,
-            },
-            IrType::I64 | IrType::U64 | IrType::Ptr | IrType::Void => return,
-        };
-        self.push(inst);
+        self.extend_into(ty, r, r);
+    }
+
+    /// Puts the canonical form of the `ty` value whose low bytes are in `src` into `dst`.
+    pub(super) fn extend_into(&mut self, ty: IrType, src: Reg, dst: Reg) {
+        if size_of(ty) == Size::Q && src == dst {
+            return;
+        }
+        self.push(extending_move(ty, src.into(), dst));
     }
 
     /// Loads a `ty` from `mem` into `dst`, extended canonically.
     fn load_extended(&mut self, ty: IrType, mem: Mem, dst: Reg) {
-        let src = Operand::Mem(mem);
-        let inst = match ty {
-            IrType::I8 if mutants::enabled(Mutant::X86I8LoadNoSignExtend) => Inst::MovZx {
-                from: Size::B,
-                to: Size::L,
-                src,
-                dst,
-            },
-            IrType::I8 => Inst::MovSx {
-                from: Size::B,
-                to: Size::Q,
-                src,
-                dst,
-            },
-            IrType::U8 => Inst::MovZx {
-                from: Size::B,
-                to: Size::L,
-                src,
-                dst,
-            },
-            IrType::I16 => Inst::MovSx {
-                from: Size::W,
-                to: Size::Q,
-                src,
-                dst,
-            },
-            IrType::U16 => Inst::MovZx {
-                from: Size::W,
-                to: Size::L,
-                src,
-                dst,
-            },
-            IrType::I32 => Inst::MovSx {
-                from: Size::L,
-                to: Size::Q,
-                src,
-                dst,
-            },
-            IrType::U32 => Inst::MovZx {
-                from: Size::L,
-                to: Size::Q,
-                src,
-                dst,
-            },
-            IrType::I64 | IrType::U64 | IrType::Ptr | IrType::Void => Inst::Mov {
-                size: Size::Q,
-                src,
-                dst: dst.into(),
-            },
+        let ty = if ty == IrType::I8 && mutants::enabled(Mutant::X86I8LoadNoSignExtend) {
+            IrType::U8
+        } else {
+            ty
         };
-        self.push(inst);
+        self.push(extending_move(ty, mem.into(), dst));
     }
 
     /// Writes the canonical value in `r` to `dest`'s location.
@@ -673,6 +627,16 @@ impl<'a> Selector<'a> {
 
     fn select_bin(&mut self, dest: Value, op: BinOp, ty: IrType, lhs: &IrOperand, rhs: &IrOperand) {
         let size = size_of(ty);
+        // A commutative operation whose right operand lives where the result goes is
+        // computed the other way round, in the destination itself.
+        let commutative = matches!(
+            op,
+            BinOp::Add | BinOp::Mul | BinOp::And | BinOp::Or | BinOp::Xor
+        );
+        let (lhs, rhs) = match self.reg_of(dest) {
+            Some(d) if commutative && self.lives_in(rhs, d) && !self.lives_in(lhs, d) => (rhs, lhs),
+            _ => (lhs, rhs),
+        };
         match op {
             BinOp::Add | BinOp::Sub | BinOp::And | BinOp::Or | BinOp::Xor => {
                 let alu = match op {
