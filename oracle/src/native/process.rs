@@ -1,8 +1,8 @@
 //! Running a child process under a time limit, capturing its output.
 //!
-//! Why: the native reference (gcc, and later cross gcc + qemu-user) runs programs that may
-//! loop forever or print without end; the harness must always get control back. Every
-//! child the native runner starts goes through [`run_limited`].
+//! Why: the native runner starts gcc drivers, qemu-user and the programs under test, any
+//! of which may loop forever or print without end; the harness must always get control
+//! back. Every child the native runner starts goes through [`run_limited`].
 //!
 //! Invariants:
 //! - the child runs in its own process group; on timeout the whole group is killed with
@@ -10,7 +10,15 @@
 //! - stdout and stderr are drained by threads while the child runs (a full pipe never
 //!   blocks it); at most `max_output` bytes of each are kept, the rest is read and
 //!   dropped, and `truncated` says so;
-//! - stdin is `/dev/null`.
+//! - stdin is `/dev/null`;
+//! - no child dumps core (`RLIMIT_CORE` is 0 in the child): a crashing program under test
+//!   is an outcome, and writing its core (qemu-user writes the guest's core itself) would
+//!   only cost time and leave files behind;
+//! - the child dies with the thread that started it (`PR_SET_PDEATHSIG` = `SIGKILL`):
+//!   when the harness is killed outright (no destructor runs), a looping program or qemu
+//!   does not live on. (`run_limited` waits in that thread, so the signal never fires
+//!   while the parent is alive. Grandchildren such as gcc's `cc1` are not covered; they
+//!   end by themselves.)
 
 use std::io::Read;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -32,8 +40,11 @@ pub enum Termination {
 /// A finished child.
 #[derive(Clone, Debug)]
 pub struct ProcessResult {
+    /// How the child ended.
     pub termination: Termination,
+    /// The first `max_output` bytes of its stdout.
     pub stdout: Vec<u8>,
+    /// The first `max_output` bytes of its stderr.
     pub stderr: Vec<u8>,
     /// True when stdout or stderr went past `max_output` (the kept part is a prefix).
     pub truncated: bool,
@@ -72,6 +83,28 @@ pub fn run_limited(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
+    let parent = std::process::id() as libc::pid_t;
+    // SAFETY: the closure runs in the forked child before exec and calls only
+    // setrlimit(2), prctl(2), getppid(2) and _exit(2), which are async-signal-safe; it
+    // touches no memory of the parent.
+    unsafe {
+        cmd.pre_exec(move || {
+            let none = libc::rlimit {
+                rlim_cur: 0,
+                rlim_max: 0,
+            };
+            if libc::setrlimit(libc::RLIMIT_CORE, &none) != 0
+                || libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0
+            {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The parent died between fork and prctl: the death signal will never come.
+            if libc::getppid() != parent {
+                libc::_exit(127);
+            }
+            Ok(())
+        });
+    }
     let start = Instant::now();
     let mut child = cmd
         .spawn()
