@@ -29,9 +29,10 @@
 //!   first, `%al` is 0 for calls that may be variadic, and the result is re-extended
 //!   canonically for its IR type.
 
-use super::isel::Selector;
+use super::isel::{const_value, Selector};
 use super::X86_64;
 use crate::backend::frame::{layout, FrameLayout};
+use crate::backend::parallel_move::{self, Move, Source};
 use crate::backend::regalloc::{Allocation, Loc, SlotShape, SpillSlot};
 use crate::backend::x86::inst::{AluOp, CallTarget, Inst, Mem, Operand, Size};
 use crate::backend::x86::Reg;
@@ -275,32 +276,11 @@ fn may_be_variadic(module: &IrModule, callee: &Callee) -> bool {
     }
 }
 
-/// Orders the register-to-register moves `moves` (destination, source; no destination
-/// twice) so that no source is overwritten before it is read, breaking cycles through
-/// `scratch` (which is neither a source nor a destination).
-pub(super) fn sequentialize(moves: &[(Reg, Reg)], scratch: Reg) -> Vec<(Reg, Reg)> {
-    let mut pending: Vec<(Reg, Reg)> = moves.iter().copied().filter(|(d, s)| d != s).collect();
-    let mut out = Vec::new();
-    while !pending.is_empty() {
-        // A move whose destination no other pending move still reads can go now.
-        if let Some(i) = pending
-            .iter()
-            .position(|&(d, _)| !pending.iter().any(|&(_, s)| s == d))
-        {
-            out.push(pending.remove(i));
-            continue;
-        }
-        // Only cycles are left: save one destination in the scratch register and read
-        // it from there instead.
-        let (d, _) = pending[0];
-        out.push((scratch, d));
-        for m in pending.iter_mut() {
-            if m.1 == d {
-                m.1 = scratch;
-            }
-        }
-    }
-    out
+/// Where an argument move reads or writes: a register, or a spill slot (read only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum MoveLoc {
+    Reg(Reg),
+    Slot(SpillSlot),
 }
 
 impl Selector<'_> {
@@ -311,7 +291,7 @@ impl Selector<'_> {
         ret: IrType,
         callee: &Callee,
         args: &[(IrType, IrOperand)],
-    ) {
+    ) -> Result<(), BackendError> {
         // The callee's address first, into a scratch register no argument uses.
         let target = match callee {
             Callee::Direct(name) => CallTarget::Symbol(name.clone()),
@@ -346,29 +326,48 @@ impl Selector<'_> {
                 dst: slot.into(),
             });
         }
-        // Register arguments: register sources as one parallel move, then the ones that
-        // come from memory or are constants (they read no register).
-        let mut reg_moves = Vec::new();
-        let mut others = Vec::new();
-        for (i, (ty, op)) in args.iter().enumerate().take(ARG_REGS.len()) {
-            let dst = ARG_REGS[i];
-            match op {
-                IrOperand::Value(v) => match self.alloc.loc(*v) {
-                    Loc::Reg(r) => reg_moves.push((dst, Reg::from_preg(r))),
-                    Loc::Spill(_) => others.push((dst, *ty, *op)),
-                },
-                IrOperand::Const(_) => others.push((dst, *ty, *op)),
+        // Register arguments: one parallel move (an argument may sit in the register
+        // another one goes to), sequentialised by the shared resolver with %rax to break
+        // cycles.
+        let moves: Vec<Move<MoveLoc, i64>> = args
+            .iter()
+            .zip(ARG_REGS)
+            .map(|((ty, op), dst)| {
+                let dst = MoveLoc::Reg(dst);
+                match op {
+                    IrOperand::Value(v) => match self.alloc.loc(*v) {
+                        Loc::Reg(r) => Move::from_loc(dst, MoveLoc::Reg(Reg::from_preg(r))),
+                        Loc::Spill(s) => Move::from_loc(dst, MoveLoc::Slot(s)),
+                    },
+                    IrOperand::Const(c) => Move::from_const(dst, const_value(*c, *ty)),
+                }
+            })
+            .collect();
+        let sequence = parallel_move::resolve(&moves, MoveLoc::Reg(Reg::Rax)).map_err(|e| {
+            BackendError::new(X86_64, self.func, None, format!("argument moves: {e}"))
+        })?;
+        for m in sequence {
+            let MoveLoc::Reg(dst) = m.dst else {
+                return Err(BackendError::new(
+                    X86_64,
+                    self.func,
+                    None,
+                    "argument move into a stack slot".into(),
+                ));
+            };
+            match m.src {
+                Source::Loc(MoveLoc::Reg(src)) => self.push(Inst::Mov {
+                    size: Size::Q,
+                    src: src.into(),
+                    dst: dst.into(),
+                }),
+                Source::Loc(MoveLoc::Slot(slot)) => self.push(Inst::Mov {
+                    size: Size::Q,
+                    src: self.frame.spill_mem(slot).into(),
+                    dst: dst.into(),
+                }),
+                Source::Const(v) => self.materialize(v, dst),
             }
-        }
-        for (d, s) in sequentialize(&reg_moves, Reg::Rax) {
-            self.push(Inst::Mov {
-                size: Size::Q,
-                src: s.into(),
-                dst: d.into(),
-            });
-        }
-        for (dst, ty, op) in others {
-            self.load_into(&op, ty, dst);
         }
         if may_be_variadic(self.module, callee) {
             self.push(Inst::Alu {
@@ -385,6 +384,7 @@ impl Selector<'_> {
             self.extend_into(ret, Reg::Rax, r);
             self.write_dest(d, r);
         }
+        Ok(())
     }
 
     /// `ret [TYPE V]`: the value in %rax (canonical already), then the epilogue.
@@ -396,34 +396,5 @@ impl Selector<'_> {
         for inst in epilogue {
             self.push(inst);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Replays `seq` on distinct symbolic contents and checks each destination ends up
-    /// with its source's original content.
-    fn check(moves: &[(Reg, Reg)]) {
-        let seq = sequentialize(moves, Reg::Rax);
-        let mut content: FxHashMap<Reg, Reg> = Reg::ALL.iter().map(|&r| (r, r)).collect();
-        for (d, s) in &seq {
-            assert!(*d != Reg::Rax || !moves.iter().any(|m| m.0 == Reg::Rax));
-            let v = content[s];
-            content.insert(*d, v);
-        }
-        for (d, s) in moves {
-            assert_eq!(content[d], *s, "{moves:?} -> {seq:?}");
-        }
-    }
-
-    #[test]
-    fn parallel_moves_keep_every_value() {
-        use Reg::*;
-        check(&[(Rdi, Rsi), (Rsi, Rdi)]);
-        check(&[(Rdi, Rsi), (Rsi, R8), (R8, Rdi), (Rdx, Rdi)]);
-        check(&[(Rdi, Rdi), (Rsi, Rbx), (Rdx, Rsi)]);
-        check(&[(Rdi, R9), (Rsi, R8), (R8, Rsi), (R9, Rdi), (Rcx, Rbx)]);
     }
 }

@@ -68,7 +68,7 @@ pub(super) struct Selector<'a> {
 }
 
 /// The canonical 64-bit value of constant `c` read in a position of type `ty`.
-fn const_value(c: IrConst, ty: IrType) -> i64 {
+pub(super) fn const_value(c: IrConst, ty: IrType) -> i64 {
     ty.canonicalize(c.bits as u64, 8) as i64
 }
 
@@ -227,7 +227,7 @@ impl<'a> Selector<'a> {
     }
 
     /// Loads the constant `v` into `dst` with the shortest exact instruction.
-    fn materialize(&mut self, v: i64, dst: Reg) {
+    pub(super) fn materialize(&mut self, v: i64, dst: Reg) {
         if fits_i32(v) {
             self.push(Inst::Mov {
                 size: Size::Q,
@@ -557,7 +557,7 @@ impl<'a> Selector<'a> {
                 ret,
                 callee,
                 args,
-            } => self.select_call(*dest, *ret, callee, args),
+            } => self.select_call(*dest, *ret, callee, args)?,
             IrInst::Phi { .. } => {
                 return Err(self.error(
                     Some(inst),

@@ -61,14 +61,7 @@ pub fn emit_module(module: &IrModule, opts: &BackendOptions) -> Result<String, B
         }
         let alloc = regalloc::allocate(func, &regs, opts.regalloc);
         if opts.check_allocation {
-            regalloc::check(func, &regs, &alloc).map_err(|e| {
-                BackendError::new(
-                    X86_64,
-                    func,
-                    None,
-                    format!("regalloc checker: {}", e.message),
-                )
-            })?;
+            regalloc::check(func, &regs, &alloc).map_err(|e| e.into_backend_error(X86_64, func))?;
         }
         let frame = abi::Frame::build(func, &alloc)?;
         let code = isel::Selector::new(module, func, index, &alloc, &frame).select_function()?;
