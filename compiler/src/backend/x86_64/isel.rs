@@ -382,8 +382,9 @@ impl<'a> Selector<'a> {
             self.push(Inst::Label(block.label.to_string()));
             self.flags = None;
             for inst in &block.insts {
-                let flags_before = self.flags.take();
-                self.select_inst(inst, flags_before)?;
+                // Only a comparison leaves flags a later branch may use.
+                self.flags = None;
+                self.select_inst(inst)?;
             }
             let next = func.blocks.get(i + 1).map(|b| b.label);
             self.select_terminator(&block.term, next);
@@ -394,11 +395,7 @@ impl<'a> Selector<'a> {
         })
     }
 
-    fn select_inst(
-        &mut self,
-        inst: &IrInst,
-        _flags_before: Option<(Value, &'static str)>,
-    ) -> Result<(), BackendError> {
+    fn select_inst(&mut self, inst: &IrInst) -> Result<(), BackendError> {
         match inst {
             IrInst::Alloca { dest, .. } => {
                 let mem = self
