@@ -150,6 +150,9 @@ fn run_one(
                 got: f.got.as_ref().map(|r| r.to_string()),
                 detail: f.detail.clone(),
                 mutants: cfg.mutants.iter().map(|m| m.name().to_string()).collect(),
+                target: None,
+                regalloc: None,
+                ptr_bytes: cfg.diff.run.ptr_bytes,
                 found_at: unix_now(),
             };
             match save_raw(&cfg.out_dir, &record, &f, &cand.module) {
@@ -416,7 +419,7 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                 let name = format!(
                     "{}-{}-{:016x}.ir",
                     sig.kind.name(),
-                    sig.stage.replace([':', '#'], "_"),
+                    sig.stage.replace([':', '#', '/', '@'], "_"),
                     crate::findings::content_hash(text.as_bytes())
                 );
                 let dest = found_dir.join(name);
