@@ -10,15 +10,21 @@
 #     (compiler/include) against gcc and glibc with csmith programs;
 #   - gcc-i686-linux-gnu, gcc-aarch64-linux-gnu, gcc-riscv64-linux-gnu: the cross
 #     compilers that are the reference for the C front end's data model, predefined
-#     macros and record layout on i686, aarch64 and riscv64 (used compile-only, `-S`, by
-#     compiler/tests/layout_gcc.rs and compiler/tests/target_facts_gcc.rs).
-# Later issues add here: qemu-user (native runs on four targets) and cvise (C reduction).
+#     macros and record layout on i686, aarch64 and riscv64 (compile-only, `-S`, in
+#     compiler/tests/layout_gcc.rs and compiler/tests/target_facts_gcc.rs), and the
+#     drivers that assemble and link (`-static`, against each target's glibc) every
+#     native build (oracle/src/native/targets.rs is the table);
+#   - qemu-user: qemu-i386, qemu-aarch64, qemu-riscv64 run the non-host targets'
+#     binaries (x86_64 binaries run directly on an x86_64 host); the oracle's
+#     native_*.rs tests fail, naming this script, when a driver or qemu is missing.
+# Later issues add here: cvise (C reduction).
 set -euo pipefail
 
 say() { printf 'setup: %s\n' "$*"; }
 
 # Debian packages: install only what is missing, with one `apt-get update` at most.
-APT_PACKAGES=(gcc csmith libcsmith-dev gcc-i686-linux-gnu gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu)
+APT_PACKAGES=(gcc csmith libcsmith-dev gcc-i686-linux-gnu gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu
+  qemu-user)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   # "installed", not merely known to dpkg (a removed package keeps its config files).

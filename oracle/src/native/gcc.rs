@@ -1,27 +1,31 @@
-//! The reference: compile a C file with the host `gcc -O0 -w`, run the binary, classify.
+//! The reference for C input: compile a C file with gcc, run the binary, classify.
 //!
 //! Why: for C input the harness needs an independent answer to "what does this program
-//! print and with what status does it exit"; gcc at -O0 is the most trusted one.
+//! print and with what status does it exit"; gcc at -O0 is the most trusted one (and gcc
+//! at -O2 the check that the program is defined). [`reference_run`] is the host's `gcc`
+//! (or any driver named in the config); [`reference_on`] is the target's cross gcc with
+//! the binary run as every native binary is run (qemu-user for non-host targets).
 //!
 //! Invariants:
-//! - every child runs under [`run_limited`] (compile 30 s, run 10 s by default);
+//! - both are [`build`](super::build) then [`run`](super::run): every child runs under
+//!   [`super::process::run_limited`] (compile 30 s, run 10 s by default), in a temporary
+//!   directory of its own that is deleted afterwards (two runs in parallel never share a
+//!   path);
 //! - the binary runs as the oracle starts `main` ([`crate::Program::run_main`]): `argv`
 //!   is exactly `{PROGRAM_NAME, NULL}` (its real path is not visible to the program) and
 //!   the environment is empty, so `envp` is `{NULL}` on both sides too;
 //! - the outcome is one of: gcc rejected the file (its first error line kept), the
 //!   binary timed out, died by a signal, or exited with a status and stdout bytes;
-//! - the binary is written to a fresh temporary path and removed afterwards; two runs in
-//!   parallel never share a path;
 //! - `Err` is reserved for a broken setup (gcc missing, temp dir not writable), never for
 //!   anything the program does.
 
+use super::build::{build, build_with, Build, BuildConfig, BuildError, Source};
 use super::process::{run_limited, Termination};
-use crate::interp::PROGRAM_NAME;
-use std::os::unix::process::CommandExt;
+use super::run::{run, Exit, Execution, RunLimits};
+use compiler::target::Target;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How the reference is built and run.
 #[derive(Clone, Debug)]
@@ -66,6 +70,15 @@ pub enum NativeOutcome {
 }
 
 impl NativeOutcome {
+    /// The outcome of a binary that ran and ended with `exit` after printing `stdout`.
+    pub fn from_execution(exit: Exit, stdout: Vec<u8>) -> NativeOutcome {
+        match exit {
+            Exit::Code(code) => NativeOutcome::Exited { code, stdout },
+            Exit::Signal(s) => NativeOutcome::Signaled(s),
+            Exit::TimedOut => NativeOutcome::TimedOut,
+        }
+    }
+
     /// Short text for tables and reports.
     pub fn describe(&self) -> String {
         match self {
@@ -105,67 +118,75 @@ pub struct NativeRun {
     pub run_time: Duration,
 }
 
-static NEXT_BINARY: AtomicU64 = AtomicU64::new(0);
-
-/// Compiles `source` with `gcc -O0 -w` and runs it with `argv = {PROGRAM_NAME, NULL}` and
-/// an empty environment.
+/// Compiles `source` with `cfg.gcc -O0 -w` (dynamically linked, as a host compiler
+/// does by default) and runs it on this machine with `argv = {PROGRAM_NAME, NULL}` and an
+/// empty environment.
 pub fn reference_run(source: &Path, cfg: &ReferenceConfig) -> Result<NativeRun, String> {
-    let binary = std::env::temp_dir().join(format!(
-        "phihunt-ref-{}-{}",
-        std::process::id(),
-        NEXT_BINARY.fetch_add(1, Ordering::Relaxed)
-    ));
-    let result = build_and_run(source, &binary, cfg);
-    let _ = std::fs::remove_file(&binary);
-    result
+    let start = Instant::now();
+    let built = build_with(&cfg.gcc, false, &[Source::CFile(source)], &build_config(cfg, "-O0"));
+    // The host's own binary runs directly, whatever the target table says.
+    finish(built, start.elapsed(), cfg, |b, limits| {
+        super::run::run_directly(b, &[], limits)
+    })
 }
 
-fn build_and_run(source: &Path, binary: &Path, cfg: &ReferenceConfig) -> Result<NativeRun, String> {
-    let mut gcc = Command::new(&cfg.gcc);
-    gcc.args(["-O0", "-w"]);
-    for dir in &cfg.include_dirs {
-        gcc.arg("-I").arg(dir);
+/// Compiles `source` with `target`'s gcc driver (`-static -w`, then `opt`, e.g. `-O0` or
+/// `-O2`; `cfg.gcc` is not used) and runs it as every native binary of `target` runs
+/// ([`run`]: directly on the host's architecture, under qemu-user otherwise), with
+/// `argv = {PROGRAM_NAME, NULL}` and an empty environment.
+pub fn reference_on(
+    target: Target,
+    source: &Path,
+    cfg: &ReferenceConfig,
+    opt: &str,
+) -> Result<NativeRun, String> {
+    let start = Instant::now();
+    let built = build(target, &[Source::CFile(source)], &build_config(cfg, opt));
+    finish(built, start.elapsed(), cfg, |b, limits| run(target, b, &[], limits))
+}
+
+fn build_config(cfg: &ReferenceConfig, opt: &str) -> BuildConfig {
+    BuildConfig {
+        opt: opt.to_string(),
+        include_dirs: cfg.include_dirs.clone(),
+        extra_flags: cfg.extra_flags.clone(),
+        timeout: cfg.compile_timeout,
     }
-    gcc.args(&cfg.extra_flags).arg(source).arg("-o").arg(binary);
-    let built = run_limited(&mut gcc, cfg.compile_timeout, 1 << 16)?;
-    let compile_time = built.elapsed;
+}
+
+/// Runs a successful build with `cfg`'s limits and classifies; a rejected or timed-out
+/// build is [`NativeOutcome::CompileFailed`] (with `build_time`, the wall time of the
+/// attempt, as its compile time).
+fn finish(
+    built: Result<Build, BuildError>,
+    build_time: Duration,
+    cfg: &ReferenceConfig,
+    run_build: impl FnOnce(&Build, &RunLimits) -> Result<Execution, String>,
+) -> Result<NativeRun, String> {
     let failed = |msg: String| NativeRun {
         outcome: NativeOutcome::CompileFailed(msg),
-        compile_time,
+        compile_time: build_time,
         run_time: Duration::ZERO,
     };
-    match built.termination {
-        Termination::Exited(0) => {}
-        Termination::TimedOut => {
+    let built = match built {
+        Ok(b) => b,
+        Err(BuildError::Rejected(m)) => return Ok(failed(m)),
+        Err(BuildError::TimedOut) => {
             return Ok(failed(format!(
                 "gcc timed out after {:?}",
                 cfg.compile_timeout
             )))
         }
-        _ => {
-            let stderr = String::from_utf8_lossy(&built.stderr);
-            let first = stderr
-                .lines()
-                .find(|l| l.contains("error"))
-                .or_else(|| stderr.lines().next())
-                .unwrap_or("gcc failed without a message");
-            return Ok(failed(first.to_string()));
-        }
-    }
-    let mut run = Command::new(binary);
-    run.arg0(PROGRAM_NAME).env_clear();
-    let ran = run_limited(&mut run, cfg.run_timeout, cfg.max_stdout)?;
-    let outcome = match ran.termination {
-        Termination::Exited(code) => NativeOutcome::Exited {
-            code,
-            stdout: ran.stdout,
-        },
-        Termination::Signaled(s) => NativeOutcome::Signaled(s),
-        Termination::TimedOut => NativeOutcome::TimedOut,
+        Err(BuildError::Setup(m)) => return Err(m),
     };
+    let limits = RunLimits {
+        timeout: cfg.run_timeout,
+        max_output: cfg.max_stdout,
+    };
+    let ran = run_build(&built, &limits)?;
     Ok(NativeRun {
-        outcome,
-        compile_time,
+        outcome: NativeOutcome::from_execution(ran.exit, ran.stdout),
+        compile_time: built.elapsed,
         run_time: ran.elapsed,
     })
 }
@@ -190,16 +211,18 @@ pub fn compile_only_time(source: &Path, cfg: &ReferenceConfig) -> Result<Option<
 mod tests {
     use super::*;
 
-    fn c_file(name: &str, text: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("oracle-native-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let p = dir.join(name);
+    /// A C file `name` with `text` in a fresh temporary directory (kept alive by the
+    /// returned guard).
+    fn c_file(name: &str, text: &str) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join(name);
         std::fs::write(&p, text).unwrap();
-        p
+        (dir, p)
     }
 
     fn outcome(name: &str, text: &str, cfg: &ReferenceConfig) -> NativeOutcome {
-        reference_run(&c_file(name, text), cfg).unwrap().outcome
+        let (_dir, path) = c_file(name, text);
+        reference_run(&path, cfg).unwrap().outcome
     }
 
     #[test]
@@ -262,19 +285,18 @@ mod tests {
     #[test]
     fn compile_only_timing() {
         let cfg = ReferenceConfig::default();
-        let ok = c_file("s.c", "int main(void) { return 0; }\n");
+        let (_ok_dir, ok) = c_file("s.c", "int main(void) { return 0; }\n");
         assert!(compile_only_time(&ok, &cfg).unwrap().is_some());
-        let bad = c_file("s_bad.c", "int main(void) { return x; }\n");
+        let (_bad_dir, bad) = c_file("s_bad.c", "int main(void) { return x; }\n");
         assert_eq!(compile_only_time(&bad, &cfg).unwrap(), None);
     }
 
     #[test]
     fn include_dirs_are_passed_through() {
-        let dir = std::env::temp_dir().join(format!("oracle-native-inc-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("answer.h"), "#define ANSWER 42\n").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("answer.h"), "#define ANSWER 42\n").unwrap();
         let cfg = ReferenceConfig {
-            include_dirs: vec![dir],
+            include_dirs: vec![dir.path().to_path_buf()],
             ..ReferenceConfig::default()
         };
         let src = "#include \"answer.h\"\nint main(void) { return ANSWER; }\n";

@@ -1,8 +1,8 @@
 //! Running a child process under a time limit, capturing its output.
 //!
-//! Why: the native reference (gcc, and later cross gcc + qemu-user) runs programs that may
-//! loop forever or print without end; the harness must always get control back. Every
-//! child the native runner starts goes through [`run_limited`].
+//! Why: the native runner starts gcc drivers, qemu-user and the programs under test, any
+//! of which may loop forever or print without end; the harness must always get control
+//! back. Every child the native runner starts goes through [`run_limited`].
 //!
 //! Invariants:
 //! - the child runs in its own process group; on timeout the whole group is killed with
@@ -10,7 +10,10 @@
 //! - stdout and stderr are drained by threads while the child runs (a full pipe never
 //!   blocks it); at most `max_output` bytes of each are kept, the rest is read and
 //!   dropped, and `truncated` says so;
-//! - stdin is `/dev/null`.
+//! - stdin is `/dev/null`;
+//! - no child dumps core (`RLIMIT_CORE` is 0 in the child): a crashing program under test
+//!   is an outcome, and writing its core (qemu-user writes the guest's core itself) would
+//!   only cost time and leave files behind.
 
 use std::io::Read;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -72,6 +75,20 @@ pub fn run_limited(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
+    // SAFETY: the closure runs in the forked child before exec and calls only
+    // setrlimit(2), which is async-signal-safe; it touches no memory of the parent.
+    unsafe {
+        cmd.pre_exec(|| {
+            let none = libc::rlimit {
+                rlim_cur: 0,
+                rlim_max: 0,
+            };
+            if libc::setrlimit(libc::RLIMIT_CORE, &none) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
     let start = Instant::now();
     let mut child = cmd
         .spawn()

@@ -1,0 +1,219 @@
+//! Building a static executable for a target with its gcc driver, in a temporary
+//! directory of its own.
+//!
+//! Why: every native run starts from a binary — gcc's build of a C program (the
+//! reference), phicc's assembly linked with a C driver (`ir_driver`), a test's program —
+//! and all of them are built the same way: `<gcc> -static -w <opt> <-I dirs> <extra>
+//! <sources> -o a.out`, under a time limit, in a directory nobody else uses.
+//!
+//! Invariants:
+//! - a [`Build`] owns its directory (a [`tempfile::TempDir`]): the sources written for it,
+//!   the binary, and whatever the binary writes when it runs there all go when the `Build`
+//!   is dropped, also on a panic; a failed build leaves nothing behind;
+//! - two builds never share a path, so builds may run in parallel;
+//! - the driver runs under [`run_limited`] (its whole process group, `cc1`, `as`, `ld`, is
+//!   killed on timeout);
+//! - what the driver says is an outcome ([`BuildError::Rejected`], with paths inside the
+//!   temporary directory shown relative to it, so the message is the same on every run);
+//!   only a broken setup (driver missing, directory not writable) is
+//!   [`BuildError::Setup`].
+
+use super::process::{run_limited, Termination};
+use super::targets::{native_target, tool_path};
+use compiler::target::Target;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+use tempfile::TempDir;
+
+/// One source file of a build.
+#[derive(Clone, Copy, Debug)]
+pub enum Source<'a> {
+    /// GNU assembly text (phicc's output); written to `sN.s`.
+    Asm(&'a str),
+    /// C text; written to `sN.c`.
+    C(&'a str),
+    /// A C file that already exists, passed to the driver by its path.
+    CFile(&'a Path),
+}
+
+/// How to build.
+#[derive(Clone, Debug)]
+pub struct BuildConfig {
+    /// The optimisation flag (`-O0`, `-O2`); an empty string passes none.
+    pub opt: String,
+    /// `-I` directories, in order.
+    pub include_dirs: Vec<PathBuf>,
+    /// Further flags after the `-I` directories (`-DNAME`, ...).
+    pub extra_flags: Vec<String>,
+    /// Wall-time limit of the driver.
+    pub timeout: Duration,
+}
+
+impl Default for BuildConfig {
+    /// `-O0`, no include directories or flags, 30 seconds.
+    fn default() -> BuildConfig {
+        BuildConfig {
+            opt: "-O0".into(),
+            include_dirs: Vec::new(),
+            extra_flags: Vec::new(),
+            timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+/// A built executable. Dropping it deletes its directory and everything in it.
+#[derive(Debug)]
+pub struct Build {
+    dir: TempDir,
+    /// The executable (`a.out` in the build's directory).
+    pub binary: PathBuf,
+    /// Wall time of the driver (compile, assemble, link).
+    pub elapsed: Duration,
+}
+
+impl Build {
+    /// The build's temporary directory (the runner's working directory).
+    pub fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+}
+
+/// Why there is no executable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BuildError {
+    /// The driver failed: its first error line (paths in the build directory relative).
+    Rejected(String),
+    /// The driver ran past [`BuildConfig::timeout`] and was killed.
+    TimedOut,
+    /// The build could not be attempted: the driver is not installed, the temporary
+    /// directory cannot be written, ...
+    Setup(String),
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::Rejected(m) => write!(f, "build failed: {m}"),
+            BuildError::TimedOut => write!(f, "build timed out"),
+            BuildError::Setup(m) => write!(f, "cannot build: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// Builds `sources` into one static executable for `target` with the target's gcc
+/// driver: `<gcc> -static -w <opt> <-I dirs> <extra flags> <sources> -o a.out`.
+pub fn build(target: Target, sources: &[Source], cfg: &BuildConfig) -> Result<Build, BuildError> {
+    let gcc = native_target(target).gcc;
+    let driver = tool_path(gcc).ok_or_else(|| {
+        BuildError::Setup(format!(
+            "{gcc} (the {} driver) is not on PATH: run scripts/setup.sh",
+            target.name()
+        ))
+    })?;
+    build_with(&driver, true, sources, cfg)
+}
+
+/// [`build`] with an explicit driver, linked statically or not (the host reference of
+/// [`super::gcc::reference_run`] keeps its dynamic link).
+pub(crate) fn build_with(
+    driver: &Path,
+    link_static: bool,
+    sources: &[Source],
+    cfg: &BuildConfig,
+) -> Result<Build, BuildError> {
+    let dir = tempfile::Builder::new()
+        .prefix("phihunt-native-")
+        .tempdir()
+        .map_err(|e| BuildError::Setup(format!("cannot create a temporary directory: {e}")))?;
+    let mut gcc = Command::new(driver);
+    if link_static {
+        gcc.arg("-static");
+    }
+    gcc.arg("-w");
+    if !cfg.opt.is_empty() {
+        gcc.arg(&cfg.opt);
+    }
+    for inc in &cfg.include_dirs {
+        gcc.arg("-I").arg(inc);
+    }
+    gcc.args(&cfg.extra_flags);
+    for (i, source) in sources.iter().enumerate() {
+        let (text, ext) = match source {
+            Source::CFile(path) => {
+                gcc.arg(path);
+                continue;
+            }
+            Source::Asm(text) => (text, "s"),
+            Source::C(text) => (text, "c"),
+        };
+        let path = dir.path().join(format!("s{i}.{ext}"));
+        std::fs::write(&path, text)
+            .map_err(|e| BuildError::Setup(format!("cannot write {}: {e}", path.display())))?;
+        gcc.arg(path);
+    }
+    let binary = dir.path().join("a.out");
+    gcc.arg("-o").arg(&binary);
+    let done = run_limited(&mut gcc, cfg.timeout, 1 << 16).map_err(BuildError::Setup)?;
+    match done.termination {
+        Termination::Exited(0) => Ok(Build {
+            dir,
+            binary,
+            elapsed: done.elapsed,
+        }),
+        Termination::TimedOut => Err(BuildError::TimedOut),
+        Termination::Exited(code) => Err(BuildError::Rejected(first_error_line(
+            &done.stderr,
+            dir.path(),
+            &format!("{} exited with status {code} without a message", driver.display()),
+        ))),
+        Termination::Signaled(sig) => Err(BuildError::Rejected(format!(
+            "{} killed by signal {sig}",
+            driver.display()
+        ))),
+    }
+}
+
+/// The first line of `stderr` that mentions an error (gcc's `error:`, the assembler's
+/// `Error:`, the linker's `undefined reference`), else the first line, else `fallback`;
+/// `dir/` removed so messages do not depend on the temporary directory's name.
+fn first_error_line(stderr: &[u8], dir: &Path, fallback: &str) -> String {
+    let text = String::from_utf8_lossy(stderr);
+    let line = text
+        .lines()
+        .find(|l| {
+            let l = l.to_ascii_lowercase();
+            l.contains("error") || l.contains("undefined reference")
+        })
+        .or_else(|| text.lines().find(|l| !l.trim().is_empty()))
+        .unwrap_or(fallback);
+    let prefix = format!("{}/", dir.display());
+    line.replace(&prefix, "")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_lines_are_picked_and_made_independent_of_the_directory() {
+        let dir = Path::new("/tmp/phihunt-native-abc");
+        let stderr = b"/tmp/phihunt-native-abc/s0.c: In function 'main':\n\
+            /tmp/phihunt-native-abc/s0.c:1:25: error: 'x' undeclared\n";
+        assert_eq!(
+            first_error_line(stderr, dir, "none"),
+            "s0.c:1:25: error: 'x' undeclared"
+        );
+        let stderr = b"/tmp/phihunt-native-abc/s0.s: Assembler messages:\n\
+            /tmp/phihunt-native-abc/s0.s:3: Error: no such instruction: `bogus'\n";
+        assert_eq!(
+            first_error_line(stderr, dir, "none"),
+            "s0.s:3: Error: no such instruction: `bogus'"
+        );
+        assert_eq!(first_error_line(b"odd\n", dir, "none"), "odd");
+        assert_eq!(first_error_line(b"", dir, "none"), "none");
+    }
+}
