@@ -5,6 +5,7 @@
 //! exiting, so tests can drive it.
 
 use crate::check::{check_paths, CheckSettings};
+use crate::native::{choose_targets, NativePlan, TargetChoice};
 use clap::builder::TypedValueParser;
 use clap::{Parser, Subcommand};
 use compiler::mutants::{self, Mutant};
@@ -148,6 +149,11 @@ enum Command {
         /// Pointer width of the interpreted target, in bytes (8 or 4).
         #[arg(long, default_value_t = 8, value_parser = clap::builder::PossibleValuesParser::new(["4", "8"]).map(|s| if s == "4" { 4u32 } else { 8u32 }))]
         ptr_bytes: u32,
+        /// Native targets (`auto`: every target with a backend whose toolchain is
+        /// installed; `none`; or a list such as `x86_64,i686`). Rows `native:T` and
+        /// `native:x86_64/stack`.
+        #[arg(long, default_value = "auto", value_name = "auto|none|T[,T]")]
+        targets: String,
     },
     /// The main job: generate programs, run every stage, save, reduce and report
     /// findings. Ends with the line `N findings`.
@@ -176,6 +182,13 @@ enum Command {
         /// Where reduced findings are copied for the regression corpus.
         #[arg(long, default_value = "corpus/found")]
         corpus_found: PathBuf,
+        /// Native targets (`auto`: every target with a backend whose toolchain is
+        /// installed; `none`; or a list such as `x86_64,i686`).
+        #[arg(long, default_value = "auto", value_name = "auto|none|T[,T]")]
+        targets: String,
+        /// Run the native stages for one program in N (process starts are costly).
+        #[arg(long, default_value_t = crate::campaign::DEFAULT_NATIVE_EVERY)]
+        native_every: u64,
     },
     /// Benchmarks: `mutants` hunts each seeded bug until found or out of budget.
     Bench {
@@ -200,12 +213,25 @@ enum Command {
         /// Time budget, e.g. 30s, 5m.
         #[arg(long, default_value = "60s", value_parser = parse_duration)]
         time: Duration,
+        /// Native targets whose stages may show the bug, as for `check`.
+        #[arg(long, default_value = "auto", value_name = "auto|none|T[,T]")]
+        targets: String,
     },
     /// Replay a corpus directory (same as `check DIR`).
     Replay {
         #[arg(default_value = "corpus")]
         dir: PathBuf,
+        /// Native targets, as for `check`.
+        #[arg(long, default_value = "auto", value_name = "auto|none|T[,T]")]
+        targets: String,
     },
+}
+
+/// The native plan `--targets SPEC` asks for, and what it left out; the error says why a
+/// named target cannot be used.
+pub fn native_plan(spec: &str) -> Result<(NativePlan, TargetChoice), String> {
+    let choice = choose_targets(Some(spec))?;
+    Ok((NativePlan::for_targets(&choice.chosen), choice))
 }
 
 /// csmith's runtime headers, when installed.
@@ -276,8 +302,17 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             fuel,
             ptr_bytes,
             time_passes,
+            targets,
         } => {
+            let native = match native_plan(&targets) {
+                Ok((plan, _)) => plan,
+                Err(e) => {
+                    eprintln!("error: --targets: {e}");
+                    return 2;
+                }
+            };
             let settings = CheckSettings {
+                native,
                 pipeline,
                 run: RunConfig {
                     fuel,
@@ -302,7 +337,11 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             max_programs,
             reduce_time,
             corpus_found,
+            targets,
+            native_every,
         } => crate::campaign::cli::hunt_command(crate::campaign::cli::HuntArgs {
+            targets,
+            native_every,
             generators,
             time,
             seed,
@@ -371,12 +410,29 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             mutants: active,
         }),
         Command::Gen { generator, seed } => crate::campaign::cli::gen_command(&generator, seed),
-        Command::Reduce { file, output, time } => {
-            crate::reduce::cli::reduce_file(&file, output.as_deref(), time)
-        }
-        Command::Replay { dir } => {
+        Command::Reduce {
+            file,
+            output,
+            time,
+            targets,
+        } => match native_plan(&targets) {
+            Ok((plan, _)) => crate::reduce::cli::reduce_file(&file, output.as_deref(), time, &plan),
+            Err(e) => {
+                eprintln!("error: --targets: {e}");
+                2
+            }
+        },
+        Command::Replay { dir, targets } => {
+            let native = match native_plan(&targets) {
+                Ok((plan, _)) => plan,
+                Err(e) => {
+                    eprintln!("error: --targets: {e}");
+                    return 2;
+                }
+            };
             let settings = CheckSettings {
                 pipeline,
+                native,
                 ..CheckSettings::default()
             };
             check_paths(&[dir], &settings).exit_code()

@@ -40,6 +40,8 @@ fn config(out: PathBuf, mutants: Vec<Mutant>, programs: u64) -> HuntConfig {
         corpus_found: Some(out.join("corpus_found")),
         max_programs: Some(programs),
         show_progress: false,
+        native: phihunt::native::NativePlan::none(),
+        native_every: 1,
     }
 }
 
@@ -58,6 +60,7 @@ fn reducer_keeps_the_signature_and_shrinks() {
         arg_vectors: vec![f.args.clone()],
         signature: f.signature.clone(),
         diff,
+        native: phihunt::native::NativePlan::none(),
     };
     let r = reduce(&module, &goal, Duration::from_secs(30));
     assert!(

@@ -95,7 +95,7 @@ impl CJudgement {
         self.stages
             .iter()
             .zip(&self.cells)
-            .find(|(_, c)| !c.ok)
+            .find(|(_, c)| c.failed())
             .map(|(s, c)| (s.as_str(), c.text.as_str()))
     }
 }
@@ -214,6 +214,7 @@ pub fn judge_stages(
                 ));
                 Cell {
                     ok: false,
+                    discarded: false,
                     text: "cannot run".into(),
                 }
             }
@@ -222,10 +223,12 @@ pub fn judge_stages(
             }
             Ok(r) if exit_status(&r) == Some(*want_code) && r.stdout == *want_stdout => Cell {
                 ok: true,
+                discarded: false,
                 text: "ok".into(),
             },
             Ok(r) => Cell {
                 ok: false,
+                discarded: false,
                 text: describe(&r, want_stdout),
             },
         };
@@ -247,6 +250,7 @@ pub fn judge_stages(
         stages.push(f.stage().to_string());
         cells.push(Cell {
             ok: false,
+            discarded: false,
             text: label.into(),
         });
     }

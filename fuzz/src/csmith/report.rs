@@ -57,7 +57,13 @@ pub fn save_mismatch(
     if let Some(j) = &r.judgement {
         let _ = writeln!(info, "stages:");
         for (stage, cell) in j.stages.iter().zip(&j.cells) {
-            let mark = if cell.ok { " " } else { "✗" };
+            let mark = if cell.ok {
+                " "
+            } else if cell.discarded {
+                "–"
+            } else {
+                "✗"
+            };
             let _ = writeln!(info, "  {mark} {stage:<16} {}", cell.text);
         }
         for n in &j.notes {

@@ -76,11 +76,17 @@ impl Default for NativeLimits {
     }
 }
 
-/// The native stages to run, with their limits.
+/// The native stages to run, with their limits. The default is no stage.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NativePlan {
     pub stages: Vec<NativeStage>,
     pub limits: NativeLimits,
+}
+
+impl Default for NativePlan {
+    fn default() -> NativePlan {
+        NativePlan::none()
+    }
 }
 
 impl NativePlan {
