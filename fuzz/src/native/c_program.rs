@@ -180,19 +180,28 @@ pub fn run_c_stage(
     reference: &Execution,
     limits: &NativeLimits,
 ) -> Result<(RowVerdict, NativeTimes), String> {
-    let mut times = NativeTimes::default();
-    let asm = match assembly(module, stage) {
-        Ok((asm, t)) => {
-            times.phicc = t;
-            asm
-        }
-        Err(f) => return Ok((RowVerdict::Failed(f), times)),
+    let (asm, phicc) = match assembly(module, stage) {
+        Ok(a) => a,
+        Err(f) => return Ok((RowVerdict::Failed(f), NativeTimes::default())),
     };
+    let (verdict, mut times) = run_c_assembly(&asm, stage, reference, limits)?;
+    times.phicc = phicc;
+    Ok((verdict, times))
+}
+
+/// [`run_c_stage`] from the assembly text `asm` (a whole program, `main` included).
+pub fn run_c_assembly(
+    asm: &str,
+    stage: NativeStage,
+    reference: &Execution,
+    limits: &NativeLimits,
+) -> Result<(RowVerdict, NativeTimes), String> {
+    let mut times = NativeTimes::default();
     let cfg = BuildConfig {
         timeout: limits.build_timeout,
         ..BuildConfig::default()
     };
-    let built = match build(stage.target, &[Source::Asm(&asm)], &cfg) {
+    let built = match build(stage.target, &[Source::Asm(asm)], &cfg) {
         Ok(b) => b,
         Err(BuildError::Rejected(m)) => {
             let f = NativeFailure::new(

@@ -122,6 +122,32 @@ pub fn run_ir_stage(
     calls: &[CallExpectation],
     limits: &NativeLimits,
 ) -> Result<IrStageResult, String> {
+    let mut renamed = module.clone();
+    rename_main(&mut renamed);
+    match assembly(&renamed, stage) {
+        Ok((asm, t)) => {
+            let mut r = run_ir_assembly(&asm, module, stage, calls, limits)?;
+            match &mut r {
+                IrStageResult::Ran { times, .. } | IrStageResult::Failed(_, times) => {
+                    times.phicc = t
+                }
+                IrStageResult::Discarded(_) => {}
+            }
+            Ok(r)
+        }
+        Err(f) => Ok(IrStageResult::Failed(f, NativeTimes::default())),
+    }
+}
+
+/// [`run_ir_stage`] from the assembly `asm` of `module` (the module names the calls'
+/// signatures; `@main` is called under its renamed name).
+pub fn run_ir_assembly(
+    asm: &str,
+    module: &IrModule,
+    stage: NativeStage,
+    calls: &[CallExpectation],
+    limits: &NativeLimits,
+) -> Result<IrStageResult, String> {
     let mut times = NativeTimes::default();
     let mut module = module.clone();
     let renamed = rename_main(&mut module);
@@ -129,19 +155,12 @@ pub fn run_ir_stage(
         Ok(e) => e,
         Err(why) => return Ok(IrStageResult::Discarded(format!("no entry: {why}"))),
     };
-    let asm = match assembly(&module, stage) {
-        Ok((asm, t)) => {
-            times.phicc = t;
-            asm
-        }
-        Err(f) => return Ok(IrStageResult::Failed(f, times)),
-    };
     let driver = driver_source(&entries, stage.target);
     let cfg = BuildConfig {
         timeout: limits.build_timeout,
         ..BuildConfig::default()
     };
-    let built = match build(stage.target, &[Source::Asm(&asm), Source::C(&driver)], &cfg) {
+    let built = match build(stage.target, &[Source::Asm(asm), Source::C(&driver)], &cfg) {
         Ok(b) => b,
         Err(BuildError::Rejected(m)) => {
             let f = NativeFailure::new(
