@@ -10,6 +10,9 @@
 //! - a [`Build`] owns its directory (a [`tempfile::TempDir`]): the sources written for it,
 //!   the binary, and whatever the binary writes when it runs there all go when the `Build`
 //!   is dropped, also on a panic; a failed build leaves nothing behind;
+//! - a directory is named `phihunt-native-PID-XXXXXX` after the process that made it, so
+//!   the directories of a process killed outright (no destructor ran) are found and
+//!   removed by [`remove_stale_dirs`], which the first build of every process runs;
 //! - two builds never share a path, so builds may run in parallel;
 //! - the driver runs under [`run_limited`] (its whole process group, `cc1`, `as`, `ld`, is
 //!   killed on timeout);
@@ -24,6 +27,7 @@ use compiler::target::Target;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Once;
 use std::time::Duration;
 use tempfile::TempDir;
 
@@ -125,8 +129,12 @@ pub(crate) fn build_with(
     sources: &[Source],
     cfg: &BuildConfig,
 ) -> Result<Build, BuildError> {
+    static SWEEP: Once = Once::new();
+    SWEEP.call_once(|| {
+        remove_stale_dirs();
+    });
     let dir = tempfile::Builder::new()
-        .prefix("phihunt-native-")
+        .prefix(&format!("{DIR_PREFIX}{}-", std::process::id()))
         .tempdir()
         .map_err(|e| BuildError::Setup(format!("cannot create a temporary directory: {e}")))?;
     let mut gcc = Command::new(driver);
@@ -168,13 +176,60 @@ pub(crate) fn build_with(
         Termination::Exited(code) => Err(BuildError::Rejected(first_error_line(
             &done.stderr,
             dir.path(),
-            &format!("{} exited with status {code} without a message", driver.display()),
+            &format!(
+                "{} exited with status {code} without a message",
+                driver.display()
+            ),
         ))),
         Termination::Signaled(sig) => Err(BuildError::Rejected(format!(
             "{} killed by signal {sig}",
             driver.display()
         ))),
     }
+}
+
+/// The start of every build directory's name; the creating process's id follows.
+const DIR_PREFIX: &str = "phihunt-native-";
+
+/// Removes the build directories (in the system's temporary directory, owned by this
+/// user) of processes that no longer exist: what a killed harness left behind. Returns
+/// how many were removed. Directories of live processes, this one included, are kept.
+pub fn remove_stale_dirs() -> usize {
+    remove_stale_dirs_in(&std::env::temp_dir())
+}
+
+fn remove_stale_dirs_in(tmp: &Path) -> usize {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(entries) = std::fs::read_dir(tmp) else {
+        return 0;
+    };
+    // SAFETY: getuid(2) cannot fail and has no memory effects.
+    let uid = unsafe { libc::getuid() };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(DIR_PREFIX))
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|pid| pid.parse::<libc::pid_t>().ok())
+        else {
+            continue;
+        };
+        let ours = entry.metadata().is_ok_and(|m| m.is_dir() && m.uid() == uid);
+        if ours && pid > 0 && !process_exists(pid) && std::fs::remove_dir_all(entry.path()).is_ok()
+        {
+            removed += 1;
+        }
+    }
+    removed
+}
+
+/// True when a process `pid` exists (signal 0 reaches it, or it exists but is not ours).
+fn process_exists(pid: libc::pid_t) -> bool {
+    // SAFETY: kill(2) with signal 0 only checks for existence and permission.
+    let r = unsafe { libc::kill(pid, 0) };
+    r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
 }
 
 /// The first line of `stderr` that mentions an error (gcc's `error:`, the assembler's
@@ -197,6 +252,25 @@ fn first_error_line(stderr: &[u8], dir: &Path, fallback: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stale_directories_of_dead_processes_are_removed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut child = Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        let stale = tmp.path().join(format!("{DIR_PREFIX}{dead}-abc"));
+        let live = tmp
+            .path()
+            .join(format!("{DIR_PREFIX}{}-def", std::process::id()));
+        let other = tmp.path().join(format!("other-{dead}-abc"));
+        for d in [&stale, &live, &other] {
+            std::fs::create_dir(d).unwrap();
+            std::fs::write(d.join("a.out"), "x").unwrap();
+        }
+        assert_eq!(remove_stale_dirs_in(tmp.path()), 1);
+        assert!(!stale.exists() && live.exists() && other.exists());
+    }
 
     #[test]
     fn error_lines_are_picked_and_made_independent_of_the_directory() {

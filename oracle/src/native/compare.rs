@@ -24,7 +24,7 @@
 //!   caller discards such inputs before running anything natively.
 
 use super::ir_driver::call_returned;
-use super::run::{Exit, Execution};
+use super::run::{Execution, Exit};
 use crate::{Outcome, RunResult, Trap};
 
 /// The signal a native run dies by when the oracle traps with `t`.
@@ -187,7 +187,11 @@ mod tests {
         assert!(!judge_against_oracle(&div, &exec(Exit::Code(136), "x", ""), None).agrees());
         let unreachable = expected(Outcome::Trapped(Trap::Unreachable), "");
         assert!(judge_against_oracle(&unreachable, &exec(Exit::Signal(4), "", ""), None).agrees());
-        for o in [Outcome::Returned(None), Outcome::Exited(0), Outcome::OutOfFuel] {
+        for o in [
+            Outcome::Returned(None),
+            Outcome::Exited(0),
+            Outcome::OutOfFuel,
+        ] {
             let v = judge_against_oracle(&expected(o, ""), &exec(Exit::TimedOut, "", ""), None);
             assert!(!v.agrees(), "{v:?}");
         }
@@ -211,9 +215,7 @@ mod tests {
         let r = exec(Exit::Signal(8), "", "");
         assert_eq!(
             judge_against_reference(&r, &exec(Exit::Code(1), "z", "")),
-            NativeVerdict::Differs(
-                "expected signal 8 (SIGFPE); got exit 1, stdout \"z\"".into()
-            )
+            NativeVerdict::Differs("expected signal 8 (SIGFPE); got exit 1, stdout \"z\"".into())
         );
     }
 

@@ -7,7 +7,7 @@
 //! the binary run as every native binary is run (qemu-user for non-host targets).
 //!
 //! Invariants:
-//! - both are [`build`](super::build) then [`run`](super::run): every child runs under
+//! - both are [`build`](fn@super::build) then [`run`](fn@super::run): every child runs under
 //!   [`super::process::run_limited`] (compile 30 s, run 10 s by default), in a temporary
 //!   directory of its own that is deleted afterwards (two runs in parallel never share a
 //!   path);
@@ -21,7 +21,7 @@
 
 use super::build::{build, build_with, Build, BuildConfig, BuildError, Source};
 use super::process::{run_limited, Termination};
-use super::run::{run, Exit, Execution, RunLimits};
+use super::run::{run, Execution, Exit, RunLimits};
 use compiler::target::Target;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -36,7 +36,9 @@ pub struct ReferenceConfig {
     pub include_dirs: Vec<PathBuf>,
     /// Extra flags after `-O0 -w` (e.g. `-DNAME`).
     pub extra_flags: Vec<String>,
+    /// Wall-time limit of the compiler driver.
     pub compile_timeout: Duration,
+    /// Wall-time limit of the binary.
     pub run_timeout: Duration,
     /// Bytes of the program's stdout kept.
     pub max_stdout: usize,
@@ -66,7 +68,12 @@ pub enum NativeOutcome {
     /// The binary was killed by this signal (`SIGSEGV`, `SIGABRT`, ...).
     Signaled(i32),
     /// The binary exited with this status (0..=255) after printing `stdout`.
-    Exited { code: i32, stdout: Vec<u8> },
+    Exited {
+        /// The exit status.
+        code: i32,
+        /// The bytes written to stdout.
+        stdout: Vec<u8>,
+    },
 }
 
 impl NativeOutcome {
@@ -111,6 +118,7 @@ pub fn quote_stdout(bytes: &[u8]) -> String {
 /// A finished reference build and run.
 #[derive(Clone, Debug)]
 pub struct NativeRun {
+    /// How the build and the run ended.
     pub outcome: NativeOutcome,
     /// Wall time of the gcc process (compile, assemble, link).
     pub compile_time: Duration,
@@ -123,7 +131,12 @@ pub struct NativeRun {
 /// empty environment.
 pub fn reference_run(source: &Path, cfg: &ReferenceConfig) -> Result<NativeRun, String> {
     let start = Instant::now();
-    let built = build_with(&cfg.gcc, false, &[Source::CFile(source)], &build_config(cfg, "-O0"));
+    let built = build_with(
+        &cfg.gcc,
+        false,
+        &[Source::CFile(source)],
+        &build_config(cfg, "-O0"),
+    );
     // The host's own binary runs directly, whatever the target table says.
     finish(built, start.elapsed(), cfg, |b, limits| {
         super::run::run_directly(b, &[], limits)
@@ -142,7 +155,9 @@ pub fn reference_on(
 ) -> Result<NativeRun, String> {
     let start = Instant::now();
     let built = build(target, &[Source::CFile(source)], &build_config(cfg, opt));
-    finish(built, start.elapsed(), cfg, |b, limits| run(target, b, &[], limits))
+    finish(built, start.elapsed(), cfg, |b, limits| {
+        run(target, b, &[], limits)
+    })
 }
 
 fn build_config(cfg: &ReferenceConfig, opt: &str) -> BuildConfig {

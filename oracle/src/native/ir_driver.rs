@@ -352,8 +352,14 @@ mod tests {
 
     #[test]
     fn calls_the_driver_cannot_make_are_build_errors() {
-        let c = driver_source(&[call("f", &[IrType::I32], IrType::I32, &[])], Target::X86_64);
-        assert!(c.contains("#error \"@f takes 1 argument(s), 0 given\""), "{c}");
+        let c = driver_source(
+            &[call("f", &[IrType::I32], IrType::I32, &[])],
+            Target::X86_64,
+        );
+        assert!(
+            c.contains("#error \"@f takes 1 argument(s), 0 given\""),
+            "{c}"
+        );
         let c = driver_source(
             &[
                 call("f", &[IrType::I32], IrType::I32, &[1]),
@@ -361,13 +367,19 @@ mod tests {
             ],
             Target::X86_64,
         );
-        assert!(c.contains("#error \"@f is called with two different signatures\""), "{c}");
+        assert!(
+            c.contains("#error \"@f is called with two different signatures\""),
+            "{c}"
+        );
         assert_eq!(c_string_body("a\"b\\c\n"), "a\\\"b\\\\c\\012");
     }
 
     #[test]
     fn results_and_returns_are_read_from_stderr() {
-        assert_eq!(parse_result(b"phihunt-returned\nphihunt-result -5\n"), Some(-5));
+        assert_eq!(
+            parse_result(b"phihunt-returned\nphihunt-result -5\n"),
+            Some(-5)
+        );
         assert_eq!(
             parse_result(b"noise\nphihunt-result 1\nphihunt-result -9223372036854775808\n"),
             Some(i64::MIN)

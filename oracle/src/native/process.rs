@@ -13,7 +13,12 @@
 //! - stdin is `/dev/null`;
 //! - no child dumps core (`RLIMIT_CORE` is 0 in the child): a crashing program under test
 //!   is an outcome, and writing its core (qemu-user writes the guest's core itself) would
-//!   only cost time and leave files behind.
+//!   only cost time and leave files behind;
+//! - the child dies with the thread that started it (`PR_SET_PDEATHSIG` = `SIGKILL`):
+//!   when the harness is killed outright (no destructor runs), a looping program or qemu
+//!   does not live on. (`run_limited` waits in that thread, so the signal never fires
+//!   while the parent is alive. Grandchildren such as gcc's `cc1` are not covered; they
+//!   end by themselves.)
 
 use std::io::Read;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -35,8 +40,11 @@ pub enum Termination {
 /// A finished child.
 #[derive(Clone, Debug)]
 pub struct ProcessResult {
+    /// How the child ended.
     pub termination: Termination,
+    /// The first `max_output` bytes of its stdout.
     pub stdout: Vec<u8>,
+    /// The first `max_output` bytes of its stderr.
     pub stderr: Vec<u8>,
     /// True when stdout or stderr went past `max_output` (the kept part is a prefix).
     pub truncated: bool,
@@ -75,16 +83,24 @@ pub fn run_limited(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
+    let parent = std::process::id() as libc::pid_t;
     // SAFETY: the closure runs in the forked child before exec and calls only
-    // setrlimit(2), which is async-signal-safe; it touches no memory of the parent.
+    // setrlimit(2), prctl(2), getppid(2) and _exit(2), which are async-signal-safe; it
+    // touches no memory of the parent.
     unsafe {
-        cmd.pre_exec(|| {
+        cmd.pre_exec(move || {
             let none = libc::rlimit {
                 rlim_cur: 0,
                 rlim_max: 0,
             };
-            if libc::setrlimit(libc::RLIMIT_CORE, &none) != 0 {
+            if libc::setrlimit(libc::RLIMIT_CORE, &none) != 0
+                || libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0
+            {
                 return Err(std::io::Error::last_os_error());
+            }
+            // The parent died between fork and prctl: the death signal will never come.
+            if libc::getppid() != parent {
+                libc::_exit(127);
             }
             Ok(())
         });

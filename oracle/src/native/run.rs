@@ -100,6 +100,7 @@ pub fn signal_name(sig: i32) -> &'static str {
 /// A finished native run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Execution {
+    /// How the program ended.
     pub exit: Exit,
     /// The program's stdout (at most [`RunLimits::max_output`] bytes).
     pub stdout: Vec<u8>,

@@ -164,8 +164,8 @@ mod tests {
         std::fs::write(&exe, "#!/bin/sh\n").unwrap();
         std::fs::write(&plain, "").unwrap();
         std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
-        let path = std::env::join_paths(["/nonexistent-phihunt", dir.path().to_str().unwrap()])
-            .unwrap();
+        let path =
+            std::env::join_paths(["/nonexistent-phihunt", dir.path().to_str().unwrap()]).unwrap();
         assert_eq!(search_path("tool-x", Some(&path)), Some(exe.clone()));
         assert_eq!(search_path("tool-plain", Some(&path)), None);
         assert_eq!(search_path("tool-none", Some(&path)), None);
