@@ -118,6 +118,9 @@ enum BenchWhat {
         /// Time limit of that second run of gcc's binary.
         #[arg(long, default_value = "60s", value_parser = parse_duration)]
         long_ref_timeout: Duration,
+        /// Native targets every judged seed also runs on (as for `check`).
+        #[arg(long, default_value = "auto", value_name = "auto|none|T[,T]")]
+        targets: String,
         /// Options passed to csmith after `--seed K`.
         #[arg(last = true)]
         csmith_options: Vec<String>,
@@ -393,9 +396,23 @@ pub fn cli_main(args: Vec<String>) -> i32 {
                     ref_timeout,
                     probe_fuel,
                     long_ref_timeout,
+                    targets,
                     csmith_options,
                 },
-        } => crate::csmith::bench_csmith(crate::csmith::CsmithArgs {
+        } => {
+            let (native, choice) = match native_plan(&targets) {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("error: --targets: {e}");
+                    return 2;
+                }
+            };
+            crate::csmith::bench_csmith(crate::csmith::CsmithArgs {
+            native_note: choice.describe(&native),
+            native: native.with_limits(crate::native::NativeLimits {
+                run_timeout: ref_timeout,
+                ..crate::native::NativeLimits::default()
+            }),
             count,
             seed_start,
             jobs,
@@ -408,7 +425,8 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             long_ref_timeout,
             pipeline,
             mutants: active,
-        }),
+        })
+        }
         Command::Gen { generator, seed } => crate::campaign::cli::gen_command(&generator, seed),
         Command::Reduce {
             file,

@@ -49,6 +49,10 @@ pub struct CsmithArgs {
     pub pipeline: PipelineOptions,
     /// Seeded bugs to switch on in every worker (the switch is per thread).
     pub mutants: Vec<compiler::mutants::Mutant>,
+    /// Native stages every judged seed also runs.
+    pub native: crate::native::NativePlan,
+    /// What `--targets` left out, and why (for the header line).
+    pub native_note: String,
 }
 
 /// Runs the bench; returns the exit code (0 none, 1 a mismatch or a suspect, 2 setup error).
@@ -73,12 +77,13 @@ pub fn bench_csmith(args: CsmithArgs) -> i32 {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
     println!(
-        "phihunt bench csmith: seeds {} to {} ({} programs), {jobs} jobs, csmith options [{}], out {}",
+        "phihunt bench csmith: seeds {} to {} ({} programs), {jobs} jobs, csmith options [{}], out {}; {}",
         args.seed_start,
         (args.seed_start + args.count).saturating_sub(1),
         args.count,
         args.csmith_options.join(" "),
-        out_dir.display()
+        out_dir.display(),
+        args.native_note
     );
     let cfg = SeedConfig {
         csmith_options: args.csmith_options.clone(),
@@ -89,6 +94,7 @@ pub fn bench_csmith(args: CsmithArgs) -> i32 {
         probe_fuel: args.probe_fuel,
         long_ref_timeout: args.long_ref_timeout,
         pipeline: args.pipeline.clone(),
+        native: args.native.clone(),
     };
     let next = AtomicU64::new(0);
     let results = Mutex::new(Vec::new());

@@ -24,6 +24,8 @@ use compiler::pipeline::{run_pipeline, PipelineOptions};
 use oracle::native::gcc::{compile_only_time, quote_stdout};
 use oracle::native::{reference_run, run_limited, NativeOutcome, ReferenceConfig, Termination};
 use oracle::{Outcome, RunConfig};
+use crate::native::c_program::{judge_c_natively, CNativeRows};
+use crate::native::NativePlan;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::process::Command;
@@ -43,6 +45,9 @@ pub struct SeedConfig {
     /// The second, longer limit for gcc's binary when the probe finished.
     pub long_ref_timeout: Duration,
     pub pipeline: PipelineOptions,
+    /// The native stages every judged seed also runs (gcc -O0 on each target, confirmed
+    /// by -O2).
+    pub native: NativePlan,
 }
 
 /// What the oracle's `lowered` stage did with a program whose gcc binary timed out.
@@ -98,6 +103,9 @@ pub struct SeedResult {
     pub gcc_time: Option<Duration>,
     /// `gcc -O0 -S` alone (when it succeeded).
     pub gcc_s_time: Option<Duration>,
+    /// The native stages' verdicts and times, when they ran (the program was judged at
+    /// the stages: the front end accepted it and gcc's host reference finished).
+    pub native: Option<CNativeRows>,
 }
 
 impl SeedResult {
@@ -160,6 +168,7 @@ pub fn run_seed(seed: u64, cfg: &SeedConfig) -> Result<SeedResult, String> {
         pipeline_time: None,
         gcc_time: None,
         gcc_s_time: None,
+        native: None,
     };
     let mut csmith = Command::new("csmith");
     csmith
@@ -248,22 +257,44 @@ fn judge(
         fuel: cfg.fuel,
         ..RunConfig::default()
     };
-    Ok(
-        match judge_stages(&module, reference, &cfg.pipeline, &run) {
-            Err(why) => Verdict::OracleInvalid(why.message()),
-            Ok(j) => {
-                let verdict = match j.first_mismatch() {
-                    None => Verdict::Matched,
-                    Some((stage, detail)) => Verdict::Mismatched {
-                        stage: stage.to_string(),
-                        detail: detail.to_string(),
-                    },
-                };
-                result.judgement = Some(j);
-                verdict
-            }
-        },
-    )
+    let verdict = match judge_stages(&module, reference, &cfg.pipeline, &run) {
+        Err(why) => return Ok(Verdict::OracleInvalid(why.message())),
+        Ok(j) => {
+            let verdict = match j.first_mismatch() {
+                None => Verdict::Matched,
+                Some((stage, detail)) => Verdict::Mismatched {
+                    stage: stage.to_string(),
+                    detail: detail.to_string(),
+                },
+            };
+            result.judgement = Some(j);
+            verdict
+        }
+    };
+    if cfg.native.is_empty() {
+        return Ok(verdict);
+    }
+    let rows = judge_c_natively(
+        path,
+        &includes,
+        &cfg.pipeline,
+        &cfg.native.stages,
+        &cfg.native.limits,
+        None,
+    )?;
+    // The first failing native stage makes a matched seed a mismatch (a stage mismatch
+    // found first keeps its verdict: it is the earlier stage).
+    let native_failure = rows.rows.iter().find_map(|(stage, v, _)| {
+        v.failure().map(|f| Verdict::Mismatched {
+            stage: stage.name(),
+            detail: format!("{}: {}", f.kind.name(), f.detail),
+        })
+    });
+    result.native = Some(rows);
+    Ok(match (verdict, native_failure) {
+        (Verdict::Matched, Some(native)) => native,
+        (v, _) => v,
+    })
 }
 
 /// A reference that timed out: runs `lowered` in the oracle for `probe_fuel` steps and,

@@ -255,7 +255,7 @@ pub fn run_c_assembly(
 }
 
 /// One C program on every stage of a plan: the rows in plan order.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct CNativeRows {
     /// (stage, verdict, times)
     pub rows: Vec<(NativeStage, RowVerdict, NativeTimes)>,
