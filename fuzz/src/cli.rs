@@ -316,6 +316,7 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             };
             let settings = CheckSettings {
                 native,
+                jobs: crate::campaign::cli::default_jobs(),
                 pipeline,
                 run: RunConfig {
                     fuel,
@@ -408,24 +409,24 @@ pub fn cli_main(args: Vec<String>) -> i32 {
                 }
             };
             crate::csmith::bench_csmith(crate::csmith::CsmithArgs {
-            native_note: choice.describe(&native),
-            native: native.with_limits(crate::native::NativeLimits {
-                run_timeout: ref_timeout,
-                ..crate::native::NativeLimits::default()
-            }),
-            count,
-            seed_start,
-            jobs,
-            out,
-            csmith_options,
-            fuel,
-            csmith_timeout,
-            ref_timeout,
-            probe_fuel,
-            long_ref_timeout,
-            pipeline,
-            mutants: active,
-        })
+                native_note: choice.describe(&native),
+                native: native.with_limits(crate::native::NativeLimits {
+                    run_timeout: ref_timeout,
+                    ..crate::native::NativeLimits::default()
+                }),
+                count,
+                seed_start,
+                jobs,
+                out,
+                csmith_options,
+                fuel,
+                csmith_timeout,
+                ref_timeout,
+                probe_fuel,
+                long_ref_timeout,
+                pipeline,
+                mutants: active,
+            })
         }
         Command::Gen { generator, seed } => crate::campaign::cli::gen_command(&generator, seed),
         Command::Reduce {
@@ -451,6 +452,7 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             let settings = CheckSettings {
                 pipeline,
                 native,
+                jobs: crate::campaign::cli::default_jobs(),
                 ..CheckSettings::default()
             };
             check_paths(&[dir], &settings).exit_code()

@@ -105,9 +105,11 @@ pub fn save_raw(
     finding: &Finding,
     module: &IrModule,
 ) -> std::io::Result<PathBuf> {
-    let dir = out
-        .join("findings")
-        .join(format!("{:04}-{}", record.id, record.signature.file_component()));
+    let dir = out.join("findings").join(format!(
+        "{:04}-{}",
+        record.id,
+        record.signature.file_component()
+    ));
     std::fs::create_dir_all(&dir)?;
     let header = format!(
         "phihunt finding {} ({})\ngenerator {} seed {}\n{}",

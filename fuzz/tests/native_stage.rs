@@ -107,7 +107,11 @@ fn ir_calls_are_judged_against_their_expectations() {
         ];
         let stage = NativeStage::new(t, RegallocMode::LinearScan);
         let r = run_ir_assembly(hand_assembly(t), &module, stage, &calls, &limits()).unwrap();
-        let IrStageResult::Ran { calls: verdicts, times } = r else {
+        let IrStageResult::Ran {
+            calls: verdicts,
+            times,
+        } = r
+        else {
             panic!("{t:?}: {r:?}");
         };
         assert!(times.build > Duration::ZERO);
@@ -158,7 +162,11 @@ fn gcc_assembly(t: Target, path: &std::path::Path) -> String {
         .arg(path)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -170,8 +178,7 @@ fn c_programs_are_judged_against_gcc_on_the_same_target() {
     );
     for t in x86_targets() {
         let stage = NativeStage::new(t, RegallocMode::LinearScan);
-        let CReference::Usable { o0, .. } = gcc_reference(t, &path, &[], &limits()).unwrap()
-        else {
+        let CReference::Usable { o0, .. } = gcc_reference(t, &path, &[], &limits()).unwrap() else {
             panic!("{t:?}: the reference should be usable");
         };
         // sizeof(long) is 8 on x86_64 and 4 on i686 (the target's own data model).
@@ -185,7 +192,11 @@ fn c_programs_are_judged_against_gcc_on_the_same_target() {
         match run_c_assembly(&edited, stage, &o0, &limits()).unwrap().0 {
             RowVerdict::Failed(f) => {
                 assert_eq!(f.kind, FindingKind::Mismatch);
-                assert!(f.detail.contains("exit 7") && f.detail.contains("exit 8"), "{}", f.detail);
+                assert!(
+                    f.detail.contains("exit 7") && f.detail.contains("exit 8"),
+                    "{}",
+                    f.detail
+                );
             }
             v => panic!("{t:?}: {v:?}"),
         }

@@ -26,8 +26,8 @@ pub mod source;
 pub mod stats;
 
 use crate::diff::{differential, DiffConfig, Finding, Signature, Verdict};
-use crate::native::{native_differential, NativePlan, NativeStage, StageTally};
 use crate::findings::{save_raw, test_file_text, unix_now, write_atomically, FindingRecord};
+use crate::native::{native_differential, NativePlan, NativeStage, StageTally};
 use crate::reduce::{reduce, ReduceGoal};
 use compiler::ir::IrModule;
 use compiler::mutants::{self, Mutant};
@@ -449,7 +449,9 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
             let reduced = reduce(&saved.module, &goal, cfg.reduce_budget);
             // Expectations of the reduced program, from its own reference run (at the
             // width of the finding's stage).
-            let expectations = goal.finding(&reduced.module).map_or_else(Vec::new, |f| f.expectations);
+            let expectations = goal
+                .finding(&reduced.module)
+                .map_or_else(Vec::new, |f| f.expectations);
             std::panic::set_hook(hook);
             mutants::set_active(&[]);
             let header = format!(

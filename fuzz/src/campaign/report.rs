@@ -95,15 +95,22 @@ pub fn write_reports(
         let _ = writeln!(md, "|---|---|---|---|---|---|---|---|");
         for (stage, t) in &r.totals.native {
             let per = |us: u64| us as f64 / 1e3 / t.programs.max(1) as f64;
-            let discarded: Vec<String> =
-                t.discarded.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+            let discarded: Vec<String> = t
+                .discarded
+                .iter()
+                .map(|(k, v)| format!("{k}: {v}"))
+                .collect();
             let _ = writeln!(
                 md,
                 "| {stage} | {} | {} | {} | {} | {:.2} | {:.1} | {:.1} |",
                 t.programs,
                 t.vectors_run,
                 t.vectors_dropped,
-                if discarded.is_empty() { "-".to_string() } else { discarded.join(", ") },
+                if discarded.is_empty() {
+                    "-".to_string()
+                } else {
+                    discarded.join(", ")
+                },
                 per(t.phicc_us),
                 per(t.build_us),
                 per(t.run_us)

@@ -123,7 +123,9 @@ pub fn front_end_for(path: &Path, include_dirs: &[PathBuf], target: Target) -> F
     let result = match caught {
         Ok(Ok(compiled)) => Ok(compiled.module),
         Ok(Err(diag)) => Err(FrontEndFailure::Refused(Invalid::FrontEnd(diag.headline()))),
-        Err(payload) => Err(FrontEndFailure::Panic(crate::stages::panic_message(&payload))),
+        Err(payload) => Err(FrontEndFailure::Panic(crate::stages::panic_message(
+            &payload,
+        ))),
     };
     FrontEnd { result, elapsed }
 }

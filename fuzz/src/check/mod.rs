@@ -275,8 +275,10 @@ fn c_native_rows(
         None,
     )?;
     for (target, reference) in &rows.references {
-        j.notes
-            .push(format!("native reference (gcc -O0 on {}): {reference}", target.name()));
+        j.notes.push(format!(
+            "native reference (gcc -O0 on {}): {reference}",
+            target.name()
+        ));
     }
     for (stage, verdict, _) in &rows.rows {
         j.stages.push(stage.name());
@@ -298,9 +300,12 @@ pub struct CheckSettings {
     pub reference: ReferenceConfig,
     /// The native rows (default: none; the CLI's default is every usable target).
     pub native: crate::native::NativePlan,
+    /// Files checked in parallel (0 or 1: one at a time).
+    pub jobs: usize,
 }
 
-/// Checks every input, printing as it goes; returns the summary.
+/// Checks every input, printing as it goes (in input order); returns the summary. Files
+/// are checked on `settings.jobs` threads (native builds and runs wait on processes).
 pub fn check_paths(paths: &[PathBuf], settings: &CheckSettings) -> CheckSummary {
     let mut summary = CheckSummary::default();
     let files = match expand_inputs(paths) {
@@ -311,10 +316,51 @@ pub fn check_paths(paths: &[PathBuf], settings: &CheckSettings) -> CheckSummary 
             return summary;
         }
     };
-    for f in &files {
-        let mut out = String::new();
-        check_file(f, settings, &mut out, &mut summary);
-        print!("{out}");
+    let jobs = settings.jobs.max(1).min(files.len().max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    // Results by index; the printer prints the finished prefix in order.
+    let done: std::sync::Mutex<(usize, Vec<Option<(String, CheckSummary)>>)> =
+        std::sync::Mutex::new((0, (0..files.len()).map(|_| None).collect()));
+    // Seeded bugs are switched on per thread: the workers take the caller's.
+    let mutants = compiler::mutants::active();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            // The front end, the passes and the oracle recurse deeply on big programs
+            // (csmith's): the workers get the stack `bench csmith`'s do.
+            let worker = std::thread::Builder::new()
+                .name("check-worker".into())
+                .stack_size(crate::csmith::WORKER_STACK);
+            let spawned = worker.spawn_scoped(scope, || {
+                compiler::mutants::set_active(&mutants);
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(f) = files.get(i) else { break };
+                    let mut out = String::new();
+                    let mut one = CheckSummary::default();
+                    check_file(f, settings, &mut out, &mut one);
+                    let mut guard = done.lock().unwrap_or_else(|p| p.into_inner());
+                    let (printed, results) = &mut *guard;
+                    results[i] = Some((out, one));
+                    while let Some(Some((text, _))) = results.get(*printed) {
+                        print!("{text}");
+                        *printed += 1;
+                    }
+                }
+            });
+            if let Err(e) = spawned {
+                println!("error: cannot start a worker thread: {e}");
+                summary.invalid += 1;
+                break;
+            }
+        }
+    });
+    let (_, results) = done.into_inner().unwrap_or_else(|p| p.into_inner());
+    for (_, one) in results.into_iter().flatten() {
+        summary.passed += one.passed;
+        summary.failed += one.failed;
+        summary.invalid += one.invalid;
+        summary.discarded += one.discarded;
+        summary.failing_files.extend(one.failing_files);
     }
     if !summary.failing_files.is_empty() {
         println!("failing files:");

@@ -30,7 +30,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Stack of each worker thread.
-const WORKER_STACK: usize = 512 << 20;
+pub const WORKER_STACK: usize = 512 << 20;
 
 /// The command line of `bench csmith`.
 #[derive(Clone, Debug)]

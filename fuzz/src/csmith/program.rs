@@ -20,12 +20,12 @@
 use crate::check::c_source::{front_end, judge_stages, reference_result, FrontEndFailure};
 use crate::check::c_source::{run_main, CJudgement, Invalid};
 use crate::cli::CSMITH_INCLUDE;
+use crate::native::c_program::{judge_c_natively, CNativeRows};
+use crate::native::NativePlan;
 use compiler::pipeline::{run_pipeline, PipelineOptions};
 use oracle::native::gcc::{compile_only_time, quote_stdout};
 use oracle::native::{reference_run, run_limited, NativeOutcome, ReferenceConfig, Termination};
 use oracle::{Outcome, RunConfig};
-use crate::native::c_program::{judge_c_natively, CNativeRows};
-use crate::native::NativePlan;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::process::Command;

@@ -74,7 +74,11 @@ pub fn save_mismatch(
     if let Some(native) = &r.native {
         let _ = writeln!(info, "native stages:");
         for (target, reference) in &native.references {
-            let _ = writeln!(info, "  reference (gcc -O0 on {}): {reference}", target.name());
+            let _ = writeln!(
+                info,
+                "  reference (gcc -O0 on {}): {reference}",
+                target.name()
+            );
         }
         for (stage, v, _) in &native.rows {
             let text = match v {
@@ -204,7 +208,9 @@ impl Summary {
                 let c = s.native.entry(stage.name()).or_default();
                 match verdict {
                     RowVerdict::Agrees => c.agreed += 1,
-                    RowVerdict::Failed(f) => *c.failed.entry(f.kind.name().into()).or_default() += 1,
+                    RowVerdict::Failed(f) => {
+                        *c.failed.entry(f.kind.name().into()).or_default() += 1
+                    }
                     RowVerdict::Discarded(why) => {
                         *c.discarded.entry(reason_kind(why)).or_default() += 1
                     }
@@ -305,13 +311,17 @@ impl Summary {
             let _ = writeln!(o, "  {label:<42} {n:>6}");
         }
         if !self.native.is_empty() {
-            let _ = writeln!(o, "native stages (seeds judged at every stage also run natively):");
+            let _ = writeln!(
+                o,
+                "native stages (seeds judged at every stage also run natively):"
+            );
             for (stage, c) in &self.native {
                 let list = |m: &BTreeMap<String, usize>| {
                     if m.is_empty() {
                         "0".to_string()
                     } else {
-                        let parts: Vec<String> = m.iter().map(|(k, n)| format!("{k} {n}")).collect();
+                        let parts: Vec<String> =
+                            m.iter().map(|(k, n)| format!("{k} {n}")).collect();
                         format!("{} ({})", m.values().sum::<usize>(), parts.join(", "))
                     }
                 };

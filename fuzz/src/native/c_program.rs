@@ -75,7 +75,10 @@ fn gcc_run(
     let built: Build = match build(target, &[Source::CFile(path)], &cfg) {
         Ok(b) => b,
         Err(BuildError::Rejected(m)) => {
-            return Ok(Err(format!("{}'s gcc {opt} rejects it: {m}", target.name())))
+            return Ok(Err(format!(
+                "{}'s gcc {opt} rejects it: {m}",
+                target.name()
+            )))
         }
         Err(BuildError::TimedOut) => {
             return Ok(Err(format!("{}'s gcc {opt} timed out", target.name())))
@@ -103,7 +106,9 @@ pub fn gcc_reference(
         Exit::Signal(s) => {
             return Ok(CReference::Discarded(format!(
                 "reference crashed ({})",
-                o0.exit.describe().replace(&format!("signal {s} "), &format!("signal {s}, "))
+                o0.exit
+                    .describe()
+                    .replace(&format!("signal {s} "), &format!("signal {s}, "))
             )))
         }
         Exit::Code(_) => {}
@@ -206,7 +211,10 @@ pub fn run_c_assembly(
         Err(BuildError::Rejected(m)) => {
             let f = NativeFailure::new(
                 FindingKind::AsmRejected,
-                format!("{}'s gcc rejects phicc's assembly: {m}", stage.target.name()),
+                format!(
+                    "{}'s gcc rejects phicc's assembly: {m}",
+                    stage.target.name()
+                ),
             );
             return Ok((RowVerdict::Failed(f), times));
         }
@@ -297,12 +305,20 @@ pub fn judge_c_natively(
     }
     for target in targets {
         let reference = gcc_reference(target, path, includes, limits)?;
-        let here: Vec<NativeStage> = stages.iter().copied().filter(|s| s.target == target).collect();
+        let here: Vec<NativeStage> = stages
+            .iter()
+            .copied()
+            .filter(|s| s.target == target)
+            .collect();
         let o0 = match reference {
             CReference::Discarded(why) => {
                 out.references.push((target, why.clone()));
                 for s in here {
-                    out.rows.push((s, RowVerdict::Discarded(why.clone()), NativeTimes::default()));
+                    out.rows.push((
+                        s,
+                        RowVerdict::Discarded(why.clone()),
+                        NativeTimes::default(),
+                    ));
                 }
                 continue;
             }

@@ -181,7 +181,10 @@ pub fn native_differential(
                 report.finding = Some(native_finding(stage, f.kind, f.detail, None, refs));
                 return Ok(report);
             }
-            IrStageResult::Ran { calls: verdicts, times } => {
+            IrStageResult::Ran {
+                calls: verdicts,
+                times,
+            } => {
                 tally.programs += 1;
                 tally.vectors_run += verdicts.len() as u64;
                 tally.add_times(times);

@@ -23,12 +23,11 @@ use super::plan::{NativeLimits, NativeStage};
 use super::verdict::{NativeFailure, NativeTimes, RowVerdict};
 use crate::diff::FindingKind;
 use compiler::ir::{IrModule, IrType};
-use oracle::native::{
-    build, driver_source, judge_against_oracle, parse_result, rename_main, run,
-    BuildConfig, BuildError, EntryCall, Exit, NativeVerdict, RunLimits, Source,
-    ENTRY_MAIN_RENAME,
-};
 use oracle::native::ir_driver::export_entries;
+use oracle::native::{
+    build, driver_source, judge_against_oracle, parse_result, rename_main, run, BuildConfig,
+    BuildError, EntryCall, Exit, NativeVerdict, RunLimits, Source, ENTRY_MAIN_RENAME,
+};
 use oracle::{Outcome, RunResult};
 
 /// One call a native stage makes, and what it must do.
@@ -165,13 +164,14 @@ pub fn run_ir_assembly(
         Err(BuildError::Rejected(m)) => {
             let f = NativeFailure::new(
                 FindingKind::AsmRejected,
-                format!("{}'s gcc rejects phicc's assembly: {m}", stage.target.name()),
+                format!(
+                    "{}'s gcc rejects phicc's assembly: {m}",
+                    stage.target.name()
+                ),
             );
             return Ok(IrStageResult::Failed(f, times));
         }
-        Err(BuildError::TimedOut) => {
-            return Ok(IrStageResult::Discarded("build timeout".into()))
-        }
+        Err(BuildError::TimedOut) => return Ok(IrStageResult::Discarded("build timeout".into())),
         Err(BuildError::Setup(m)) => return Err(m),
     };
     times.build = built.elapsed;

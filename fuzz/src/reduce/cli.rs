@@ -7,8 +7,8 @@
 use super::{reduce, size, ReduceGoal};
 use crate::check::directives::parse_directives;
 use crate::diff::{DiffConfig, Verdict};
-use crate::native::{full_verdict, NativePlan};
 use crate::findings::{test_file_text, write_atomically};
+use crate::native::{full_verdict, NativePlan};
 use compiler::ir::text::parse_module;
 use compiler::ir::verify::{verify_module, VerifyMode};
 use compiler::ir::IrConst;

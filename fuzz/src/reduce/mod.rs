@@ -18,8 +18,8 @@ pub mod edits;
 
 use crate::diff::{DiffConfig, Finding, Signature, Verdict};
 use crate::native::{full_verdict, NativeLimits, NativePlan, NativeStage};
-use compiler::target::Target;
 use compiler::ir::IrModule;
+use compiler::target::Target;
 use std::time::{Duration, Instant};
 
 /// What to keep while reducing.
@@ -59,7 +59,8 @@ impl ReduceGoal {
 
     /// True when `m` still shows the bug.
     pub fn holds(&self, m: &IrModule) -> bool {
-        self.finding(m).is_some_and(|f| f.signature == self.signature)
+        self.finding(m)
+            .is_some_and(|f| f.signature == self.signature)
     }
 }
 
