@@ -61,6 +61,34 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum BenchWhat {
+    /// The native stages on csmith programs (or `--corpus DIR`'s .c files): per stage the
+    /// time per program in phicc, assemble+link and run, and phicc's code's run time
+    /// against gcc -O0's and -O2's binaries. Options after `--` go to csmith.
+    Native {
+        /// Number of csmith programs.
+        #[arg(long, default_value_t = 20)]
+        count: u64,
+        #[arg(long, default_value_t = 1)]
+        seed_start: u64,
+        /// The `.c` files of this directory instead of csmith programs.
+        #[arg(long, value_name = "DIR")]
+        corpus: Option<PathBuf>,
+        /// Programs measured at once (1: runs do not compete for cores).
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        /// Native targets, as for `check`.
+        #[arg(long, default_value = "auto", value_name = "auto|none|T[,T]")]
+        targets: String,
+        /// Time limit of csmith itself.
+        #[arg(long, default_value = "60s", value_parser = parse_duration)]
+        csmith_timeout: Duration,
+        /// Time limit of each binary's run.
+        #[arg(long, default_value = "10s", value_parser = parse_duration)]
+        run_timeout: Duration,
+        /// Options passed to csmith after `--seed K`.
+        #[arg(last = true)]
+        csmith_options: Vec<String>,
+    },
     /// Hunt each mutant (all, or the ones named) until the first finding; prints a table
     /// ending in `N found, M missed`.
     Mutants {
@@ -427,6 +455,43 @@ pub fn cli_main(args: Vec<String>) -> i32 {
                 pipeline,
                 mutants: active,
             })
+        }
+        Command::Bench {
+            what:
+                BenchWhat::Native {
+                    count,
+                    seed_start,
+                    corpus,
+                    jobs,
+                    targets,
+                    csmith_timeout,
+                    run_timeout,
+                    csmith_options,
+                },
+        } => {
+            let (native, choice) = match native_plan(&targets) {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("error: --targets: {e}");
+                    return 2;
+                }
+            };
+            crate::csmith::native_bench::bench_native(
+                crate::csmith::native_bench::NativeBenchArgs {
+                    count,
+                    seed_start,
+                    corpus,
+                    jobs,
+                    csmith_options,
+                    csmith_timeout,
+                    pipeline,
+                    native_note: choice.describe(&native),
+                    native: native.with_limits(crate::native::NativeLimits {
+                        run_timeout,
+                        ..crate::native::NativeLimits::default()
+                    }),
+                },
+            )
         }
         Command::Gen { generator, seed } => crate::campaign::cli::gen_command(&generator, seed),
         Command::Reduce {

@@ -81,7 +81,14 @@ fn exit_and_argc() {
 #[test]
 fn reference_timeouts_and_crashes_are_invalid_never_mismatches() {
     let looping = temp_c("loop.c", "int main(void) { for (;;) {} }\n");
-    let (code, out, _) = phihunt(&["check", "--targets", "none", "--ref-timeout", "300ms", &looping]);
+    let (code, out, _) = phihunt(&[
+        "check",
+        "--targets",
+        "none",
+        "--ref-timeout",
+        "300ms",
+        &looping,
+    ]);
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("reference timeout"), "{out}");
     assert_eq!(counts(last_line(&out)), (0, 0));
@@ -121,7 +128,14 @@ fn a_seeded_middle_end_bug_is_a_mismatch() {
     assert_eq!(code, 0, "{out}{err}");
     // -8 >> 28 is -1 with gcc (arithmetic shift, implementation-defined in C99 6.5.7).
     assert!(out.contains("stdout \"-1\\n\""), "{out}");
-    let (code, out, _) = phihunt(&["--mutant", "simplify_ashr_as_lshr", "check", "--targets", "none", &f]);
+    let (code, out, _) = phihunt(&[
+        "--mutant",
+        "simplify_ashr_as_lshr",
+        "check",
+        "--targets",
+        "none",
+        &f,
+    ]);
     assert_eq!(code, 1, "{out}");
     assert!(
         out.lines()

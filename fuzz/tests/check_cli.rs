@@ -23,7 +23,10 @@ fn corpus_replays_with_every_stage_agreeing() {
     let (passed, failed) = counts(last_line(&out));
     assert_eq!(failed, 0);
     for stage in ["native:x86_64", "native:x86_64/stack", "native:i686"] {
-        let rows = out.lines().filter(|l| l.starts_with(&format!("{stage} "))).count();
+        let rows = out
+            .lines()
+            .filter(|l| l.starts_with(&format!("{stage} ")))
+            .count();
         // One row per file: 18 in corpus/ir, 29 in corpus/c when this was written.
         assert!(rows >= 40, "{stage}: {rows} rows\n{out}");
     }
@@ -93,7 +96,14 @@ fn invalid_inputs_exit_2_with_a_location() {
 
 #[test]
 fn unknown_mutant_is_rejected() {
-    let (code, _, err) = phihunt(&["--mutant", "nope", "check", "--targets", "none", "corpus/ir"]);
+    let (code, _, err) = phihunt(&[
+        "--mutant",
+        "nope",
+        "check",
+        "--targets",
+        "none",
+        "corpus/ir",
+    ]);
     assert_eq!(code, 2);
     assert!(err.contains("unknown mutant"), "{err}");
 }

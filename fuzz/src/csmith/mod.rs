@@ -9,7 +9,9 @@
 //! - `program`: one seed end to end (csmith, gcc reference, front end, stages) and its
 //!   classification;
 //! - `report`: saving mismatches and printing the summary (counts, errors histogram,
-//!   times).
+//!   times, native stages);
+//! - `native_bench`: `bench native`, the native stages' cost and phicc's code's speed
+//!   against gcc -O0 and -O2.
 //!
 //! Invariants: every child (csmith, gcc, the binary) has a timeout; a reference that times
 //! out is counted as such, never as a mismatch (its probe may make it a suspect, see
@@ -18,6 +20,7 @@
 //! suspect; seeds are spread over `--jobs` threads and the
 //! summary does not depend on the order they finish in.
 
+pub mod native_bench;
 pub mod program;
 pub mod report;
 

@@ -156,6 +156,33 @@ impl SeedResult {
     }
 }
 
+/// csmith's program for `seed` (`Ok(Err(why))` when csmith fails or times out; `Err` when
+/// it cannot be started). csmith writes `platform.info` into `work_dir`.
+pub fn csmith_program(
+    seed: u64,
+    options: &[String],
+    work_dir: &std::path::Path,
+    timeout: Duration,
+) -> Result<Result<String, String>, String> {
+    let mut csmith = Command::new("csmith");
+    csmith
+        .arg("--seed")
+        .arg(seed.to_string())
+        .args(options)
+        .current_dir(work_dir);
+    let generated = run_limited(&mut csmith, timeout, 64 << 20)?;
+    match generated.termination {
+        Termination::Exited(0) if !generated.truncated => {
+            Ok(Ok(String::from_utf8_lossy(&generated.stdout).into_owned()))
+        }
+        t => {
+            let stderr = String::from_utf8_lossy(&generated.stderr);
+            let first = stderr.lines().next().unwrap_or("").to_string();
+            Ok(Err(format!("{t:?} {first}")))
+        }
+    }
+}
+
 /// Runs seed `seed`. `Err` only for a broken setup (csmith or gcc cannot be started).
 pub fn run_seed(seed: u64, cfg: &SeedConfig) -> Result<SeedResult, String> {
     let mut result = SeedResult {
@@ -170,24 +197,14 @@ pub fn run_seed(seed: u64, cfg: &SeedConfig) -> Result<SeedResult, String> {
         gcc_s_time: None,
         native: None,
     };
-    let mut csmith = Command::new("csmith");
-    csmith
-        .arg("--seed")
-        .arg(seed.to_string())
-        .args(&cfg.csmith_options)
-        // csmith writes `platform.info` into its working directory.
-        .current_dir(&cfg.work_dir);
-    let generated = run_limited(&mut csmith, cfg.csmith_timeout, 64 << 20)?;
-    match generated.termination {
-        Termination::Exited(0) if !generated.truncated => {}
-        t => {
-            let stderr = String::from_utf8_lossy(&generated.stderr);
-            let first = stderr.lines().next().unwrap_or("").to_string();
-            result.verdict = Verdict::GeneratorFailed(format!("{t:?} {first}"));
-            return Ok(result);
-        }
-    }
-    result.program = String::from_utf8_lossy(&generated.stdout).into_owned();
+    result.program =
+        match csmith_program(seed, &cfg.csmith_options, &cfg.work_dir, cfg.csmith_timeout)? {
+            Ok(p) => p,
+            Err(why) => {
+                result.verdict = Verdict::GeneratorFailed(why);
+                return Ok(result);
+            }
+        };
     let path = cfg.work_dir.join(format!("csmith-{seed}.c"));
     std::fs::write(&path, &result.program)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
