@@ -13,9 +13,10 @@
 //! - with mutants on, findings are never copied into `corpus/found/` (they are not real
 //!   bugs, and the corpus is replayed by `cargo test`);
 //! - Ctrl-C stops the workers after their current program; the report is still written;
-//! - the native stages (`crate::native`) run for program indexes that are multiples of
-//!   `native_every`, after the stage differential agreed; their findings are saved like
-//!   any other, with the target and allocator in `finding.json`.
+//! - the native stages (`crate::native`) run for one in `native_every` of each source's
+//!   programs (source-local indexes that are multiples of it), after the stage
+//!   differential agreed; their findings are saved like any other, with the target and
+//!   allocator in `finding.json`.
 
 pub mod bench;
 pub mod cli;
@@ -48,7 +49,7 @@ pub const DEFAULT_NATIVE_EVERY: u64 = 4;
 pub struct HuntConfig {
     /// The native stages (empty: none).
     pub native: NativePlan,
-    /// Native stages for program indexes that are multiples of this (1: every program).
+    /// Native stages for one program in this many of each source (1: every program).
     pub native_every: u64,
     pub duration: Duration,
     pub base_seed: u64,
@@ -153,6 +154,7 @@ pub fn finding_context(sig: &Signature, default_ptr: u32) -> (Option<String>, Op
 
 fn run_one(
     source: &dyn ProgramSource,
+    sources_len: usize,
     index: u64,
     seed: u64,
     cfg: &HuntConfig,
@@ -161,7 +163,9 @@ fn run_one(
     let cand = source.make(seed);
     let mut verdict = differential(&cand.module, &cand.entry, &cand.arg_vectors, &cfg.diff);
     let mut native = None;
-    let native_due = !cfg.native.is_empty() && index.is_multiple_of(cfg.native_every.max(1));
+    // Program i comes from source i % len: count one in N of each source's own programs.
+    let per_source = index / sources_len.max(1) as u64;
+    let native_due = !cfg.native.is_empty() && per_source.is_multiple_of(cfg.native_every.max(1));
     if let (true, Verdict::Agree { expectations, .. }) = (native_due, &verdict) {
         match native_differential(
             &cand.module,
@@ -317,7 +321,7 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                     // A panic outside the stages (generator, oracle, harness) must not take
                     // the campaign down: it is saved with its seed and counted.
                     let ev = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        run_one(source, i, seed, cfg, found_ids)
+                        run_one(source, sources.len(), i, seed, cfg, found_ids)
                     }))
                     .unwrap_or_else(|payload| harness_panic(source, seed, cfg, payload));
                     if tx.send(ev).is_err() {
@@ -518,4 +522,25 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
 pub fn default_out_dir(root: &Path) -> PathBuf {
     root.join("reports")
         .join(crate::findings::timestamp(unix_now()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diff::FindingKind;
+
+    #[test]
+    fn findings_name_their_target_allocator_and_width() {
+        let ctx = |k, s: &str| finding_context(&Signature::new(k, s), 8);
+        assert_eq!(
+            ctx(FindingKind::Mismatch, "native:x86_64/stack"),
+            (Some("x86_64".into()), Some("stack".into()), 8)
+        );
+        assert_eq!(
+            ctx(FindingKind::RegallocCheck, "native:i686"),
+            (Some("i686".into()), Some("linear".into()), 4)
+        );
+        assert_eq!(ctx(FindingKind::Mismatch, "gvn@4"), (None, None, 4));
+        assert_eq!(ctx(FindingKind::Verify, "gvn#2"), (None, None, 8));
+    }
 }
