@@ -42,7 +42,7 @@ use std::time::{Duration, Instant};
 
 /// The default of `--native-every`: native stages for one program in this many (see the
 /// README for the measured hunt rates behind the choice).
-pub const DEFAULT_NATIVE_EVERY: u64 = 4;
+pub const DEFAULT_NATIVE_EVERY: u64 = 64;
 
 /// Settings of a hunt.
 #[derive(Clone)]
