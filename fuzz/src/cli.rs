@@ -168,7 +168,8 @@ enum Command {
         /// `/usr/include/csmith` is added last when it exists.
         #[arg(short = 'I', value_name = "DIR")]
         include: Vec<PathBuf>,
-        /// Seconds the gcc reference binary may run.
+        /// Time the gcc reference binary may run (and each native run: gcc's and phicc's
+        /// binaries on every target).
         #[arg(long, default_value = "10s", value_parser = parse_duration)]
         ref_timeout: Duration,
         /// Instructions per run before the oracle gives up.
@@ -343,7 +344,10 @@ pub fn cli_main(args: Vec<String>) -> i32 {
                 }
             };
             let settings = CheckSettings {
-                native,
+                native: native.with_limits(crate::native::NativeLimits {
+                    run_timeout: ref_timeout,
+                    ..crate::native::NativeLimits::default()
+                }),
                 jobs: crate::campaign::cli::default_jobs(),
                 pipeline,
                 run: RunConfig {

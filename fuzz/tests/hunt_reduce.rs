@@ -134,6 +134,8 @@ fn mutant_hunt_saves_reduces_and_replays_findings() {
             "--mutant",
             "m2r_frontier_skips_loop_header",
             "check",
+            "--targets",
+            "none",
             reduced,
         ])
         .output()
@@ -145,7 +147,7 @@ fn mutant_hunt_saves_reduces_and_replays_findings() {
         String::from_utf8_lossy(&with.stdout)
     );
     let without = Command::new(bin)
-        .args(["check", reduced])
+        .args(["check", "--targets", "none", reduced])
         .env_remove("PHIHUNT_MUTANT")
         .output()
         .unwrap();
@@ -157,7 +159,13 @@ fn mutant_hunt_saves_reduces_and_replays_findings() {
     );
     // The raw input replays too, with the reference's expectations.
     let raw = Command::new(bin)
-        .args(["--mutant", "m2r_frontier_skips_loop_header", "check"])
+        .args([
+            "--mutant",
+            "m2r_frontier_skips_loop_header",
+            "check",
+            "--targets",
+            "none",
+        ])
         .arg(dir.join("input.ir"))
         .output()
         .unwrap();
@@ -309,6 +317,8 @@ fn a_backend_mutant_is_a_native_finding_kept_by_the_reducer() {
     let refs: Vec<&dyn ProgramSource> = sources.iter().map(|s| s as &dyn ProgramSource).collect();
     let mut cfg = native_config(out.clone(), vec![Mutant::X86UnsignedCmpAsSigned], 40);
     cfg.stop_at_first = true;
+    // Every candidate is built and run natively: a short budget still shrinks it.
+    cfg.reduce_budget = Duration::from_secs(8);
     let r = hunt(&refs, &cfg).unwrap();
     let first = r
         .signatures
