@@ -60,7 +60,10 @@ fn fake_csmith(tag: &str) -> PathBuf {
 fn bench(args: &[&str], fake: Option<&Path>) -> (i32, String, String) {
     let mut args: Vec<&str> = args.to_vec();
     if !args.contains(&"--targets") {
-        let after = args.iter().position(|a| *a == "csmith").map_or(args.len(), |i| i + 1);
+        let after = args
+            .iter()
+            .position(|a| *a == "csmith")
+            .map_or(args.len(), |i| i + 1);
         args.splice(after..after, ["--targets", "none"]);
     }
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_phihunt"));

@@ -319,7 +319,8 @@ pub fn check_paths(paths: &[PathBuf], settings: &CheckSettings) -> CheckSummary 
     let jobs = settings.jobs.max(1).min(files.len().max(1));
     let next = std::sync::atomic::AtomicUsize::new(0);
     // Results by index; the printer prints the finished prefix in order.
-    let done: std::sync::Mutex<(usize, Vec<Option<(String, CheckSummary)>>)> =
+    type Printed = (usize, Vec<Option<(String, CheckSummary)>>);
+    let done: std::sync::Mutex<Printed> =
         std::sync::Mutex::new((0, (0..files.len()).map(|_| None).collect()));
     // Seeded bugs are switched on per thread: the workers take the caller's.
     let mutants = compiler::mutants::active();

@@ -40,15 +40,18 @@ pub fn expected_outcome(d: &RunDirective, ret: IrType) -> Outcome {
     }
 }
 
-/// The native rows of an `.ir` file: (stage names, rows of cells, notes). `calls` are the
-/// directives with their canonical arguments and return types.
+/// Native rows: (stage names, one row of cells per stage, notes).
+pub type NativeRows = (Vec<String>, Vec<Vec<Cell>>, Vec<String>);
+
+/// The native rows of an `.ir` file. `calls` are the directives with their canonical
+/// arguments and return types.
 pub fn ir_native_rows(
     module: &IrModule,
     directives: &[RunDirective],
     calls: &[(Vec<i64>, IrType)],
     pipeline: &PipelineOptions,
     plan: &NativePlan,
-) -> Result<(Vec<String>, Vec<Vec<Cell>>, Vec<String>), String> {
+) -> Result<NativeRows, String> {
     let (mut stages, mut rows, mut notes) = (Vec::new(), Vec::new(), Vec::new());
     if plan.is_empty() {
         return Ok((stages, rows, notes));

@@ -93,7 +93,9 @@ pub fn native_differential(
         return Ok(report);
     }
     // The references of each width the plan needs.
-    let mut by_width: BTreeMap<u32, Result<Vec<(Vec<i64>, RunResult)>, String>> = BTreeMap::new();
+    // Width -> the valid references at it, or why there are none.
+    type References = Result<Vec<(Vec<i64>, RunResult)>, String>;
+    let mut by_width: BTreeMap<u32, References> = BTreeMap::new();
     let mut dropped_at: BTreeMap<u32, u64> = BTreeMap::new();
     for stage in &plan.stages {
         let w = stage.ptr_bytes();

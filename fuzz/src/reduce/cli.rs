@@ -83,7 +83,7 @@ pub fn reduce_file(file: &Path, output: Option<&Path>, budget: Duration, plan: &
         );
     }
     let diff = DiffConfig::default();
-    let finding = match full_verdict(&module, &entry, &vectors, &diff, &plan) {
+    let finding = match full_verdict(&module, &entry, &vectors, &diff, plan) {
         Err(setup) => {
             eprintln!("error: cannot run natively: {setup}");
             return 2;
