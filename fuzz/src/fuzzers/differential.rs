@@ -92,6 +92,19 @@ fn switch_on_env_mutants() {
 
 /// Runs one input through generator `kind` and the differential.
 pub fn check_generated(kind: GenKind, data: &[u8], stats: &FuzzStats) {
+    let (plan, every) = native_settings();
+    check_generated_with(kind, data, stats, plan, *every)
+}
+
+/// [`check_generated`] with the native stages and `N` given (tests; the fuzz targets take
+/// them from the environment).
+pub fn check_generated_with(
+    kind: GenKind,
+    data: &[u8],
+    stats: &FuzzStats,
+    plan: &NativePlan,
+    native_every: u64,
+) {
     stats.exec();
     switch_on_env_mutants();
     let mut u = Unstructured::new(data);
@@ -107,9 +120,8 @@ pub fn check_generated(kind: GenKind, data: &[u8], stats: &FuzzStats) {
     let every_stage = hash.is_multiple_of(EVERY_STAGE_ONE_IN);
     let cfg = settings(every_stage);
     let mut verdict = differential(&program.module, &program.entry, &program.arg_vectors, cfg);
-    let (plan, native_every) = native_settings();
     // A different slice of the hash than the every-stage choice, so the two are independent.
-    let native_due = !plan.is_empty() && (hash >> 32).is_multiple_of(*native_every);
+    let native_due = !plan.is_empty() && (hash >> 32).is_multiple_of(native_every.max(1));
     if let (true, Verdict::Agree { expectations, .. }) = (native_due, &verdict) {
         match native_differential(
             &program.module,
