@@ -3,7 +3,7 @@
 //! Why: a harness is only as good as the bugs it finds; switching on one known bug and
 //! timing how long the hunters take to find it measures them. Each mutant is a named,
 //! deliberately wrong variant of one decision in one pass (or, for the `X86*`, `I686*`,
-//! `Regalloc*` and `ParallelMove*` ones, in one backend).
+//! `Aarch64*`, `Riscv64*`, `Regalloc*` and `ParallelMove*` ones, in one backend).
 //!
 //! Invariants: off by default; the switch is per thread (so parallel tests and parallel
 //! hunt jobs do not see each other's mutants) and costs one thread-local load when off;
@@ -68,10 +68,29 @@ pub enum Mutant {
     ParallelMoveInOrder,
     /// Backend (i686): a 64-bit add forgets the carry into the high word (`add` for `adc`).
     I686AddNoCarry,
+    /// Backend (aarch64): a narrow incoming parameter is used without re-extending it
+    /// (AAPCS64 leaves the bits above its width unspecified).
+    Aarch64NarrowParamNotExtended,
+    /// Backend (aarch64): division by zero is not tested (the hardware gives 0, no trap).
+    Aarch64DivZeroNoTrap,
+    /// Backend (aarch64): a constant wider than 16 bits is built with `movz` alone (the
+    /// `movk` of the upper parts is lost).
+    Aarch64WideImmediateTruncated,
+    /// Backend (riscv64): a narrow incoming parameter is used without re-extending it.
+    Riscv64NarrowParamNotExtended,
+    /// Backend (riscv64): division by zero is not tested (the hardware gives -1 or the
+    /// dividend, no trap).
+    Riscv64DivZeroNoTrap,
+    /// Backend (riscv64): `lui`/`addi` constant pairs forget to round the upper part when
+    /// the low 12 bits are 0x800 or more (the `addi` immediate is sign-extended).
+    Riscv64LuiNoRounding,
+    /// Backend (riscv64): a 32-bit add uses `add` instead of `addw`, so the result is not
+    /// sign-extended from bit 31.
+    Riscv64I32AddNotWord,
 }
 
 impl Mutant {
-    pub const ALL: [Mutant; 23] = [
+    pub const ALL: [Mutant; 30] = [
         Mutant::PhiElimNoTemporaries,
         Mutant::PhiElimNoTrampoline,
         Mutant::PhiElimRepeatedTargetOnce,
@@ -95,6 +114,13 @@ impl Mutant {
         Mutant::X86_64StackArgOffBy8,
         Mutant::ParallelMoveInOrder,
         Mutant::I686AddNoCarry,
+        Mutant::Aarch64NarrowParamNotExtended,
+        Mutant::Aarch64DivZeroNoTrap,
+        Mutant::Aarch64WideImmediateTruncated,
+        Mutant::Riscv64NarrowParamNotExtended,
+        Mutant::Riscv64DivZeroNoTrap,
+        Mutant::Riscv64LuiNoRounding,
+        Mutant::Riscv64I32AddNotWord,
     ];
 
     /// The stable name used by `--mutant` and `PHIHUNT_MUTANT`.
@@ -123,6 +149,13 @@ impl Mutant {
             Mutant::X86_64StackArgOffBy8 => "x86_64_stack_arg_off_by_8",
             Mutant::ParallelMoveInOrder => "parallel_move_in_order",
             Mutant::I686AddNoCarry => "i686_add_no_carry",
+            Mutant::Aarch64NarrowParamNotExtended => "aarch64_narrow_param_not_extended",
+            Mutant::Aarch64DivZeroNoTrap => "aarch64_div_zero_no_trap",
+            Mutant::Aarch64WideImmediateTruncated => "aarch64_wide_immediate_truncated",
+            Mutant::Riscv64NarrowParamNotExtended => "riscv64_narrow_param_not_extended",
+            Mutant::Riscv64DivZeroNoTrap => "riscv64_div_zero_no_trap",
+            Mutant::Riscv64LuiNoRounding => "riscv64_lui_no_rounding",
+            Mutant::Riscv64I32AddNotWord => "riscv64_i32_add_not_word",
         }
     }
 

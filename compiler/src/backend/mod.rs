@@ -35,12 +35,14 @@
 //! - an IR construct a backend cannot handle is a [`BackendError`] naming the target,
 //!   the function and the instruction, never a panic and never silently wrong code.
 
+pub mod aarch64;
 pub mod data;
 pub mod frame;
 pub mod i686;
 pub mod liveness;
 pub mod parallel_move;
 pub mod regalloc;
+pub mod riscv64;
 pub mod x86;
 pub mod x86_64;
 
@@ -158,16 +160,22 @@ pub fn compile_module(
     match target {
         Target::X86_64 => x86_64::emit_module(module, opts),
         Target::I686 => i686::emit_module(module, opts),
-        Target::Aarch64 | Target::Riscv64 => Err(BackendError {
-            target,
-            function: String::new(),
-            inst: None,
-            message: "no backend for this target yet".into(),
-        }),
+        Target::Aarch64 => aarch64::emit_module(module, opts),
+        Target::Riscv64 => riscv64::emit_module(module, opts),
     }
 }
 
 /// The targets [`compile_module`] has a backend for.
 pub fn supported_targets() -> &'static [Target] {
     &[Target::X86_64, Target::I686]
+}
+
+/// The error of a backend that does not exist yet.
+fn not_written(target: Target) -> BackendError {
+    BackendError {
+        target,
+        function: String::new(),
+        inst: None,
+        message: "no backend for this target yet".into(),
+    }
 }

@@ -29,6 +29,8 @@
 mod checker;
 mod linear_scan;
 mod stack;
+#[cfg(test)]
+pub(crate) mod test_ir;
 
 pub use checker::{check, CheckError};
 
