@@ -4,10 +4,10 @@
 //! a register, and only four registers have byte names — the places where a backend
 //! written for 64-bit machines goes wrong.
 //!
-//! Per function ([`emit_function`]): allocate ([`register_file`]), check the allocation,
-//! lay out the frame ([`abi::Frame`]), select instructions block by block
-//! ([`isel`], [`wide`] for 64-bit operations, [`abi`] for calls and returns) into the
-//! shared x86 instructions (`backend::x86::inst`), and write the text ([`emit`], with the
+//! Per function (`emit_function`): allocate ([`register_file`]), check the allocation,
+//! lay out the frame (`abi::Frame`), select instructions block by block
+//! (`isel`, `wide` for 64-bit operations, `abi` for calls and returns) into the
+//! shared x86 instructions (`backend::x86::inst`), and write the text (`emit`, with the
 //! shared x86 printer at 4-byte addresses). Globals come from `backend::data`.
 //!
 //! The register plan: eax, ecx and edx are scratch (never allocated; every instruction
