@@ -1318,42 +1318,59 @@ fn frames_stack_arguments_and_memcpy_of_every_size() {
     }
 }
 
-/// `@main` calls `@t(a, b)` = `OP TYPE a, b` (or `unreachable`) and must end as stated.
+/// Call `k` of a C driver (`a.out k`) calls `@t_k(a, b)` = `OP TYPE a, b` (the divisor a
+/// value or a constant; or `unreachable`), which must end as stated. One module and one
+/// link per allocator for all cases.
 #[test]
 fn traps_happen_exactly_where_the_ir_traps() {
     assert_toolchain();
     // (operation, type, a, b, expected status): MIN / -1 and division by zero at every
     // width trap (SIGFPE = signal 8); the same operations one step away do not.
-    let cases: &[(&str, &str, &str, &str, &str)] = &[
-        ("sdiv", "i8", "-128", "-1", "signal 8"),
-        ("srem", "i8", "-128", "-1", "signal 8"),
-        ("sdiv", "i16", "-32768", "-1", "signal 8"),
-        ("srem", "i16", "-32768", "-1", "signal 8"),
-        ("sdiv", "i32", "-2147483648", "-1", "signal 8"),
-        ("srem", "i32", "-2147483648", "-1", "signal 8"),
-        ("sdiv", "i64", "-9223372036854775808", "-1", "signal 8"),
-        ("srem", "i64", "-9223372036854775808", "-1", "signal 8"),
-        ("udiv", "u8", "7", "0", "signal 8"),
-        ("urem", "u16", "7", "0", "signal 8"),
-        ("sdiv", "i32", "7", "0", "signal 8"),
-        ("udiv", "u32", "7", "0", "signal 8"),
-        ("urem", "u64", "7", "0", "signal 8"),
-        ("srem", "i64", "7", "0", "signal 8"),
+    let cases: &[(&str, IrType, &str, &str, &str)] = &[
+        ("sdiv", IrType::I8, "-128", "-1", "signal 8"),
+        ("srem", IrType::I8, "-128", "-1", "signal 8"),
+        ("sdiv", IrType::I16, "-32768", "-1", "signal 8"),
+        ("srem", IrType::I16, "-32768", "-1", "signal 8"),
+        ("sdiv", IrType::I32, "-2147483648", "-1", "signal 8"),
+        ("srem", IrType::I32, "-2147483648", "-1", "signal 8"),
+        (
+            "sdiv",
+            IrType::I64,
+            "-9223372036854775808",
+            "-1",
+            "signal 8",
+        ),
+        (
+            "srem",
+            IrType::I64,
+            "-9223372036854775808",
+            "-1",
+            "signal 8",
+        ),
+        ("udiv", IrType::U8, "7", "0", "signal 8"),
+        ("urem", IrType::U16, "7", "0", "signal 8"),
+        ("sdiv", IrType::I32, "7", "0", "signal 8"),
+        ("udiv", IrType::U32, "7", "0", "signal 8"),
+        ("urem", IrType::U64, "7", "0", "signal 8"),
+        ("srem", IrType::I64, "7", "0", "signal 8"),
         // Signedness comes from the operation: sdiv u8 128, 255 is -128 / -1.
-        ("sdiv", "u8", "128", "255", "signal 8"),
-        ("srem", "u16", "32768", "65535", "signal 8"),
-        ("sdiv", "u32", "2147483648", "4294967295", "signal 8"),
-        ("sdiv", "i8", "-127", "-1", "127"),
-        ("sdiv", "i32", "-2147483647", "-1", "2147483647"),
-        ("udiv", "u8", "128", "255", "0"),
-        ("udiv", "i8", "-128", "-1", "0"),
-        ("srem", "i64", "-9223372036854775807", "-1", "0"),
-        ("unreachable", "i32", "0", "0", "signal 4"),
+        ("sdiv", IrType::U8, "128", "255", "signal 8"),
+        ("srem", IrType::U16, "32768", "65535", "signal 8"),
+        ("sdiv", IrType::U32, "2147483648", "4294967295", "signal 8"),
+        ("sdiv", IrType::I8, "-127", "-1", "127"),
+        ("sdiv", IrType::I32, "-2147483647", "-1", "2147483647"),
+        ("udiv", IrType::U8, "128", "255", "0"),
+        ("udiv", IrType::I8, "-128", "-1", "0"),
+        ("srem", IrType::I64, "-9223372036854775807", "-1", "0"),
+        ("unreachable", IrType::I32, "0", "0", "signal 4"),
     ];
-    let dir = tempfile::tempdir().unwrap();
-    for (op, ty, a, b, want) in cases {
-        // The divisor as a value and as a constant.
+    let mut text = String::new();
+    let mut driver = String::from("#include <stdlib.h>\n");
+    let mut switch = String::new();
+    let mut expected = Vec::new();
+    for (i, (op, ty, a, b, want)) in cases.iter().enumerate() {
         for constant_divisor in [false, true] {
+            let k = expected.len();
             let rhs = if constant_divisor { *b } else { "%1" };
             let body = if *op == "unreachable" {
                 "    unreachable".to_string()
@@ -1362,27 +1379,57 @@ fn traps_happen_exactly_where_the_ir_traps() {
                     "    %2 = {op} {ty} %0, {rhs}\n    %3 = cast {ty} %2 to i32\n    ret i32 %3"
                 )
             };
-            let text = format!(
-                "func noinline @t({ty}, {ty}) -> i32 {{\n.LBB0:\n    %0 = paramref 0, {ty}\n    \
-                 %1 = paramref 1, {ty}\n{body}\n}}\n\n\
-                 func @main() -> i32 {{\n.LBB1:\n    %0 = call i32 @t({ty} {a}, {ty} {b})\n    ret i32 %0\n}}\n"
+            let _ = writeln!(
+                text,
+                "func noinline @t_{k}({ty}, {ty}) -> i32 {{\n.LBB{}:\n    %0 = paramref 0, {ty}\n    \
+                 %1 = paramref 1, {ty}\n{body}\n}}\n",
+                100 + k
             );
-            for mode in RegallocMode::ALL {
-                let outcome =
-                    run_ir(&text, mode, dir.path(), &[], &[]).unwrap_or_else(|e| panic!("{e}"));
-                // The exit status is the low byte of the result.
-                let want = match want.parse::<i64>() {
-                    Ok(v) => (v & 0xff).to_string(),
-                    Err(_) => want.to_string(),
-                };
-                assert_eq!(
-                    outcome.status,
-                    want,
-                    "{op} {ty} {a}, {rhs} ({})",
-                    mode.name()
-                );
-            }
+            let c = c_type(*ty);
+            let _ = writeln!(driver, "extern int t_{k}({c}, {c});");
+            let _ = writeln!(
+                switch,
+                "    case {k}: return t_{k}(({c}){a}LL, ({c}){b}LL);"
+            );
+            // The exit status is the low byte of the result.
+            let want = match want.parse::<i64>() {
+                Ok(v) => (v & 0xff).to_string(),
+                Err(_) => want.to_string(),
+            };
+            expected.push((want, format!("case {i}: {op} {ty} {a}, {rhs}")));
         }
+    }
+    let _ = writeln!(
+        driver,
+        "int main(int argc, char **argv) {{\n    switch (atoi(argv[1])) {{\n{switch}    }}\n    return 125;\n}}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("traps_main.c");
+    std::fs::write(&c, driver).unwrap();
+    let module = compiler::ir::text::parse_module(&text).unwrap_or_else(|e| panic!("{e}"));
+    for mode in RegallocMode::ALL {
+        let asm = compile_module(&module, Target::Aarch64, &options(mode))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let s = dir.path().join("traps.s");
+        let exe = dir.path().join("traps.out");
+        std::fs::write(&s, asm).unwrap();
+        gcc(&["-O0", "-w"], &[&c, &s], &exe).unwrap_or_else(|e| panic!("{e}"));
+        let wrong = on_two_threads(
+            expected.iter().enumerate().collect(),
+            |(k, (want, what))| {
+                let index = k.to_string();
+                match run_binary(&exe, dir.path(), &[&index], RUN_TIMEOUT) {
+                    Ok(o) if o.status == *want => Vec::new(),
+                    Ok(o) => vec![format!(
+                        "{what} ({}): {}, expected {want}",
+                        mode.name(),
+                        o.status
+                    )],
+                    Err(e) => vec![e],
+                }
+            },
+        );
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     }
 }
 
