@@ -560,6 +560,102 @@ mod tests {
         assert!(mem_at(Reg::SP, 1026, 2).0.is_empty());
     }
 
+    /// The frame of the only function of `text` under linear scan.
+    fn frame_of(text: &str) -> Frame {
+        let module = crate::ir::text::parse_module(text).expect("test IR parses");
+        let func = &module.functions[0];
+        let alloc = crate::backend::regalloc::allocate(
+            func,
+            &super::super::register_file(),
+            crate::backend::RegallocMode::LinearScan,
+        );
+        Frame::build(func, &alloc).expect("frame")
+    }
+
+    #[test]
+    fn a_leaf_function_saves_nothing_and_keeps_sp_aligned() {
+        let frame = frame_of(
+            "func @leaf(i32, i32) -> i32 {\n.LBB0:\n    %0 = paramref 0, i32\n    \
+             %1 = paramref 1, i32\n    %2 = add i32 %0, %1\n    ret i32 %2\n}\n",
+        );
+        assert!(frame.saved.is_empty());
+        assert_eq!(frame.save_area, 0);
+        assert_eq!(frame.layout.size % 16, 0);
+        assert!(frame.realign.is_none());
+        let prologue = frame.prologue();
+        // stp x29, x30; mov x29, sp; sub sp; the two parameter homes.
+        assert_eq!(prologue.len(), 5, "{prologue:?}");
+        assert!(matches!(
+            prologue[4],
+            Inst::Store {
+                bytes: 8,
+                rt: Reg(1),
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn values_across_calls_are_saved_in_pairs_below_x29() {
+        // Three values live across the call: three callee-saved registers, a 32-byte
+        // save area (two slots of 16), stored with one stp and one str.
+        let frame = frame_of(
+            "declare @g() -> i64\n\
+             func @f(i64, i64, i64) -> i64 {\n.LBB0:\n    %0 = paramref 0, i64\n    \
+             %1 = paramref 1, i64\n    %2 = paramref 2, i64\n    %3 = call i64 @g()\n    \
+             %4 = add i64 %0, %1\n    %5 = add i64 %4, %2\n    %6 = add i64 %5, %3\n    \
+             ret i64 %6\n}\n",
+        );
+        assert_eq!(frame.saved, vec![Reg(19), Reg(20), Reg(21)]);
+        assert_eq!(frame.save_area, 32);
+        let prologue = frame.prologue();
+        assert!(prologue.contains(&Inst::Stp {
+            rt1: Reg(19),
+            rt2: Reg(20),
+            mem: Mem::at(Reg::FP, -16)
+        }));
+        assert!(prologue.contains(&Inst::Store {
+            bytes: 8,
+            rt: Reg(21),
+            mem: Mem::at(Reg::FP, -32)
+        }));
+        let epilogue = frame.epilogue();
+        assert!(epilogue.contains(&Inst::Ldp {
+            rt1: Reg(19),
+            rt2: Reg(20),
+            mem: Mem::at(Reg::FP, -16)
+        }));
+        assert_eq!(epilogue.last(), Some(&Inst::Ret));
+    }
+
+    #[test]
+    fn an_over_aligned_alloca_realigns_sp_and_stack_parameters_stay_on_x29() {
+        let frame = frame_of(
+            "func @f(i64, i64, i64, i64, i64, i64, i64, i64, i16) -> i64 {\n.LBB0:\n    \
+             %8 = paramref 8, i16\n    %1 = alloca i8, 100, 128\n    \
+             %2 = cast i16 %8 to i64\n    ret i64 %2\n}\n",
+        );
+        assert_eq!(frame.realign, Some(128));
+        assert_eq!(frame.param_location(8), Some((Reg::FP, 16)));
+        assert_eq!(
+            frame.param_location(0),
+            None,
+            "an unread register parameter has no home"
+        );
+        let prologue = frame.prologue();
+        assert!(prologue.contains(&Inst::OpImm {
+            op: OpImm::And,
+            w: Width::X,
+            rd: Reg::SP,
+            rn: FRAME_SCRATCH,
+            imm: (-128i64) as u64
+        }));
+        assert_eq!(
+            frame.alloca_offset(crate::ir::Value(1)).map(|o| o % 128),
+            Some(0)
+        );
+    }
+
     #[test]
     fn add_offset_uses_immediates_when_they_fit() {
         let tmp = Reg(9);

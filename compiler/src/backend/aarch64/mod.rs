@@ -15,7 +15,8 @@
 //! The register plan, and why:
 //! - scratch, never allocated: x16 and x17 (IP0/IP1: the linker's veneers may clobber
 //!   them at a call anyway), x9 and x10 (a third and fourth operand: quotient, memcpy
-//!   data and counter), x11 (addresses frame slots whose offset fits no immediate);
+//!   data and counter), x11 (addresses frame slots whose offset fits no immediate, and
+//!   holds the prologue's large sp adjustments);
 //! - never touched: x18 (the platform register), x29 (frame pointer), x30 (link
 //!   register), sp;
 //! - allocatable, in preference order: x12-x15 and x8 (caller-saved, free of every ABI
