@@ -1433,6 +1433,35 @@ fn traps_happen_exactly_where_the_ir_traps() {
     }
 }
 
+/// A loop whose body is about 300,000 instruction words (1.2 MB): the loop's exit is a
+/// conditional branch over the whole body, beyond the ±1 MiB a `b.cond` reaches, so the
+/// function must be printed with long conditional branches (and the division's trap
+/// branch too). `@huge(n)` adds 65537 (a movz + movk constant) 100,000 times per
+/// iteration, n times, then divides by n.
+#[test]
+fn a_function_longer_than_a_conditional_branch_reaches() {
+    assert_toolchain();
+    const ADDS: u64 = 100_000;
+    let mut text = String::from(
+        "func noinline @huge(i64) -> i64 {\n.LBB0:\n    %0 = paramref 0, i64\n    \
+         %1 = copy i64 0\n    %2 = copy i64 0\n    br .LBB1\n.LBB1:\n    \
+         %3 = cmp slt i64 %2, %0\n    condbr %3, .LBB2, .LBB3\n.LBB2:\n",
+    );
+    for _ in 0..ADDS {
+        text.push_str("    %1 = add i64 %1, 65537\n");
+    }
+    text.push_str(
+        "    %2 = add i64 %2, 1\n    br .LBB1\n.LBB3:\n    %4 = sdiv i64 %1, %0\n    \
+         ret i64 %4\n}\n\n\
+         func @main() -> i32 {\n.LBB4:\n    %0 = call i64 @huge(i64 3)\n    \
+         %1 = cmp eq i64 %0, 6553700000\n    %2 = cast i8 %1 to i32\n    ret i32 %2\n}\n",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let outcome = run_ir(&text, RegallocMode::LinearScan, dir.path(), &[], &[])
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(outcome.status, "1");
+}
+
 // ---- Seeded bugs ------------------------------------------------------------------------
 
 /// Runs `text` with `mutant` switched on in this thread (it is compiled here).
