@@ -8,7 +8,8 @@
 //! [`expand_far_branches`] measures every branch with each instruction's largest size
 //! (compression only shrinks code, so a distance measured this way is never smaller than
 //! the real one) and rewrites any branch that might not reach into an inverted branch
-//! around a `j` (±1 MiB), until no branch is too far.
+//! around a `j` (±1 MiB), until no branch is too far; a `j` that might not reach (a
+//! function of more than a megabyte) becomes `jump label, t6` (`auipc`+`jr`).
 //!
 //! Invariants: the module starts with `.option norelax` ([`emit_header`]); one
 //! instruction per line, a tab before the mnemonic, labels flush left; a
@@ -24,6 +25,9 @@ use std::fmt::Write;
 /// The farthest a conditional branch is allowed to reach by phicc's measure (the ISA's
 /// limit is -4096..=4094 bytes; the margin keeps the measure simple).
 const BRANCH_REACH: i64 = 4000;
+
+/// The same for `j` (the ISA's limit is ±1 MiB).
+const JUMP_REACH: i64 = (1 << 20) - 64;
 
 /// The text of `inst`, without the leading tab and the newline.
 pub fn text(inst: &Inst) -> String {
@@ -67,6 +71,7 @@ pub fn text(inst: &Inst) -> String {
             label,
         } => format!("{} {rs1}, {rs2}, {label}", cond.mnemonic()),
         Inst::Jump(label) => format!("j {label}"),
+        Inst::FarJump(label) => format!("jump {label}, t6"),
         Inst::JumpReg(r) => format!("jr {r}"),
         Inst::Call(symbol) => format!("call {symbol}"),
         Inst::CallReg(r) => format!("jalr {r}"),
@@ -107,13 +112,17 @@ pub fn expand_far_branches(code: Vec<Inst>, mut fresh_label: impl FnMut() -> Str
             }
             at += inst.max_bytes();
         }
+        let beyond = |label: &str, from: u64, reach: i64| {
+            labels
+                .get(label)
+                .is_none_or(|&to| (to as i64 - from as i64).abs() > reach)
+        };
         let far: Vec<bool> = code
             .iter()
             .zip(&position)
             .map(|(inst, &from)| match inst {
-                Inst::Branch { label, .. } => labels
-                    .get(label.as_str())
-                    .is_none_or(|&to| (to as i64 - from as i64).abs() > BRANCH_REACH),
+                Inst::Branch { label, .. } => beyond(label, from, BRANCH_REACH),
+                Inst::Jump(label) => beyond(label, from, JUMP_REACH),
                 _ => false,
             })
             .collect();
@@ -139,6 +148,7 @@ pub fn expand_far_branches(code: Vec<Inst>, mut fresh_label: impl FnMut() -> Str
                     rewritten.push(Inst::Jump(label));
                     rewritten.push(Inst::Label(skip));
                 }
+                Inst::Jump(label) if is_far => rewritten.push(Inst::FarJump(label)),
                 other => rewritten.push(other),
             }
         }
@@ -229,6 +239,19 @@ mod tests {
         back.insert(1, Inst::Ecall);
         let moved = expand_far_branches(back, || ".Ls".into());
         assert_eq!(moved.len(), 1 + 1001 + 3);
+    }
+
+    #[test]
+    fn jumps_beyond_a_megabyte_go_through_t6() {
+        let mut code = vec![branch(".Lend"), Inst::Jump(".Lend".into())];
+        code.extend(std::iter::repeat_n(Inst::Ecall, 1 << 18));
+        code.push(Inst::Label(".Lend".into()));
+        let out = expand_far_branches(code, || ".Ls".into());
+        // The branch became an inverted branch over a jump, and both jumps are far.
+        assert_eq!(out[1], Inst::FarJump(".Lend".into()));
+        assert_eq!(out[2], Inst::Label(".Ls".into()));
+        assert_eq!(out[3], Inst::FarJump(".Lend".into()));
+        assert_eq!(text(&out[3]), "jump .Lend, t6");
     }
 
     #[test]

@@ -376,8 +376,10 @@ pub enum Inst {
         rs2: Reg,
         label: String,
     },
-    /// `j label` (`jal zero`, ±1 MiB).
+    /// `j label` (`jal zero`, ±1 MiB; see `emit::expand_far_branches`).
     Jump(String),
+    /// `jump label, t6` (`auipc t6` + `jr t6`: any distance, clobbers t6).
+    FarJump(String),
     /// `jr rs`
     JumpReg(Reg),
     /// `call symbol` (`auipc ra` + `jalr ra`, any distance).
@@ -429,7 +431,7 @@ impl Inst {
             // Only jump-table entries and alignment are directives inside a function's
             // text, and a table lives in another section.
             Inst::Directive(_) => 0,
-            Inst::Call(_) => 8,
+            Inst::Call(_) | Inst::FarJump(_) => 8,
             _ => 4,
         }
     }

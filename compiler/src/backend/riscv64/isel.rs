@@ -22,7 +22,8 @@
 //!
 //! Scratch registers (never allocated): t0 and t1 hold operands read from spill slots
 //! or constants, t2 a result whose value lives in a spill slot, t3-t5 division checks
-//! and memcpy, t6 addresses of frame slots beyond ±2 KiB (only inside one access).
+//! and memcpy, t6 addresses of frame slots beyond ±2 KiB (only inside one access) and
+//! the target of a jump beyond ±1 MiB.
 //!
 //! Invariants:
 //! - every operand is read before the destination is written (or, for multi-instruction
