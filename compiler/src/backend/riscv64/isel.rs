@@ -727,17 +727,20 @@ impl<'a> Selector<'a> {
             IrOperand::Const(c) => Some(view_const(ty, signed, const_value(*c, ty))),
             IrOperand::Value(_) => None,
         };
-        let trap = self.trap_label();
-        if divisor.is_none_or(|k| k == 0) && !mutants::enabled(Mutant::Riscv64DivZeroNoTrap) {
+        let zero_test =
+            divisor.is_none_or(|k| k == 0) && !mutants::enabled(Mutant::Riscv64DivZeroNoTrap);
+        if zero_test {
+            let trap = self.trap_label();
             self.push(Inst::Branch {
                 cond: BranchCond::Eq,
                 rs1: b,
                 rs2: Reg::Zero,
-                label: trap.clone(),
+                label: trap,
             });
         }
         if signed && divisor.is_none_or(|k| k == -1) {
             // MIN / -1 at the operation's width (operands sign-extended from it).
+            let trap = self.trap_label();
             let skip = self.fresh_label("nooverflow");
             self.materialize(-1, Reg::T3);
             self.push(Inst::Branch {

@@ -92,3 +92,6 @@ pub fn emit_module(module: &IrModule, opts: &BackendOptions) -> Result<String, B
     emit::emit_trailer(&mut out);
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests;
