@@ -49,6 +49,17 @@ impl Target {
         }
     }
 
+    /// The gcc driver that assembles and links this target's code (Debian's cross
+    /// toolchains; on an x86_64 host the first is the native compiler).
+    pub fn gcc_driver(self) -> &'static str {
+        match self {
+            Target::X86_64 => "x86_64-linux-gnu-gcc",
+            Target::I686 => "i686-linux-gnu-gcc",
+            Target::Aarch64 => "aarch64-linux-gnu-gcc",
+            Target::Riscv64 => "riscv64-linux-gnu-gcc",
+        }
+    }
+
     /// True for the LP64 data model (64-bit `long` and pointers).
     pub fn is_lp64(self) -> bool {
         self != Target::I686

@@ -40,7 +40,7 @@ int main(void) {
         char *c = buf;
         ASSERT(98, c[1]);
         ASSERT(1, (char *)(&buf[3]) - (char *)(&buf[2]));
-        long l = 0x0102030405060708LL;
+        long long l = 0x0102030405060708LL;
         unsigned char *bytes = (unsigned char *)&l;
         ASSERT(8, bytes[0]);
         ASSERT(1, bytes[7]);

@@ -5,6 +5,7 @@
 //! exiting, so tests can drive it.
 
 use crate::check::{check_paths, CheckSettings};
+use crate::native::{choose_targets, NativePlan, TargetChoice};
 use clap::builder::TypedValueParser;
 use clap::{Parser, Subcommand};
 use compiler::mutants::{self, Mutant};
@@ -60,6 +61,34 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum BenchWhat {
+    /// The native stages on csmith programs (or `--corpus DIR`'s .c files): per stage the
+    /// time per program in phicc, assemble+link and run, and phicc's code's run time
+    /// against gcc -O0's and -O2's binaries. Options after `--` go to csmith.
+    Native {
+        /// Number of csmith programs.
+        #[arg(long, default_value_t = 20)]
+        count: u64,
+        #[arg(long, default_value_t = 1)]
+        seed_start: u64,
+        /// The `.c` files of this directory instead of csmith programs.
+        #[arg(long, value_name = "DIR")]
+        corpus: Option<PathBuf>,
+        /// Programs measured at once (1: runs do not compete for cores).
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        /// Native targets, as for `check`.
+        #[arg(long, default_value = "auto", value_name = "auto|none|T[,T]")]
+        targets: String,
+        /// Time limit of csmith itself.
+        #[arg(long, default_value = "60s", value_parser = parse_duration)]
+        csmith_timeout: Duration,
+        /// Time limit of each binary's run.
+        #[arg(long, default_value = "10s", value_parser = parse_duration)]
+        run_timeout: Duration,
+        /// Options passed to csmith after `--seed K`.
+        #[arg(last = true)]
+        csmith_options: Vec<String>,
+    },
     /// Hunt each mutant (all, or the ones named) until the first finding; prints a table
     /// ending in `N found, M missed`.
     Mutants {
@@ -117,6 +146,9 @@ enum BenchWhat {
         /// Time limit of that second run of gcc's binary.
         #[arg(long, default_value = "60s", value_parser = parse_duration)]
         long_ref_timeout: Duration,
+        /// Native targets every judged seed also runs on (as for `check`).
+        #[arg(long, default_value = "auto", value_name = "auto|none|T[,T]")]
+        targets: String,
         /// Options passed to csmith after `--seed K`.
         #[arg(last = true)]
         csmith_options: Vec<String>,
@@ -136,7 +168,8 @@ enum Command {
         /// `/usr/include/csmith` is added last when it exists.
         #[arg(short = 'I', value_name = "DIR")]
         include: Vec<PathBuf>,
-        /// Seconds the gcc reference binary may run.
+        /// Time the gcc reference binary may run (and each native run: gcc's and phicc's
+        /// binaries on every target).
         #[arg(long, default_value = "10s", value_parser = parse_duration)]
         ref_timeout: Duration,
         /// Instructions per run before the oracle gives up.
@@ -148,6 +181,11 @@ enum Command {
         /// Pointer width of the interpreted target, in bytes (8 or 4).
         #[arg(long, default_value_t = 8, value_parser = clap::builder::PossibleValuesParser::new(["4", "8"]).map(|s| if s == "4" { 4u32 } else { 8u32 }))]
         ptr_bytes: u32,
+        /// Native targets (`auto`: every target with a backend whose toolchain is
+        /// installed; `none`; or a list such as `x86_64,i686`). Rows `native:T` and
+        /// `native:x86_64/stack`.
+        #[arg(long, default_value = "auto", value_name = "auto|none|T[,T]")]
+        targets: String,
     },
     /// The main job: generate programs, run every stage, save, reduce and report
     /// findings. Ends with the line `N findings`.
@@ -176,6 +214,13 @@ enum Command {
         /// Where reduced findings are copied for the regression corpus.
         #[arg(long, default_value = "corpus/found")]
         corpus_found: PathBuf,
+        /// Native targets (`auto`: every target with a backend whose toolchain is
+        /// installed; `none`; or a list such as `x86_64,i686`).
+        #[arg(long, default_value = "auto", value_name = "auto|none|T[,T]")]
+        targets: String,
+        /// Run the native stages for one program in N (process starts are costly).
+        #[arg(long, default_value_t = crate::campaign::DEFAULT_NATIVE_EVERY)]
+        native_every: u64,
     },
     /// Benchmarks: `mutants` hunts each seeded bug until found or out of budget.
     Bench {
@@ -200,12 +245,25 @@ enum Command {
         /// Time budget, e.g. 30s, 5m.
         #[arg(long, default_value = "60s", value_parser = parse_duration)]
         time: Duration,
+        /// Native targets whose stages may show the bug, as for `check`.
+        #[arg(long, default_value = "auto", value_name = "auto|none|T[,T]")]
+        targets: String,
     },
     /// Replay a corpus directory (same as `check DIR`).
     Replay {
         #[arg(default_value = "corpus")]
         dir: PathBuf,
+        /// Native targets, as for `check`.
+        #[arg(long, default_value = "auto", value_name = "auto|none|T[,T]")]
+        targets: String,
     },
+}
+
+/// The native plan `--targets SPEC` asks for, and what it left out; the error says why a
+/// named target cannot be used.
+pub fn native_plan(spec: &str) -> Result<(NativePlan, TargetChoice), String> {
+    let choice = choose_targets(Some(spec))?;
+    Ok((NativePlan::for_targets(&choice.chosen), choice))
 }
 
 /// csmith's runtime headers, when installed.
@@ -276,8 +334,21 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             fuel,
             ptr_bytes,
             time_passes,
+            targets,
         } => {
+            let native = match native_plan(&targets) {
+                Ok((plan, _)) => plan,
+                Err(e) => {
+                    eprintln!("error: --targets: {e}");
+                    return 2;
+                }
+            };
             let settings = CheckSettings {
+                native: native.with_limits(crate::native::NativeLimits {
+                    run_timeout: ref_timeout,
+                    ..crate::native::NativeLimits::default()
+                }),
+                jobs: crate::campaign::cli::default_jobs(),
                 pipeline,
                 run: RunConfig {
                     fuel,
@@ -302,7 +373,11 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             max_programs,
             reduce_time,
             corpus_found,
+            targets,
+            native_every,
         } => crate::campaign::cli::hunt_command(crate::campaign::cli::HuntArgs {
+            targets,
+            native_every,
             generators,
             time,
             seed,
@@ -354,29 +429,99 @@ pub fn cli_main(args: Vec<String>) -> i32 {
                     ref_timeout,
                     probe_fuel,
                     long_ref_timeout,
+                    targets,
                     csmith_options,
                 },
-        } => crate::csmith::bench_csmith(crate::csmith::CsmithArgs {
-            count,
-            seed_start,
-            jobs,
-            out,
-            csmith_options,
-            fuel,
-            csmith_timeout,
-            ref_timeout,
-            probe_fuel,
-            long_ref_timeout,
-            pipeline,
-            mutants: active,
-        }),
-        Command::Gen { generator, seed } => crate::campaign::cli::gen_command(&generator, seed),
-        Command::Reduce { file, output, time } => {
-            crate::reduce::cli::reduce_file(&file, output.as_deref(), time)
+        } => {
+            let (native, choice) = match native_plan(&targets) {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("error: --targets: {e}");
+                    return 2;
+                }
+            };
+            crate::csmith::bench_csmith(crate::csmith::CsmithArgs {
+                native_note: choice.describe(&native),
+                native: native.with_limits(crate::native::NativeLimits {
+                    run_timeout: ref_timeout,
+                    ..crate::native::NativeLimits::default()
+                }),
+                count,
+                seed_start,
+                jobs,
+                out,
+                csmith_options,
+                fuel,
+                csmith_timeout,
+                ref_timeout,
+                probe_fuel,
+                long_ref_timeout,
+                pipeline,
+                mutants: active,
+            })
         }
-        Command::Replay { dir } => {
+        Command::Bench {
+            what:
+                BenchWhat::Native {
+                    count,
+                    seed_start,
+                    corpus,
+                    jobs,
+                    targets,
+                    csmith_timeout,
+                    run_timeout,
+                    csmith_options,
+                },
+        } => {
+            let (native, choice) = match native_plan(&targets) {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("error: --targets: {e}");
+                    return 2;
+                }
+            };
+            crate::csmith::native_bench::bench_native(
+                crate::csmith::native_bench::NativeBenchArgs {
+                    count,
+                    seed_start,
+                    corpus,
+                    jobs,
+                    csmith_options,
+                    csmith_timeout,
+                    pipeline,
+                    native_note: choice.describe(&native),
+                    native: native.with_limits(crate::native::NativeLimits {
+                        run_timeout,
+                        ..crate::native::NativeLimits::default()
+                    }),
+                },
+            )
+        }
+        Command::Gen { generator, seed } => crate::campaign::cli::gen_command(&generator, seed),
+        Command::Reduce {
+            file,
+            output,
+            time,
+            targets,
+        } => match native_plan(&targets) {
+            Ok((plan, _)) => crate::reduce::cli::reduce_file(&file, output.as_deref(), time, &plan),
+            Err(e) => {
+                eprintln!("error: --targets: {e}");
+                2
+            }
+        },
+        Command::Replay { dir, targets } => {
+            let native = match native_plan(&targets) {
+                Ok((plan, _)) => plan,
+                Err(e) => {
+                    eprintln!("error: --targets: {e}");
+                    return 2;
+                }
+            };
             let settings = CheckSettings {
                 pipeline,
+                native,
+                jobs: crate::campaign::cli::default_jobs(),
                 ..CheckSettings::default()
             };
             check_paths(&[dir], &settings).exit_code()

@@ -8,7 +8,8 @@
 //! ```text
 //! findings/NNNN-<kind>@<stage>/input.ir      the program, with `; run:` lines of the
 //!                                             reference outcomes (replayable by check)
-//! findings/NNNN-<kind>@<stage>/finding.json  signature, generator, seed, outcomes, ...
+//! findings/NNNN-<kind>@<stage>/finding.json  signature, generator, seed, outcomes,
+//!                                             target, allocator and pointer width ...
 //! findings/NNNN-<kind>@<stage>/reduced.ir    after reduction, if it ran
 //! ```
 
@@ -38,8 +39,21 @@ pub struct FindingRecord {
     pub detail: String,
     /// Seeded bugs that were switched on.
     pub mutants: Vec<String>,
+    /// A native finding's target (`x86_64`, `i686`); `None` for the middle end's.
+    #[serde(default)]
+    pub target: Option<String>,
+    /// A native finding's register allocator (`linear`, `stack`).
+    #[serde(default)]
+    pub regalloc: Option<String>,
+    /// The pointer width the reference ran with (8, or 4 for i686 and `STAGE@4`).
+    #[serde(default = "default_ptr_bytes")]
+    pub ptr_bytes: u32,
     /// Seconds since the Unix epoch.
     pub found_at: u64,
+}
+
+fn default_ptr_bytes() -> u32 {
+    8
 }
 
 /// Writes `bytes` to `path` atomically: a sibling temporary file, flushed, then renamed.
@@ -91,9 +105,11 @@ pub fn save_raw(
     finding: &Finding,
     module: &IrModule,
 ) -> std::io::Result<PathBuf> {
-    let dir = out
-        .join("findings")
-        .join(format!("{:04}-{}", record.id, record.signature));
+    let dir = out.join("findings").join(format!(
+        "{:04}-{}",
+        record.id,
+        record.signature.file_component()
+    ));
     std::fs::create_dir_all(&dir)?;
     let header = format!(
         "phihunt finding {} ({})\ngenerator {} seed {}\n{}",

@@ -9,5 +9,6 @@ pub mod diff;
 pub mod findings;
 pub mod fuzzers;
 pub mod gen;
+pub mod native;
 pub mod reduce;
 pub mod stages;

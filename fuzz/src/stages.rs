@@ -121,17 +121,34 @@ pub fn snapshot_stages(module: &IrModule, opts: &PipelineOptions) -> StagedPipel
     let failure = match result {
         Ok(Ok(_)) => None,
         Ok(Err(e)) => Some(StageFailure::Verify(e)),
-        Err(payload) => {
-            let message = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "non-string panic payload".into());
-            Some(StageFailure::Panic {
-                stage: current_stage(),
-                message,
-            })
-        }
+        Err(payload) => Some(StageFailure::Panic {
+            stage: current_stage(),
+            message: panic_message(&payload),
+        }),
     };
     StagedPipeline { snapshots, failure }
+}
+
+/// The text of a caught panic's payload.
+pub fn panic_message(payload: &Box<dyn std::any::Any + Send>) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "non-string panic payload".into())
+}
+
+/// Runs the pipeline on `module` to its end (`phi_elim`) without keeping snapshots: the
+/// module a backend compiles. A verifier failure or a panic is the failing stage's.
+pub fn final_stage(module: IrModule, opts: &PipelineOptions) -> Result<IrModule, StageFailure> {
+    match catch_unwind(AssertUnwindSafe(|| {
+        run_pipeline(module, opts, &mut |_, _| {})
+    })) {
+        Ok(Ok(m)) => Ok(m),
+        Ok(Err(e)) => Err(StageFailure::Verify(e)),
+        Err(payload) => Err(StageFailure::Panic {
+            stage: current_stage(),
+            message: panic_message(&payload),
+        }),
+    }
 }

@@ -55,7 +55,17 @@ fn fake_csmith(tag: &str) -> PathBuf {
     dir
 }
 
+/// Runs `phihunt ARGS` (`bench csmith ...`); without `--targets` in ARGS, with
+/// `--targets none`: only the test of a real csmith program runs the native stages.
 fn bench(args: &[&str], fake: Option<&Path>) -> (i32, String, String) {
+    let mut args: Vec<&str> = args.to_vec();
+    if !args.contains(&"--targets") {
+        let after = args
+            .iter()
+            .position(|a| *a == "csmith")
+            .map_or(args.len(), |i| i + 1);
+        args.splice(after..after, ["--targets", "none"]);
+    }
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_phihunt"));
     cmd.args(args)
         .current_dir(workspace_root())
@@ -261,6 +271,8 @@ fn a_real_csmith_program_matches_gcc() {
             "5",
             "--jobs",
             "1",
+            "--targets",
+            "x86_64,i686",
             "--out",
             out_dir.to_str().unwrap(),
         ],
@@ -270,6 +282,17 @@ fn a_real_csmith_program_matches_gcc() {
     assert!(out.contains("csmith summary (1 programs"), "{out}");
     assert_eq!(count(&out, "csmith failed"), 0, "{out}");
     assert_eq!(count(&out, "matched gcc at every stage"), 1, "{out}");
+    // ... and natively: phicc's binary against gcc -O0's on each target.
+    for stage in ["native:x86_64", "native:x86_64/stack", "native:i686"] {
+        let line = out
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{stage} ")))
+            .unwrap_or_else(|| panic!("no {stage} line in:\n{out}"));
+        assert!(
+            line.contains("matched     1  FAILED 0  no verdict 0"),
+            "{line}\n{out}"
+        );
+    }
 }
 
 /// Program 6 with a 1 ms reference limit: gcc's binary times out, the oracle's `lowered`

@@ -23,7 +23,7 @@ fn temp_c(name: &str, text: &str) -> String {
 #[test]
 fn a_front_end_error_is_invalid_input_with_its_location() {
     let f = temp_c("fe_error.c", "int main(void) { return 0; }\n#error no\n");
-    let (code, out, err) = phihunt(&["check", &f]);
+    let (code, out, err) = phihunt(&["check", "--targets", "none", &f]);
     assert_eq!(code, 2, "{out}{err}");
     assert!(out.contains(&format!("{f}:2:")), "{out}");
     assert!(out.contains("error"), "{out}");
@@ -33,7 +33,7 @@ fn a_front_end_error_is_invalid_input_with_its_location() {
 #[test]
 fn c_needs_the_x86_64_data_model() {
     let f = temp_c("ilp32.c", "int main(void) { return 0; }\n");
-    let (code, out, _) = phihunt(&["check", "--ptr-bytes", "4", &f]);
+    let (code, out, _) = phihunt(&["check", "--targets", "none", "--ptr-bytes", "4", &f]);
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("x86_64"), "{out}");
 }
@@ -50,7 +50,7 @@ int main(void) {\n\
 #[test]
 fn a_program_that_agrees_with_gcc_passes_every_stage() {
     let f = temp_c("agree.c", AGREE);
-    let (code, out, err) = phihunt(&["check", &f]);
+    let (code, out, err) = phihunt(&["check", "--targets", "none", &f]);
     assert_eq!(code, 0, "{out}{err}");
     // 255 & 0xff: the status gcc's binary exits with; stdout from C99 7.19.6.1.
     assert!(
@@ -72,7 +72,7 @@ fn exit_and_argc() {
         "exit.c",
         "#include <stdlib.h>\nint main(int argc, char **argv) { if (argc == 1) exit(7); return 1; }\n",
     );
-    let (code, out, err) = phihunt(&["check", &f]);
+    let (code, out, err) = phihunt(&["check", "--targets", "none", &f]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("reference (gcc -O0): exit 7"), "{out}");
 }
@@ -81,7 +81,14 @@ fn exit_and_argc() {
 #[test]
 fn reference_timeouts_and_crashes_are_invalid_never_mismatches() {
     let looping = temp_c("loop.c", "int main(void) { for (;;) {} }\n");
-    let (code, out, _) = phihunt(&["check", "--ref-timeout", "300ms", &looping]);
+    let (code, out, _) = phihunt(&[
+        "check",
+        "--targets",
+        "none",
+        "--ref-timeout",
+        "300ms",
+        &looping,
+    ]);
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("reference timeout"), "{out}");
     assert_eq!(counts(last_line(&out)), (0, 0));
@@ -89,7 +96,7 @@ fn reference_timeouts_and_crashes_are_invalid_never_mismatches() {
         "abort.c",
         "#include <stdlib.h>\nint main(void) { abort(); }\n",
     );
-    let (code, out, _) = phihunt(&["check", &crash]);
+    let (code, out, _) = phihunt(&["check", "--targets", "none", &crash]);
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("reference crashed (signal 6)"), "{out}");
 }
@@ -99,7 +106,7 @@ fn reference_timeouts_and_crashes_are_invalid_never_mismatches() {
 #[test]
 fn undefined_behaviour_at_lowered_is_invalid() {
     let f = temp_c("uninit.c", "int main(void) { int x; return x & 1; }\n");
-    let (code, out, _) = phihunt(&["check", &f]);
+    let (code, out, _) = phihunt(&["check", "--targets", "none", &f]);
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("not a valid reference"), "{out}");
 }
@@ -117,11 +124,18 @@ fn a_seeded_middle_end_bug_is_a_mismatch() {
              return 0;\n\
          }\n",
     );
-    let (code, out, err) = phihunt(&["check", &f]);
+    let (code, out, err) = phihunt(&["check", "--targets", "none", &f]);
     assert_eq!(code, 0, "{out}{err}");
     // -8 >> 28 is -1 with gcc (arithmetic shift, implementation-defined in C99 6.5.7).
     assert!(out.contains("stdout \"-1\\n\""), "{out}");
-    let (code, out, _) = phihunt(&["--mutant", "simplify_ashr_as_lshr", "check", &f]);
+    let (code, out, _) = phihunt(&[
+        "--mutant",
+        "simplify_ashr_as_lshr",
+        "check",
+        "--targets",
+        "none",
+        &f,
+    ]);
     assert_eq!(code, 1, "{out}");
     assert!(
         out.lines()
@@ -142,7 +156,7 @@ fn directories_pick_up_c_files() {
     .unwrap();
     std::fs::write(dir.join("b.c"), "int main(void) { return 0; }\n").unwrap();
     std::fs::write(dir.join("c.h"), "#error headers are not inputs\n").unwrap();
-    let (_, out, _) = phihunt(&["check", dir.to_str().unwrap()]);
+    let (_, out, _) = phihunt(&["check", "--targets", "none", dir.to_str().unwrap()]);
     assert!(out.contains("a.ir"), "{out}");
     assert!(out.contains("b.c"), "{out}");
     assert!(!out.contains("c.h"), "{out}");
@@ -151,7 +165,7 @@ fn directories_pick_up_c_files() {
 #[test]
 fn time_passes_lists_the_front_end_and_every_stage() {
     let f = temp_c("timed.c", AGREE);
-    let (code, out, err) = phihunt(&["check", "--time-passes", &f]);
+    let (code, out, err) = phihunt(&["check", "--targets", "none", "--time-passes", &f]);
     assert_eq!(code, 0, "{out}{err}");
     let timing = out
         .split("time-passes: stage, changes, time\n")

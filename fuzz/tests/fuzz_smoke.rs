@@ -115,6 +115,32 @@ fn phi_elim_smoke() {
     );
 }
 
+/// The differential targets' native path: every input that agrees at the stages also runs
+/// on x86_64 (both allocators) and i686; nothing may be reported (a finding panics).
+#[test]
+fn differential_targets_native_smoke() {
+    use compiler::target::Target;
+    use phihunt::fuzzers::differential::check_generated_with;
+    use phihunt::fuzzers::stats::FuzzStats;
+    use std::sync::atomic::Ordering::Relaxed;
+    static STATS: FuzzStats = FuzzStats::new("native_smoke");
+    let plan = phihunt::native::NativePlan::for_targets(&[Target::X86_64, Target::I686])
+        .with_limits(phihunt::campaign::cli::hunt_native_limits());
+    for (i, kind) in [phihunt::gen::GenKind::Cfg, phihunt::gen::GenKind::Phi]
+        .into_iter()
+        .enumerate()
+    {
+        let mut rng = ChaCha8Rng::seed_from_u64(0x5eed_1000 + i as u64);
+        for _ in 0..4 {
+            let mut buf = vec![0u8; rng.gen_range(256..2048)];
+            rng.fill_bytes(&mut buf);
+            check_generated_with(kind, &buf, &STATS, &plan, 1);
+        }
+    }
+    eprintln!("{}", STATS.line());
+    assert!(STATS.native.load(Relaxed) >= 4, "{}", STATS.line());
+}
+
 /// corpus/c files (with `test.h` pasted in) with random byte edits: random bytes alone
 /// almost never get past the parser.
 fn c_frontend_mutated(data: &[u8]) {

@@ -4,6 +4,7 @@
 
 use compiler::ir::text::parse_module;
 use compiler::mutants::{self, Mutant};
+use compiler::target::Target;
 use phihunt::campaign::generators::sources_for;
 use phihunt::campaign::source::ProgramSource;
 use phihunt::campaign::{hunt, HuntConfig};
@@ -40,6 +41,8 @@ fn config(out: PathBuf, mutants: Vec<Mutant>, programs: u64) -> HuntConfig {
         corpus_found: Some(out.join("corpus_found")),
         max_programs: Some(programs),
         show_progress: false,
+        native: phihunt::native::NativePlan::none(),
+        native_every: 1,
     }
 }
 
@@ -58,6 +61,7 @@ fn reducer_keeps_the_signature_and_shrinks() {
         arg_vectors: vec![f.args.clone()],
         signature: f.signature.clone(),
         diff,
+        native: phihunt::native::NativePlan::none(),
     };
     let r = reduce(&module, &goal, Duration::from_secs(30));
     assert!(
@@ -130,6 +134,8 @@ fn mutant_hunt_saves_reduces_and_replays_findings() {
             "--mutant",
             "m2r_frontier_skips_loop_header",
             "check",
+            "--targets",
+            "none",
             reduced,
         ])
         .output()
@@ -141,7 +147,7 @@ fn mutant_hunt_saves_reduces_and_replays_findings() {
         String::from_utf8_lossy(&with.stdout)
     );
     let without = Command::new(bin)
-        .args(["check", reduced])
+        .args(["check", "--targets", "none", reduced])
         .env_remove("PHIHUNT_MUTANT")
         .output()
         .unwrap();
@@ -153,7 +159,13 @@ fn mutant_hunt_saves_reduces_and_replays_findings() {
     );
     // The raw input replays too, with the reference's expectations.
     let raw = Command::new(bin)
-        .args(["--mutant", "m2r_frontier_skips_loop_header", "check"])
+        .args([
+            "--mutant",
+            "m2r_frontier_skips_loop_header",
+            "check",
+            "--targets",
+            "none",
+        ])
         .arg(dir.join("input.ir"))
         .output()
         .unwrap();
@@ -257,4 +269,96 @@ fn an_input_that_does_not_verify_is_discarded_not_a_finding() {
         Verdict::Discarded { reason } => assert!(reason.contains("invalid input"), "{reason}"),
         other => panic!("expected a discard, got {other:?}"),
     }
+}
+
+fn native_config(out: PathBuf, mutants: Vec<Mutant>, programs: u64) -> HuntConfig {
+    let targets = [Target::X86_64, Target::I686];
+    for t in targets {
+        assert!(
+            phihunt::native::plan::unusable_because(t).is_none(),
+            "{}: {:?} (run scripts/setup.sh)",
+            t.name(),
+            phihunt::native::plan::unusable_because(t)
+        );
+    }
+    HuntConfig {
+        native: phihunt::native::NativePlan::for_targets(&targets),
+        native_every: 1,
+        ..config(out, mutants, programs)
+    }
+}
+
+/// Native stages on every program of a short hunt of the correct compiler: every stage
+/// runs, no finding (no false positive), the counters reach the report.
+#[test]
+fn native_hunt_runs_every_stage_and_finds_nothing() {
+    let out = temp_dir("hunt-native");
+    let sources = sources_for("all").unwrap();
+    let refs: Vec<&dyn ProgramSource> = sources.iter().map(|s| s as &dyn ProgramSource).collect();
+    let r = hunt(&refs, &native_config(out.clone(), vec![], 8)).unwrap();
+    assert_eq!(r.totals.findings, 0, "false positives: {:?}", r.signatures);
+    for stage in ["native:x86_64", "native:x86_64/stack", "native:i686"] {
+        let t = &r.totals.native[stage];
+        assert!(
+            t.programs >= 4 && t.vectors_run >= t.programs,
+            "{stage}: {t:?}"
+        );
+    }
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(report.contains("| native:i686 |"), "{report}");
+}
+
+/// A seeded backend bug (x86's unsigned compares done as signed ones) is found natively,
+/// saved with its target and allocator, and reduced with its signature kept.
+#[test]
+fn a_backend_mutant_is_a_native_finding_kept_by_the_reducer() {
+    let out = temp_dir("hunt-native-mutant");
+    let sources = sources_for("cfg").unwrap();
+    let refs: Vec<&dyn ProgramSource> = sources.iter().map(|s| s as &dyn ProgramSource).collect();
+    let mut cfg = native_config(out.clone(), vec![Mutant::X86UnsignedCmpAsSigned], 40);
+    cfg.stop_at_first = true;
+    // Every candidate is built and run natively: a short budget still shrinks it.
+    cfg.reduce_budget = Duration::from_secs(8);
+    let r = hunt(&refs, &cfg).unwrap();
+    let first = r
+        .signatures
+        .first()
+        .unwrap_or_else(|| panic!("not found in 40 programs: {:?}", r.totals));
+    assert!(first.signature.is_native(), "{}", first.signature);
+    let record: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(Path::new(&first.first).join("finding.json")).unwrap(),
+    )
+    .unwrap();
+    let stage = phihunt::native::NativeStage::from_name(&first.signature.stage).unwrap();
+    assert_eq!(record["target"], stage.target.name());
+    assert_eq!(record["regalloc"], stage.regalloc.name());
+    assert_eq!(record["ptr_bytes"], stage.target.sizeof_pointer());
+    let reduced = first.reduced.as_ref().expect("reduced");
+    assert!(first.size_after.unwrap() <= first.size_before.unwrap());
+    // The reduced file shows the bug natively with the mutant, and passes without it.
+    let bin = env!("CARGO_BIN_EXE_phihunt");
+    let check = |mutant: Option<&str>| {
+        let mut c = Command::new(bin);
+        c.env_remove("PHIHUNT_MUTANT");
+        if let Some(m) = mutant {
+            c.args(["--mutant", m]);
+        }
+        let o = c
+            .args(["check", "--targets", "x86_64,i686", reduced])
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+        )
+    };
+    let (code, text) = check(Some("x86_unsigned_cmp_as_signed"));
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with(&format!("{} ", first.signature.stage)) && l.contains('✗')),
+        "{text}"
+    );
+    let (code, text) = check(None);
+    assert_eq!(code, Some(0), "{text}");
 }

@@ -1,47 +1,84 @@
-//! phicc driver: C (or text IR) in, text IR of any pipeline stage out.
+//! phicc driver: C (or text IR) in; text IR of any pipeline stage, assembly, or a static
+//! executable out.
 //!
 //! ```text
-//! phicc FILE.c  [-I DIR]... [-D NAME[=V]]... [--target T] [-E] [--emit-ir[=STAGE]] [-o OUT]
+//! phicc FILE.c  [-I DIR]... [-D NAME[=V]]... [--target=T] [-E] [--emit-ir[=STAGE]] [-o OUT]
 //! phicc FILE.ir [--emit-ir[=STAGE]] [-o OUT]
+//! phicc FILE.c|FILE.ir [--target=T] [--regalloc=linear|stack] -S [-o OUT.s]
+//! phicc FILE.c|FILE.ir [--target=T] [--regalloc=linear|stack] -o EXECUTABLE
 //! ```
 //!
 //! `.c` input goes through `compiler::compile_c::compile_c_file` (preprocess, parse,
-//! lower) and then the middle end; `.ir` input starts at the middle end. `--emit-ir=STAGE`
-//! prints the module as it stands after that stage (`lowered`, `mem2reg`, `gvn#2`, ...;
-//! default and plain `--emit-ir`: the last stage, `phi_elim`). `-E` prints the
-//! preprocessed tokens instead (no line markers, like `gcc -E -P`). `-o` writes the output
-//! to a file instead of stdout.
+//! lower) and then the middle end; `.ir` input starts at the middle end. What comes out:
+//! - `--emit-ir=STAGE`: the module as it stands after that stage (`lowered`, `mem2reg`,
+//!   `gvn#2`, ...; plain `--emit-ir`: the last stage, `phi_elim`);
+//! - `-E`: the preprocessed tokens (no line markers, like `gcc -E -P`);
+//! - `-S`: the target's GNU assembly for the final module (`compiler::backend`);
+//! - `-o OUT` with none of those (and OUT not ending in `.ir`): a static executable. phicc
+//!   writes the assembly into a temporary directory and runs the target's gcc driver
+//!   (`Target::gcc_driver`, e.g. `x86_64-linux-gnu-gcc -static -o OUT x.s`) under a
+//!   timeout;
+//! - nothing of the above: the IR after the last stage, as before the backends existed
+//!   (also when `-o` names a `.ir` file).
 //!
-//! Invariants: errors print `file:line:col: error: message` on stderr (warnings too, as
-//! `warning:`) and exit with status 1; bad usage exits with 2; nothing input-dependent
-//! panics (a panic inside the compiler is caught and reported as an internal error,
-//! status 70, so a bug is never mistaken for a verdict on the input).
+//! `-o` writes the text outputs to a file instead of stdout. `--target=T` (or
+//! `--target T`) picks the data model for C and the backend; `--regalloc=linear|stack`
+//! picks the register allocator (default: linear scan).
+//!
+//! Invariants: errors in the input print `file:line:col: error: message` on stderr
+//! (warnings too, as `warning:`) and exit with status 1; bad usage exits with 2, and so
+//! does an IR construct the backend cannot compile (`phicc: error: <target>: in function
+//! @f: `inst`: message`) or a target without a backend; nothing input-dependent panics (a
+//! panic inside the compiler is caught and reported as an internal error, status 70, as
+//! is an allocation the register-allocation checker rejects), so a bug is never mistaken
+//! for a verdict on the input.
 
+use compiler::backend::{compile_module, BackendOptions, RegallocMode};
 use compiler::compile_c::{compile_c_file, default_options};
 use compiler::frontend::{preprocess, tokens_to_text, PreprocessOptions, Target};
 use compiler::ir::text::{parse_module, print_module};
 use compiler::ir::IrModule;
 use compiler::pipeline::{run_pipeline, PipelineOptions, STAGE_PHI_ELIM};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
+use std::process::{Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
+
+/// How long the gcc driver may take to assemble and link one program.
+const LINK_TIMEOUT: Duration = Duration::from_secs(120);
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage: phicc FILE.c [-I DIR]... [-D NAME[=VALUE]]... [--target T] [-E] \
+        "usage: phicc FILE.c [-I DIR]... [-D NAME[=VALUE]]... [--target=T] [-E] \
          [--emit-ir[=STAGE]] [-o OUT]"
     );
     eprintln!("       phicc FILE.ir [--emit-ir[=STAGE]] [-o OUT]");
+    eprintln!("       phicc FILE.c|FILE.ir [--target=T] [--regalloc=linear|stack] -S [-o OUT.s]");
+    eprintln!("       phicc FILE.c|FILE.ir [--target=T] [--regalloc=linear|stack] -o EXECUTABLE");
     eprintln!("targets: x86_64 (default), i686, aarch64, riscv64");
+    eprintln!("without -S, --emit-ir, -E or an -o that is not a .ir file: the final IR");
     ExitCode::from(2)
+}
+
+/// What phicc writes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Product {
+    /// The IR after this stage.
+    Ir(String),
+    /// The preprocessed tokens (`-E`).
+    Preprocessed,
+    /// Assembly (`-S`).
+    Assembly,
+    /// A static executable at the `-o` path.
+    Executable,
 }
 
 /// What the command line asks for.
 struct Args {
     file: String,
-    stage: String,
-    preprocess_only: bool,
+    product: Product,
     output: Option<PathBuf>,
     opts: PreprocessOptions,
+    regalloc: RegallocMode,
 }
 
 /// Why the command line was not understood.
@@ -54,9 +91,11 @@ enum UsageError {
 
 fn parse_args(args: &[String]) -> Result<Args, UsageError> {
     let mut file = None;
-    let mut stage = STAGE_PHI_ELIM.to_string();
+    let mut stage = None;
     let mut preprocess_only = false;
-    let mut output = None;
+    let mut assembly = false;
+    let mut regalloc = RegallocMode::default();
+    let mut output: Option<PathBuf> = None;
     let mut opts = default_options();
     let mut i = 0;
     while i < args.len() {
@@ -96,14 +135,23 @@ fn parse_args(args: &[String]) -> Result<Args, UsageError> {
                     "unknown target `{t}` (x86_64, i686, aarch64, riscv64)"
                 ))
             })?;
+        } else if let Some(mode) = value_of("--regalloc") {
+            let mode = mode?;
+            regalloc = RegallocMode::from_name(&mode).ok_or_else(|| {
+                UsageError::Message(format!(
+                    "unknown register allocator `{mode}` (linear, stack)"
+                ))
+            })?;
         } else if let Some(out) = value_of("-o") {
             output = Some(PathBuf::from(out?));
         } else if a == "-E" {
             preprocess_only = true;
+        } else if a == "-S" {
+            assembly = true;
         } else if let Some(s) = a.strip_prefix("--emit-ir=") {
-            stage = s.to_string();
+            stage = Some(s.to_string());
         } else if a == "--emit-ir" {
-            stage = STAGE_PHI_ELIM.to_string();
+            stage = Some(STAGE_PHI_ELIM.to_string());
         } else if a == "-h" || a == "--help" {
             return Err(UsageError::Usage);
         } else if a.starts_with('-') && a != "-" {
@@ -113,12 +161,32 @@ fn parse_args(args: &[String]) -> Result<Args, UsageError> {
         }
     }
     let file = file.ok_or(UsageError::Message("no input file".into()))?;
+    let chosen = [preprocess_only, assembly, stage.is_some()];
+    if chosen.iter().filter(|c| **c).count() > 1 {
+        return Err(UsageError::Message(
+            "-E, -S and --emit-ir are alternatives: give one".into(),
+        ));
+    }
+    let writes_ir_file = output
+        .as_ref()
+        .is_some_and(|o| o.extension().is_some_and(|e| e == "ir"));
+    let product = if preprocess_only {
+        Product::Preprocessed
+    } else if assembly {
+        Product::Assembly
+    } else if let Some(stage) = stage {
+        Product::Ir(stage)
+    } else if output.is_some() && !writes_ir_file {
+        Product::Executable
+    } else {
+        Product::Ir(STAGE_PHI_ELIM.to_string())
+    };
     Ok(Args {
         file,
-        stage,
-        preprocess_only,
+        product,
         output,
         opts,
+        regalloc,
     })
 }
 
@@ -142,6 +210,12 @@ fn main() -> ExitCode {
             return ExitCode::from(70);
         }
     };
+    if args.product == Product::Executable {
+        let Some(out) = &args.output else {
+            return usage();
+        };
+        return link_executable(&text, args.opts.target, out);
+    }
     match &args.output {
         Some(path) => {
             if let Err(e) = std::fs::write(path, text) {
@@ -158,7 +232,7 @@ fn main() -> ExitCode {
 fn run(args: &Args) -> Result<String, ExitCode> {
     let file = &args.file;
     let is_c = file.ends_with(".c") || file.ends_with(".h");
-    if args.preprocess_only {
+    if args.product == Product::Preprocessed {
         return preprocess_file(file, &args.opts);
     }
     let module = if is_c {
@@ -180,7 +254,85 @@ fn run(args: &Args) -> Result<String, ExitCode> {
         eprintln!("{file}:1:1: error: phicc reads .c and .ir files");
         return Err(ExitCode::from(1));
     };
-    emit_stage(file, module, &args.stage)
+    match &args.product {
+        Product::Ir(stage) => emit_stage(file, module, stage),
+        Product::Assembly | Product::Executable => {
+            emit_assembly(file, module, args.opts.target, args.regalloc)
+        }
+        Product::Preprocessed => unreachable!("handled above"),
+    }
+}
+
+/// Runs the whole pipeline and the target's backend; the assembly text.
+fn emit_assembly(
+    file: &str,
+    module: IrModule,
+    target: Target,
+    regalloc: RegallocMode,
+) -> Result<String, ExitCode> {
+    let last = run_pipeline(module, &PipelineOptions::default(), &mut |_, _| {}).map_err(|e| {
+        eprintln!("{file}:1:1: error: {e}");
+        ExitCode::from(1)
+    })?;
+    let opts = BackendOptions {
+        regalloc,
+        ..BackendOptions::default()
+    };
+    compile_module(&last, target, &opts).map_err(|e| {
+        if e.is_checker_failure() {
+            eprintln!("phicc: internal error: {e}");
+            ExitCode::from(70)
+        } else {
+            eprintln!("phicc: error: {e}");
+            ExitCode::from(2)
+        }
+    })
+}
+
+/// Assembles and links `assembly` into a static executable at `out` with the target's gcc
+/// driver, in a temporary directory that is removed afterwards.
+fn link_executable(assembly: &str, target: Target, out: &Path) -> ExitCode {
+    let fail = |message: String| {
+        eprintln!("phicc: error: {message}");
+        ExitCode::from(1)
+    };
+    let dir = match tempfile::Builder::new().prefix("phicc-").tempdir() {
+        Ok(d) => d,
+        Err(e) => return fail(format!("cannot create a temporary directory: {e}")),
+    };
+    let asm_path = dir.path().join("x.s");
+    if let Err(e) = std::fs::write(&asm_path, assembly) {
+        return fail(format!("cannot write {}: {e}", asm_path.display()));
+    }
+    let driver = target.gcc_driver();
+    let child = Command::new(driver)
+        .arg("-static")
+        .arg("-o")
+        .arg(out)
+        .arg(&asm_path)
+        .stdin(Stdio::null())
+        .spawn();
+    let mut child = match child {
+        Ok(c) => c,
+        Err(e) => return fail(format!("cannot run {driver}: {e}")),
+    };
+    let start = Instant::now();
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) if status.success() => return ExitCode::SUCCESS,
+            Ok(Some(status)) => return fail(format!("{driver} failed ({status})")),
+            Ok(None) if start.elapsed() > LINK_TIMEOUT => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return fail(format!(
+                    "{driver} did not finish within {} s",
+                    LINK_TIMEOUT.as_secs()
+                ));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Err(e) => return fail(format!("waiting for {driver}: {e}")),
+        }
+    }
 }
 
 fn preprocess_file(file: &str, opts: &PreprocessOptions) -> Result<String, ExitCode> {

@@ -12,6 +12,7 @@ use super::generators::IrGenerator;
 use super::source::ProgramSource;
 use super::{hunt, HuntConfig};
 use crate::diff::DiffConfig;
+use crate::native::NativePlan;
 use compiler::mutants::Mutant;
 use compiler::pipeline::PipelineOptions;
 use std::path::PathBuf;
@@ -35,6 +36,15 @@ pub struct BenchSettings {
     pub sources: Vec<IrGenerator>,
     pub out_dir: PathBuf,
     pub pipeline: PipelineOptions,
+    /// The native stages backend mutants are hunted with.
+    pub native: NativePlan,
+}
+
+/// True for a seeded bug of a backend (`x86*`, `i686*`, `regalloc*`, `parallel_move*`).
+pub fn is_backend_mutant(m: Mutant) -> bool {
+    ["x86", "i686", "regalloc", "parallel_move"]
+        .iter()
+        .any(|p| m.name().starts_with(p))
 }
 
 /// Hunts each mutant; prints each row as it completes and returns them all.
@@ -46,7 +56,16 @@ pub fn bench_mutants(s: &BenchSettings) -> std::io::Result<Vec<MutantRow>> {
     );
     let mut rows = Vec::new();
     for &m in &s.mutants {
+        // A backend's seeded bug can only show natively: every program runs the native
+        // stages then; a middle-end one is hunted as before, without them.
+        let (native, native_every) = if is_backend_mutant(m) {
+            (s.native.clone(), 1)
+        } else {
+            (NativePlan::none(), 1)
+        };
         let cfg = HuntConfig {
+            native,
+            native_every,
             duration: s.budget,
             base_seed: s.seed,
             jobs: s.jobs,

@@ -22,6 +22,9 @@ pub struct HuntArgs {
     pub corpus_found: PathBuf,
     pub mutants: Vec<Mutant>,
     pub pipeline: PipelineOptions,
+    /// `--targets` (auto, none, or a list).
+    pub targets: String,
+    pub native_every: u64,
 }
 
 /// Cores available to this process.
@@ -51,15 +54,30 @@ pub fn hunt_command(args: HuntArgs) -> i32 {
     let out_dir = args
         .out
         .unwrap_or_else(|| default_out_dir(std::path::Path::new(".")));
+    let (native, choice) = match crate::cli::native_plan(&args.targets) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: --targets: {e}");
+            return 2;
+        }
+    };
     let names: Vec<&str> = refs.iter().map(|s| s.name()).collect();
     println!(
-        "phihunt hunt: generators {}, seed {seed}, {jobs} jobs, {:.0?}, out {}",
+        "phihunt hunt: generators {}, seed {seed}, {jobs} jobs, {:.0?}, out {}; {}{}",
         names.join(","),
         args.time,
-        out_dir.display()
+        out_dir.display(),
+        choice.describe(&native),
+        if native.is_empty() {
+            String::new()
+        } else {
+            format!(", for one program in {}", args.native_every.max(1))
+        }
     );
     install_ctrlc();
     let cfg = HuntConfig {
+        native: native.with_limits(hunt_native_limits()),
+        native_every: args.native_every.max(1),
         duration: args.time,
         base_seed: seed,
         jobs,
@@ -105,6 +123,15 @@ pub fn hunt_command(args: HuntArgs) -> i32 {
             println!("hunt failed");
             2
         }
+    }
+}
+
+/// Native limits in a hunt: generated programs finish within the oracle's fuel, which
+/// natively takes milliseconds, so a run past 5 s is a loop phicc made.
+pub fn hunt_native_limits() -> crate::native::NativeLimits {
+    crate::native::NativeLimits {
+        run_timeout: Duration::from_secs(5),
+        ..crate::native::NativeLimits::default()
     }
 }
 
@@ -185,6 +212,13 @@ pub fn bench_mutants_command(args: BenchArgs) -> i32 {
         ))
     });
     let jobs = args.jobs.unwrap_or_else(default_jobs).max(1);
+    let native = match crate::native::choose_targets(None) {
+        Ok(c) => crate::native::NativePlan::for_targets(&c.chosen),
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
     println!(
         "phihunt bench mutants: {} mutants, budget {:.0?} each, seed {}, {jobs} jobs, generators {}, out {}",
         mutants.len(),
@@ -202,6 +236,7 @@ pub fn bench_mutants_command(args: BenchArgs) -> i32 {
         sources,
         out_dir,
         pipeline: args.pipeline,
+        native: native.with_limits(hunt_native_limits()),
     };
     match super::bench::bench_mutants(&settings) {
         Ok(rows) => {

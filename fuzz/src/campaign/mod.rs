@@ -12,7 +12,11 @@
 //! - mutants are switched on per worker thread, so nothing leaks into other threads;
 //! - with mutants on, findings are never copied into `corpus/found/` (they are not real
 //!   bugs, and the corpus is replayed by `cargo test`);
-//! - Ctrl-C stops the workers after their current program; the report is still written.
+//! - Ctrl-C stops the workers after their current program; the report is still written;
+//! - the native stages (`crate::native`) run for one in `native_every` of each source's
+//!   programs (source-local indexes that are multiples of it), after the stage
+//!   differential agreed; their findings are saved like any other, with the target and
+//!   allocator in `finding.json`.
 
 pub mod bench;
 pub mod cli;
@@ -24,6 +28,7 @@ pub mod stats;
 
 use crate::diff::{differential, DiffConfig, Finding, Signature, Verdict};
 use crate::findings::{save_raw, test_file_text, unix_now, write_atomically, FindingRecord};
+use crate::native::{native_differential, NativePlan, NativeStage, StageTally};
 use crate::reduce::{reduce, ReduceGoal};
 use compiler::ir::IrModule;
 use compiler::mutants::{self, Mutant};
@@ -35,9 +40,17 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+/// The default of `--native-every`: native stages for one program in this many (see the
+/// README for the measured hunt rates behind the choice).
+pub const DEFAULT_NATIVE_EVERY: u64 = 64;
+
 /// Settings of a hunt.
 #[derive(Clone)]
 pub struct HuntConfig {
+    /// The native stages (empty: none).
+    pub native: NativePlan,
+    /// Native stages for one program in this many of each source (1: every program).
+    pub native_every: u64,
     pub duration: Duration,
     pub base_seed: u64,
     pub jobs: usize,
@@ -71,10 +84,12 @@ enum Summary {
         vectors: u64,
         dropped: Vec<String>,
         pass_changes: Vec<(&'static str, usize)>,
+        /// Native stage name -> counters, when the native stages ran.
+        native: Option<BTreeMap<String, StageTally>>,
     },
     Discarded(String),
     Finding(Box<SavedFinding>),
-    /// Saving the finding failed: the hunt must stop loudly.
+    /// Saving the finding failed, or the native setup broke: the hunt must stop loudly.
     SaveFailed(String),
 }
 
@@ -119,14 +134,62 @@ pub fn install_ctrlc() {
     });
 }
 
+/// The target, allocator and pointer width of a finding with signature `sig` (the hunt's
+/// width `default_ptr` for a middle-end finding, 4 for `STAGE@4`).
+pub fn finding_context(sig: &Signature, default_ptr: u32) -> (Option<String>, Option<String>, u32) {
+    if sig.is_native() {
+        if let Some(stage) = NativeStage::from_name(&sig.stage) {
+            return (
+                Some(stage.target.name().to_string()),
+                Some(stage.regalloc.name().to_string()),
+                stage.ptr_bytes(),
+            );
+        }
+    }
+    match sig.stage.rsplit_once('@') {
+        Some((_, w)) => (None, None, w.parse().unwrap_or(default_ptr)),
+        None => (None, None, default_ptr),
+    }
+}
+
 fn run_one(
     source: &dyn ProgramSource,
+    sources_len: usize,
+    index: u64,
     seed: u64,
     cfg: &HuntConfig,
     found_ids: &AtomicU64,
 ) -> Event {
     let cand = source.make(seed);
-    let verdict = differential(&cand.module, &cand.entry, &cand.arg_vectors, &cfg.diff);
+    let mut verdict = differential(&cand.module, &cand.entry, &cand.arg_vectors, &cfg.diff);
+    let mut native = None;
+    // Program i comes from source i % len: count one in N of each source's own programs.
+    let per_source = index / sources_len.max(1) as u64;
+    let native_due = !cfg.native.is_empty() && per_source.is_multiple_of(cfg.native_every.max(1));
+    if let (true, Verdict::Agree { expectations, .. }) = (native_due, &verdict) {
+        match native_differential(
+            &cand.module,
+            &cand.entry,
+            &cand.arg_vectors,
+            expectations,
+            &cfg.diff,
+            &cfg.native,
+        ) {
+            Ok(mut report) => {
+                if let Some(f) = report.finding.take() {
+                    verdict = Verdict::Finding(f);
+                }
+                native = Some(report.stages);
+            }
+            Err(setup) => {
+                return Event::Done {
+                    generator: source.name(),
+                    verdict: Summary::SaveFailed(format!("native stages: {setup}")),
+                    features: cand.features,
+                }
+            }
+        }
+    }
     let summary = match verdict {
         Verdict::Agree {
             expectations,
@@ -136,9 +199,12 @@ fn run_one(
             vectors: expectations.len() as u64,
             dropped,
             pass_changes,
+            native,
         },
         Verdict::Discarded { reason } => Summary::Discarded(reason),
         Verdict::Finding(f) => {
+            let (target, regalloc, ptr_bytes) =
+                finding_context(&f.signature, cfg.diff.run.ptr_bytes);
             let record = FindingRecord {
                 id: found_ids.fetch_add(1, Ordering::SeqCst),
                 signature: f.signature.clone(),
@@ -150,6 +216,9 @@ fn run_one(
                 got: f.got.as_ref().map(|r| r.to_string()),
                 detail: f.detail.clone(),
                 mutants: cfg.mutants.iter().map(|m| m.name().to_string()).collect(),
+                target,
+                regalloc,
+                ptr_bytes,
                 found_at: unix_now(),
             };
             match save_raw(&cfg.out_dir, &record, &f, &cand.module) {
@@ -252,7 +321,7 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                     // A panic outside the stages (generator, oracle, harness) must not take
                     // the campaign down: it is saved with its seed and counted.
                     let ev = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        run_one(source, seed, cfg, found_ids)
+                        run_one(source, sources.len(), i, seed, cfg, found_ids)
                     }))
                     .unwrap_or_else(|payload| harness_panic(source, seed, cfg, payload));
                     if tx.send(ev).is_err() {
@@ -280,8 +349,15 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                                 vectors,
                                 dropped,
                                 pass_changes,
+                                native,
                             } => {
                                 t.agreed += 1;
+                                if let Some(stages) = native {
+                                    t.native_programs += 1;
+                                    for (stage, tally) in stages {
+                                        t.native.entry(stage.clone()).or_default().merge(tally);
+                                    }
+                                }
                                 let mut changed = std::collections::BTreeSet::new();
                                 for (pass, n) in pass_changes {
                                     *t.pass_changes.entry(pass.to_string()).or_default() +=
@@ -368,19 +444,19 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
             let goal = ReduceGoal {
                 entry: saved.record.entry.clone(),
                 arg_vectors: vectors.clone(),
+                native: ReduceGoal::native_plan_for(&sig, cfg.native.limits),
                 signature: sig.clone(),
                 diff: cfg.diff.clone(),
             };
             let hook = std::panic::take_hook();
             std::panic::set_hook(Box::new(|_| {}));
             let reduced = reduce(&saved.module, &goal, cfg.reduce_budget);
+            // Expectations of the reduced program, from its own reference run (at the
+            // width of the finding's stage).
+            let expectations = goal
+                .finding(&reduced.module)
+                .map_or_else(Vec::new, |f| f.expectations);
             std::panic::set_hook(hook);
-            // Expectations of the reduced program, from its own reference run.
-            let expectations = match differential(&reduced.module, &goal.entry, &vectors, &cfg.diff)
-            {
-                Verdict::Finding(f) => f.expectations,
-                _ => Vec::new(),
-            };
             mutants::set_active(&[]);
             let header = format!(
                 "phihunt reduced finding {} ({sig}), from {} seed {}\nsize {} -> {}{}\n{}",
@@ -416,7 +492,7 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                 let name = format!(
                     "{}-{}-{:016x}.ir",
                     sig.kind.name(),
-                    sig.stage.replace([':', '#'], "_"),
+                    sig.stage.replace([':', '#', '/', '@'], "_"),
                     crate::findings::content_hash(text.as_bytes())
                 );
                 let dest = found_dir.join(name);
@@ -446,4 +522,25 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
 pub fn default_out_dir(root: &Path) -> PathBuf {
     root.join("reports")
         .join(crate::findings::timestamp(unix_now()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diff::FindingKind;
+
+    #[test]
+    fn findings_name_their_target_allocator_and_width() {
+        let ctx = |k, s: &str| finding_context(&Signature::new(k, s), 8);
+        assert_eq!(
+            ctx(FindingKind::Mismatch, "native:x86_64/stack"),
+            (Some("x86_64".into()), Some("stack".into()), 8)
+        );
+        assert_eq!(
+            ctx(FindingKind::RegallocCheck, "native:i686"),
+            (Some("i686".into()), Some("linear".into()), 4)
+        );
+        assert_eq!(ctx(FindingKind::Mismatch, "gvn@4"), (None, None, 4));
+        assert_eq!(ctx(FindingKind::Verify, "gvn#2"), (None, None, 8));
+    }
 }

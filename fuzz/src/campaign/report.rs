@@ -79,6 +79,44 @@ pub fn write_reports(
             let _ = writeln!(md, "| {reason} | {n} |");
         }
     }
+    let stages: Vec<String> = cfg.native.stages.iter().map(|s| s.name()).collect();
+    let _ = writeln!(md, "\n## Native stages\n");
+    if stages.is_empty() {
+        let _ = writeln!(md, "None (`--targets none`, or no target usable here).");
+    } else {
+        let _ = writeln!(
+            md,
+            "{} for one program in {} ({} agreeing programs ran them).\n",
+            stages.join(", "),
+            cfg.native_every,
+            r.totals.native_programs
+        );
+        let _ = writeln!(md, "| stage | programs | vectors run | vectors dropped | discarded (reason: count) | phicc ms/program | build ms/program | run ms/program |");
+        let _ = writeln!(md, "|---|---|---|---|---|---|---|---|");
+        for (stage, t) in &r.totals.native {
+            let per = |us: u64| us as f64 / 1e3 / t.programs.max(1) as f64;
+            let discarded: Vec<String> = t
+                .discarded
+                .iter()
+                .map(|(k, v)| format!("{k}: {v}"))
+                .collect();
+            let _ = writeln!(
+                md,
+                "| {stage} | {} | {} | {} | {} | {:.2} | {:.1} | {:.1} |",
+                t.programs,
+                t.vectors_run,
+                t.vectors_dropped,
+                if discarded.is_empty() {
+                    "-".to_string()
+                } else {
+                    discarded.join(", ")
+                },
+                per(t.phicc_us),
+                per(t.build_us),
+                per(t.run_us)
+            );
+        }
+    }
     let _ = writeln!(md, "\n## Findings\n");
     if r.signatures.is_empty() {
         let _ = writeln!(md, "None.");
@@ -134,6 +172,8 @@ pub fn write_reports(
         "jobs": cfg.jobs,
         "programs_per_s": r.rate,
         "mutants": mutants,
+        "native_stages": stages,
+        "native_every": cfg.native_every,
         "totals": r.totals,
         "per_generator": r.per_generator,
         "findings": r.signatures,

@@ -4,6 +4,7 @@
 //! (with its reason) or a finding; `programs == agreed + discarded + findings`.
 
 use crate::diff::Signature;
+use crate::native::StageTally;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -26,6 +27,10 @@ pub struct Totals {
     pub pass_changes: BTreeMap<String, u64>,
     /// Pass -> agreeing programs in which it changed something.
     pub pass_programs: BTreeMap<String, u64>,
+    /// Agreeing programs whose native stages ran (one in `--native-every`).
+    pub native_programs: u64,
+    /// Native stage -> its counters over those programs.
+    pub native: BTreeMap<String, StageTally>,
 }
 
 impl Totals {

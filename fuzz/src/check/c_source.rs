@@ -26,6 +26,7 @@ use crate::stages::{snapshot_stages, StageFailure};
 use compiler::compile_c::{compile_c_file, default_options};
 use compiler::ir::IrModule;
 use compiler::pipeline::{PipelineOptions, STAGE_LOWERED};
+use compiler::target::Target;
 use oracle::interp::PROGRAM_NAME;
 use oracle::native::{gcc::quote_stdout, NativeOutcome};
 use oracle::{Outcome, Program, RunConfig, RunResult};
@@ -94,7 +95,7 @@ impl CJudgement {
         self.stages
             .iter()
             .zip(&self.cells)
-            .find(|(_, c)| !c.ok)
+            .find(|(_, c)| c.failed())
             .map(|(s, c)| (s.as_str(), c.text.as_str()))
     }
 }
@@ -105,9 +106,16 @@ pub struct FrontEnd {
     pub elapsed: Duration,
 }
 
-/// Runs phicc's front end on `path` with the extra `-I` directories (panics caught).
+/// Runs phicc's front end on `path` with the extra `-I` directories (panics caught), for
+/// x86_64 (the data model of the oracle rows' gcc reference).
 pub fn front_end(path: &Path, include_dirs: &[PathBuf]) -> FrontEnd {
+    front_end_for(path, include_dirs, Target::X86_64)
+}
+
+/// [`front_end`] for `target` (its data model: i686 is ILP32).
+pub fn front_end_for(path: &Path, include_dirs: &[PathBuf], target: Target) -> FrontEnd {
     let mut opts = default_options();
+    opts.target = target;
     opts.include_dirs.extend(include_dirs.iter().cloned());
     let start = Instant::now();
     let caught = catch_unwind(AssertUnwindSafe(|| compile_c_file(path, &opts)));
@@ -115,14 +123,9 @@ pub fn front_end(path: &Path, include_dirs: &[PathBuf]) -> FrontEnd {
     let result = match caught {
         Ok(Ok(compiled)) => Ok(compiled.module),
         Ok(Err(diag)) => Err(FrontEndFailure::Refused(Invalid::FrontEnd(diag.headline()))),
-        Err(payload) => {
-            let message = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "non-string panic payload".into());
-            Err(FrontEndFailure::Panic(message))
-        }
+        Err(payload) => Err(FrontEndFailure::Panic(crate::stages::panic_message(
+            &payload,
+        ))),
     };
     FrontEnd { result, elapsed }
 }
@@ -213,6 +216,7 @@ pub fn judge_stages(
                 ));
                 Cell {
                     ok: false,
+                    discarded: false,
                     text: "cannot run".into(),
                 }
             }
@@ -221,10 +225,12 @@ pub fn judge_stages(
             }
             Ok(r) if exit_status(&r) == Some(*want_code) && r.stdout == *want_stdout => Cell {
                 ok: true,
+                discarded: false,
                 text: "ok".into(),
             },
             Ok(r) => Cell {
                 ok: false,
+                discarded: false,
                 text: describe(&r, want_stdout),
             },
         };
@@ -246,6 +252,7 @@ pub fn judge_stages(
         stages.push(f.stage().to_string());
         cells.push(Cell {
             ok: false,
+            discarded: false,
             text: label.into(),
         });
     }

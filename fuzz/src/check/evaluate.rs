@@ -10,6 +10,8 @@
 //! every directive from that stage on.
 
 use super::directives::{parse_directives, trap_name, Expect, RunDirective};
+use super::native_rows::ir_native_rows;
+use crate::native::NativePlan;
 use crate::stages::{snapshot_stages, StageFailure};
 use compiler::ir::text::parse_module;
 use compiler::ir::verify::{verify_module, VerifyMode};
@@ -21,7 +23,41 @@ use oracle::{Outcome, Program, RunConfig, RunResult};
 #[derive(Clone, Debug)]
 pub struct Cell {
     pub ok: bool,
+    /// No verdict (a native row whose reference is undefined or timed out): neither a pass
+    /// nor a failure, counted apart. `ok` is false.
+    pub discarded: bool,
     pub text: String,
+}
+
+impl Cell {
+    pub fn pass() -> Cell {
+        Cell {
+            ok: true,
+            discarded: false,
+            text: "ok".into(),
+        }
+    }
+
+    pub fn fail(text: impl Into<String>) -> Cell {
+        Cell {
+            ok: false,
+            discarded: false,
+            text: text.into(),
+        }
+    }
+
+    pub fn discarded(text: impl Into<String>) -> Cell {
+        Cell {
+            ok: false,
+            discarded: true,
+            text: text.into(),
+        }
+    }
+
+    /// True for a failing cell (neither ok nor discarded).
+    pub fn failed(&self) -> bool {
+        !self.ok && !self.discarded
+    }
 }
 
 /// The result of checking one file.
@@ -47,10 +83,20 @@ impl FileVerdict {
         match self {
             FileVerdict::Judged { cells, .. } => {
                 let ok = cells.iter().flatten().filter(|c| c.ok).count();
-                let all = cells.iter().map(|r| r.len()).sum::<usize>();
-                (ok, all - ok)
+                let bad = cells.iter().flatten().filter(|c| c.failed()).count();
+                (ok, bad)
             }
             FileVerdict::Invalid(_) => (0, 0),
+        }
+    }
+
+    /// Cells with no verdict (discarded native cells).
+    pub fn discarded(&self) -> usize {
+        match self {
+            FileVerdict::Judged { cells, .. } => {
+                cells.iter().flatten().filter(|c| c.discarded).count()
+            }
+            FileVerdict::Invalid(_) => 0,
         }
     }
 }
@@ -131,12 +177,14 @@ fn describe(r: &RunResult, d: &RunDirective) -> String {
     s
 }
 
-/// Checks the text of one `.ir` file named `file`.
+/// Checks the text of one `.ir` file named `file` at every stage, then on every stage of
+/// `native` (one row each, under the pipeline's).
 pub fn check_ir_source(
     file: &str,
     src: &str,
     opts: &PipelineOptions,
     cfg: &RunConfig,
+    native: &NativePlan,
 ) -> FileVerdict {
     let module = match parse_module(src) {
         Ok(m) => m,
@@ -192,6 +240,7 @@ pub fn check_ir_source(
                 cells.push(vec![
                     Cell {
                         ok: false,
+                        discarded: false,
                         text: "cannot run".into()
                     };
                     directives.len()
@@ -205,14 +254,17 @@ pub fn check_ir_source(
             .map(|(d, p)| match program.run(&d.func, &p.args) {
                 Ok(r) if meets(d, p.ret, &r) => Cell {
                     ok: true,
+                    discarded: false,
                     text: "ok".into(),
                 },
                 Ok(r) => Cell {
                     ok: false,
+                    discarded: false,
                     text: describe(&r, d),
                 },
                 Err(e) => Cell {
                     ok: false,
+                    discarded: false,
                     text: format!("cannot run: {e}"),
                 },
             })
@@ -233,11 +285,23 @@ pub fn check_ir_source(
         cells.push(vec![
             Cell {
                 ok: false,
+                discarded: false,
                 text: label.into()
             };
             directives.len()
         ]);
         notes.push(f.message());
+    }
+    let calls: Vec<(Vec<i64>, IrType)> = prepared.iter().map(|p| (p.args.clone(), p.ret)).collect();
+    match ir_native_rows(&module, &directives, &calls, opts, native) {
+        Ok((native_stages, rows, native_notes)) => {
+            stages.extend(native_stages);
+            cells.extend(rows);
+            notes.extend(native_notes);
+        }
+        Err(setup) => {
+            return FileVerdict::Invalid(format!("{file}:1:1: cannot run natively: {setup}"))
+        }
     }
     FileVerdict::Judged {
         stages,

@@ -1,13 +1,17 @@
 //! `phihunt check FILE...`: run every `; run:` line of every `.ir` input at every stage;
-//! run `main` of every `.c` input at every stage against the gcc -O0 reference.
+//! run `main` of every `.c` input at every stage against the gcc -O0 reference; then the
+//! native rows (`native:x86_64`, `native:x86_64/stack`, `native:i686`, ...: see
+//! `native_rows` and `crate::native`).
 //!
 //! Exit status: 0 when every stage meets every line, 1 on any mismatch, 2 when an input
 //! is invalid (the worst one wins). The last line printed is `N passed, M failed`, counting
-//! (stage, run line) cells.
+//! (stage, run line) cells; native cells with no verdict (undefined behaviour, reference
+//! timeouts) are neither and are counted on the line before it.
 
 pub mod c_source;
 pub mod directives;
 pub mod evaluate;
+pub mod native_rows;
 pub mod table;
 
 use compiler::pipeline::PipelineOptions;
@@ -56,6 +60,8 @@ pub struct CheckSummary {
     pub passed: usize,
     pub failed: usize,
     pub invalid: usize,
+    /// Cells with no verdict (discarded native cells).
+    pub discarded: usize,
     /// Files with at least one failing cell.
     pub failing_files: Vec<PathBuf>,
 }
@@ -100,13 +106,14 @@ pub fn check_file(
             return;
         }
     };
-    match check_ir_source(&name, &src, opts, cfg) {
+    match check_ir_source(&name, &src, opts, cfg, &settings.native) {
         FileVerdict::Invalid(msg) => {
             out.push_str(&format!("== {name}\nerror: {msg}\n\n"));
             summary.invalid += 1;
         }
         v @ FileVerdict::Judged { .. } => {
             let (ok, bad) = v.counts();
+            summary.discarded += v.discarded();
             if let FileVerdict::Judged {
                 stages,
                 directives,
@@ -192,7 +199,16 @@ pub fn check_c_file(
     };
     match judge_stages(&module, reference, &settings.pipeline, &settings.run) {
         Err(why) => invalid(out, summary, why),
-        Ok(j) => {
+        Ok(mut j) => {
+            let include_dirs = reference_cfg.include_dirs.clone();
+            match c_native_rows(path, &include_dirs, settings, &mut j) {
+                Ok(()) => {}
+                Err(setup) => {
+                    out.push_str(&format!("error: cannot run natively: {setup}\n\n"));
+                    summary.invalid += 1;
+                    return;
+                }
+            }
             let (code, stdout) = &j.reference;
             let mut reference = format!("exit {code}");
             if !stdout.is_empty() {
@@ -228,7 +244,8 @@ pub fn check_c_file(
             }
             out.push('\n');
             let ok = j.cells.iter().filter(|c| c.ok).count();
-            let bad = j.cells.len() - ok;
+            let bad = j.cells.iter().filter(|c| c.failed()).count();
+            summary.discarded += j.cells.iter().filter(|c| c.discarded).count();
             summary.passed += ok;
             summary.failed += bad;
             if bad > 0 {
@@ -236,6 +253,38 @@ pub fn check_c_file(
             }
         }
     }
+}
+
+/// Appends the native rows of a C program to its judgement (one per stage of the plan),
+/// with a note per target saying what gcc's reference did.
+fn c_native_rows(
+    path: &Path,
+    include_dirs: &[PathBuf],
+    settings: &CheckSettings,
+    j: &mut c_source::CJudgement,
+) -> Result<(), String> {
+    if settings.native.is_empty() {
+        return Ok(());
+    }
+    let rows = crate::native::c_program::judge_c_natively(
+        path,
+        include_dirs,
+        &settings.pipeline,
+        &settings.native.stages,
+        &settings.native.limits,
+        None,
+    )?;
+    for (target, reference) in &rows.references {
+        j.notes.push(format!(
+            "native reference (gcc -O0 on {}): {reference}",
+            target.name()
+        ));
+    }
+    for (stage, verdict, _) in &rows.rows {
+        j.stages.push(stage.name());
+        j.cells.push(native_rows::cell_of(verdict));
+    }
+    Ok(())
 }
 
 /// How `check` runs its inputs.
@@ -249,9 +298,14 @@ pub struct CheckSettings {
     pub c_include_dirs: Vec<PathBuf>,
     /// How the gcc reference of C input is built and run.
     pub reference: ReferenceConfig,
+    /// The native rows (default: none; the CLI's default is every usable target).
+    pub native: crate::native::NativePlan,
+    /// Files checked in parallel (0 or 1: one at a time).
+    pub jobs: usize,
 }
 
-/// Checks every input, printing as it goes; returns the summary.
+/// Checks every input, printing as it goes (in input order); returns the summary. Files
+/// are checked on `settings.jobs` threads (native builds and runs wait on processes).
 pub fn check_paths(paths: &[PathBuf], settings: &CheckSettings) -> CheckSummary {
     let mut summary = CheckSummary::default();
     let files = match expand_inputs(paths) {
@@ -262,10 +316,52 @@ pub fn check_paths(paths: &[PathBuf], settings: &CheckSettings) -> CheckSummary 
             return summary;
         }
     };
-    for f in &files {
-        let mut out = String::new();
-        check_file(f, settings, &mut out, &mut summary);
-        print!("{out}");
+    let jobs = settings.jobs.max(1).min(files.len().max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    // Results by index; the printer prints the finished prefix in order.
+    type Printed = (usize, Vec<Option<(String, CheckSummary)>>);
+    let done: std::sync::Mutex<Printed> =
+        std::sync::Mutex::new((0, (0..files.len()).map(|_| None).collect()));
+    // Seeded bugs are switched on per thread: the workers take the caller's.
+    let mutants = compiler::mutants::active();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            // The front end, the passes and the oracle recurse deeply on big programs
+            // (csmith's): the workers get the stack `bench csmith`'s do.
+            let worker = std::thread::Builder::new()
+                .name("check-worker".into())
+                .stack_size(crate::csmith::WORKER_STACK);
+            let spawned = worker.spawn_scoped(scope, || {
+                compiler::mutants::set_active(&mutants);
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(f) = files.get(i) else { break };
+                    let mut out = String::new();
+                    let mut one = CheckSummary::default();
+                    check_file(f, settings, &mut out, &mut one);
+                    let mut guard = done.lock().unwrap_or_else(|p| p.into_inner());
+                    let (printed, results) = &mut *guard;
+                    results[i] = Some((out, one));
+                    while let Some(Some((text, _))) = results.get(*printed) {
+                        print!("{text}");
+                        *printed += 1;
+                    }
+                }
+            });
+            if let Err(e) = spawned {
+                println!("error: cannot start a worker thread: {e}");
+                summary.invalid += 1;
+                break;
+            }
+        }
+    });
+    let (_, results) = done.into_inner().unwrap_or_else(|p| p.into_inner());
+    for (_, one) in results.into_iter().flatten() {
+        summary.passed += one.passed;
+        summary.failed += one.failed;
+        summary.invalid += one.invalid;
+        summary.discarded += one.discarded;
+        summary.failing_files.extend(one.failing_files);
     }
     if !summary.failing_files.is_empty() {
         println!("failing files:");
@@ -275,6 +371,12 @@ pub fn check_paths(paths: &[PathBuf], settings: &CheckSettings) -> CheckSummary 
     }
     if summary.invalid > 0 {
         println!("{} invalid input(s)", summary.invalid);
+    }
+    if summary.discarded > 0 {
+        println!(
+            "{} native cell(s) with no verdict (undefined behaviour or reference timeouts: see `–` cells)",
+            summary.discarded
+        );
     }
     println!("{} passed, {} failed", summary.passed, summary.failed);
     summary

@@ -2,7 +2,8 @@
 //! C input: one column, `main` against gcc).
 //!
 //! Invariant: column widths fit the widest cell, so the table reads in a terminal and in
-//! a CI log alike; failing cells are marked with `✗` so they can be grepped.
+//! a CI log alike; failing cells are marked with `✗` so they can be grepped, and cells
+//! with no verdict (a native row whose reference is undefined, or timed out) with `–`.
 
 use super::directives::RunDirective;
 use super::evaluate::Cell;
@@ -26,6 +27,8 @@ pub fn render_columns(headers: &[String], stages: &[String], cells: &[Vec<Cell>]
         r.extend(row.iter().map(|c| {
             if c.ok {
                 c.text.clone()
+            } else if c.discarded {
+                format!("– {}", c.text)
             } else {
                 format!("✗ {}", c.text)
             }

@@ -9,7 +9,9 @@
 //! - `program`: one seed end to end (csmith, gcc reference, front end, stages) and its
 //!   classification;
 //! - `report`: saving mismatches and printing the summary (counts, errors histogram,
-//!   times).
+//!   times, native stages);
+//! - `native_bench`: `bench native`, the native stages' cost and phicc's code's speed
+//!   against gcc -O0 and -O2.
 //!
 //! Invariants: every child (csmith, gcc, the binary) has a timeout; a reference that times
 //! out is counted as such, never as a mismatch (its probe may make it a suspect, see
@@ -18,6 +20,7 @@
 //! suspect; seeds are spread over `--jobs` threads and the
 //! summary does not depend on the order they finish in.
 
+pub mod native_bench;
 pub mod program;
 pub mod report;
 
@@ -30,7 +33,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Stack of each worker thread.
-const WORKER_STACK: usize = 512 << 20;
+pub const WORKER_STACK: usize = 512 << 20;
 
 /// The command line of `bench csmith`.
 #[derive(Clone, Debug)]
@@ -49,6 +52,10 @@ pub struct CsmithArgs {
     pub pipeline: PipelineOptions,
     /// Seeded bugs to switch on in every worker (the switch is per thread).
     pub mutants: Vec<compiler::mutants::Mutant>,
+    /// Native stages every judged seed also runs.
+    pub native: crate::native::NativePlan,
+    /// What `--targets` left out, and why (for the header line).
+    pub native_note: String,
 }
 
 /// Runs the bench; returns the exit code (0 none, 1 a mismatch or a suspect, 2 setup error).
@@ -73,12 +80,13 @@ pub fn bench_csmith(args: CsmithArgs) -> i32 {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
     println!(
-        "phihunt bench csmith: seeds {} to {} ({} programs), {jobs} jobs, csmith options [{}], out {}",
+        "phihunt bench csmith: seeds {} to {} ({} programs), {jobs} jobs, csmith options [{}], out {}; {}",
         args.seed_start,
         (args.seed_start + args.count).saturating_sub(1),
         args.count,
         args.csmith_options.join(" "),
-        out_dir.display()
+        out_dir.display(),
+        args.native_note
     );
     let cfg = SeedConfig {
         csmith_options: args.csmith_options.clone(),
@@ -89,6 +97,7 @@ pub fn bench_csmith(args: CsmithArgs) -> i32 {
         probe_fuel: args.probe_fuel,
         long_ref_timeout: args.long_ref_timeout,
         pipeline: args.pipeline.clone(),
+        native: args.native.clone(),
     };
     let next = AtomicU64::new(0);
     let results = Mutex::new(Vec::new());

@@ -20,6 +20,8 @@
 use crate::check::c_source::{front_end, judge_stages, reference_result, FrontEndFailure};
 use crate::check::c_source::{run_main, CJudgement, Invalid};
 use crate::cli::CSMITH_INCLUDE;
+use crate::native::c_program::{judge_c_natively, CNativeRows};
+use crate::native::NativePlan;
 use compiler::pipeline::{run_pipeline, PipelineOptions};
 use oracle::native::gcc::{compile_only_time, quote_stdout};
 use oracle::native::{reference_run, run_limited, NativeOutcome, ReferenceConfig, Termination};
@@ -43,6 +45,9 @@ pub struct SeedConfig {
     /// The second, longer limit for gcc's binary when the probe finished.
     pub long_ref_timeout: Duration,
     pub pipeline: PipelineOptions,
+    /// The native stages every judged seed also runs (gcc -O0 on each target, confirmed
+    /// by -O2).
+    pub native: NativePlan,
 }
 
 /// What the oracle's `lowered` stage did with a program whose gcc binary timed out.
@@ -98,6 +103,9 @@ pub struct SeedResult {
     pub gcc_time: Option<Duration>,
     /// `gcc -O0 -S` alone (when it succeeded).
     pub gcc_s_time: Option<Duration>,
+    /// The native stages' verdicts and times, when they ran (the program was judged at
+    /// the stages: the front end accepted it and gcc's host reference finished).
+    pub native: Option<CNativeRows>,
 }
 
 impl SeedResult {
@@ -148,6 +156,33 @@ impl SeedResult {
     }
 }
 
+/// csmith's program for `seed` (`Ok(Err(why))` when csmith fails or times out; `Err` when
+/// it cannot be started). csmith writes `platform.info` into `work_dir`.
+pub fn csmith_program(
+    seed: u64,
+    options: &[String],
+    work_dir: &std::path::Path,
+    timeout: Duration,
+) -> Result<Result<String, String>, String> {
+    let mut csmith = Command::new("csmith");
+    csmith
+        .arg("--seed")
+        .arg(seed.to_string())
+        .args(options)
+        .current_dir(work_dir);
+    let generated = run_limited(&mut csmith, timeout, 64 << 20)?;
+    match generated.termination {
+        Termination::Exited(0) if !generated.truncated => {
+            Ok(Ok(String::from_utf8_lossy(&generated.stdout).into_owned()))
+        }
+        t => {
+            let stderr = String::from_utf8_lossy(&generated.stderr);
+            let first = stderr.lines().next().unwrap_or("").to_string();
+            Ok(Err(format!("{t:?} {first}")))
+        }
+    }
+}
+
 /// Runs seed `seed`. `Err` only for a broken setup (csmith or gcc cannot be started).
 pub fn run_seed(seed: u64, cfg: &SeedConfig) -> Result<SeedResult, String> {
     let mut result = SeedResult {
@@ -160,25 +195,16 @@ pub fn run_seed(seed: u64, cfg: &SeedConfig) -> Result<SeedResult, String> {
         pipeline_time: None,
         gcc_time: None,
         gcc_s_time: None,
+        native: None,
     };
-    let mut csmith = Command::new("csmith");
-    csmith
-        .arg("--seed")
-        .arg(seed.to_string())
-        .args(&cfg.csmith_options)
-        // csmith writes `platform.info` into its working directory.
-        .current_dir(&cfg.work_dir);
-    let generated = run_limited(&mut csmith, cfg.csmith_timeout, 64 << 20)?;
-    match generated.termination {
-        Termination::Exited(0) if !generated.truncated => {}
-        t => {
-            let stderr = String::from_utf8_lossy(&generated.stderr);
-            let first = stderr.lines().next().unwrap_or("").to_string();
-            result.verdict = Verdict::GeneratorFailed(format!("{t:?} {first}"));
-            return Ok(result);
-        }
-    }
-    result.program = String::from_utf8_lossy(&generated.stdout).into_owned();
+    result.program =
+        match csmith_program(seed, &cfg.csmith_options, &cfg.work_dir, cfg.csmith_timeout)? {
+            Ok(p) => p,
+            Err(why) => {
+                result.verdict = Verdict::GeneratorFailed(why);
+                return Ok(result);
+            }
+        };
     let path = cfg.work_dir.join(format!("csmith-{seed}.c"));
     std::fs::write(&path, &result.program)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
@@ -248,22 +274,44 @@ fn judge(
         fuel: cfg.fuel,
         ..RunConfig::default()
     };
-    Ok(
-        match judge_stages(&module, reference, &cfg.pipeline, &run) {
-            Err(why) => Verdict::OracleInvalid(why.message()),
-            Ok(j) => {
-                let verdict = match j.first_mismatch() {
-                    None => Verdict::Matched,
-                    Some((stage, detail)) => Verdict::Mismatched {
-                        stage: stage.to_string(),
-                        detail: detail.to_string(),
-                    },
-                };
-                result.judgement = Some(j);
-                verdict
-            }
-        },
-    )
+    let verdict = match judge_stages(&module, reference, &cfg.pipeline, &run) {
+        Err(why) => return Ok(Verdict::OracleInvalid(why.message())),
+        Ok(j) => {
+            let verdict = match j.first_mismatch() {
+                None => Verdict::Matched,
+                Some((stage, detail)) => Verdict::Mismatched {
+                    stage: stage.to_string(),
+                    detail: detail.to_string(),
+                },
+            };
+            result.judgement = Some(j);
+            verdict
+        }
+    };
+    if cfg.native.is_empty() {
+        return Ok(verdict);
+    }
+    let rows = judge_c_natively(
+        path,
+        &includes,
+        &cfg.pipeline,
+        &cfg.native.stages,
+        &cfg.native.limits,
+        None,
+    )?;
+    // The first failing native stage makes a matched seed a mismatch (a stage mismatch
+    // found first keeps its verdict: it is the earlier stage).
+    let native_failure = rows.rows.iter().find_map(|(stage, v, _)| {
+        v.failure().map(|f| Verdict::Mismatched {
+            stage: stage.name(),
+            detail: format!("{}: {}", f.kind.name(), f.detail),
+        })
+    });
+    result.native = Some(rows);
+    Ok(match (verdict, native_failure) {
+        (Verdict::Matched, Some(native)) => native,
+        (v, _) => v,
+    })
 }
 
 /// A reference that timed out: runs `lowered` in the oracle for `probe_fuel` steps and,

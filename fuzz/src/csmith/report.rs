@@ -8,6 +8,7 @@
 //! the same programs.
 
 use super::program::{SeedResult, TimeoutProbe, Verdict};
+use crate::native::RowVerdict;
 use oracle::native::NativeOutcome;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -57,11 +58,35 @@ pub fn save_mismatch(
     if let Some(j) = &r.judgement {
         let _ = writeln!(info, "stages:");
         for (stage, cell) in j.stages.iter().zip(&j.cells) {
-            let mark = if cell.ok { " " } else { "✗" };
+            let mark = if cell.ok {
+                " "
+            } else if cell.discarded {
+                "–"
+            } else {
+                "✗"
+            };
             let _ = writeln!(info, "  {mark} {stage:<16} {}", cell.text);
         }
         for n in &j.notes {
             let _ = writeln!(info, "note: {n}");
+        }
+    }
+    if let Some(native) = &r.native {
+        let _ = writeln!(info, "native stages:");
+        for (target, reference) in &native.references {
+            let _ = writeln!(
+                info,
+                "  reference (gcc -O0 on {}): {reference}",
+                target.name()
+            );
+        }
+        for (stage, v, _) in &native.rows {
+            let text = match v {
+                RowVerdict::Agrees => "  ok".to_string(),
+                RowVerdict::Discarded(why) => format!("– {why}"),
+                RowVerdict::Failed(f) => format!("✗ {}: {}", f.kind.name(), f.detail),
+            };
+            let _ = writeln!(info, "  {:<22} {text}", stage.name());
         }
     }
     std::fs::write(dir.join("info.txt"), info).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -139,6 +164,29 @@ pub struct Summary {
     /// phicc over those same programs.
     pub phicc_time_vs_s: Duration,
     pub wall: Duration,
+    /// Native stage -> its counts over the seeds that ran it.
+    pub native: BTreeMap<String, NativeCounts>,
+}
+
+/// One native stage's counts over a bench.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NativeCounts {
+    pub agreed: usize,
+    /// Failures by kind (`mismatch`, `timeout`, `regalloc_check`, ...).
+    pub failed: BTreeMap<String, usize>,
+    /// No verdict, by reason kind (`ub`, `reference timeout`, `front end (i686)`, ...).
+    pub discarded: BTreeMap<String, usize>,
+}
+
+/// The kind of a discard reason: its text before the first `:` or ` (`.
+fn reason_kind(why: &str) -> String {
+    let end = why
+        .find(": ")
+        .into_iter()
+        .chain(why.find(" ("))
+        .min()
+        .unwrap_or(why.len());
+    why[..end].to_string()
 }
 
 impl Summary {
@@ -155,6 +203,18 @@ impl Summary {
         for (r, saved) in results {
             if r.front_end_time.is_some() {
                 s.compiled += 1;
+            }
+            for (stage, verdict, _) in r.native.iter().flat_map(|n| &n.rows) {
+                let c = s.native.entry(stage.name()).or_default();
+                match verdict {
+                    RowVerdict::Agrees => c.agreed += 1,
+                    RowVerdict::Failed(f) => {
+                        *c.failed.entry(f.kind.name().into()).or_default() += 1
+                    }
+                    RowVerdict::Discarded(why) => {
+                        *c.discarded.entry(reason_kind(why)).or_default() += 1
+                    }
+                }
             }
             match &r.verdict {
                 Verdict::GeneratorFailed(m) => {
@@ -249,6 +309,30 @@ impl Summary {
         ];
         for (label, n) in rows {
             let _ = writeln!(o, "  {label:<42} {n:>6}");
+        }
+        if !self.native.is_empty() {
+            let _ = writeln!(
+                o,
+                "native stages (seeds judged at every stage also run natively):"
+            );
+            for (stage, c) in &self.native {
+                let list = |m: &BTreeMap<String, usize>| {
+                    if m.is_empty() {
+                        "0".to_string()
+                    } else {
+                        let parts: Vec<String> =
+                            m.iter().map(|(k, n)| format!("{k} {n}")).collect();
+                        format!("{} ({})", m.values().sum::<usize>(), parts.join(", "))
+                    }
+                };
+                let _ = writeln!(
+                    o,
+                    "  {stage:<22} matched {:>5}  FAILED {}  no verdict {}",
+                    c.agreed,
+                    list(&c.failed),
+                    list(&c.discarded)
+                );
+            }
         }
         if !self.mismatches.is_empty() {
             let _ = writeln!(o, "mismatches (first mismatching stage):");
@@ -371,6 +455,7 @@ mod tests {
             pipeline_time: fe.map(Duration::from_millis),
             gcc_time: gcc.map(Duration::from_millis),
             gcc_s_time: gcc.map(|g| Duration::from_millis(g / 2)),
+            native: None,
         }
     }
 

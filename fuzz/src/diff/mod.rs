@@ -16,7 +16,9 @@
 //! - stages are examined in pipeline order and the FIRST disagreeing one is reported, so
 //!   a bug's signature `(kind, stage)` is stable across programs; a stage whose output
 //!   is identical to the previous module run is not run again (same module, same
-//!   deterministic outcome).
+//!   deterministic outcome);
+//! - run with a pointer width other than 8 (`cfg.run.ptr_bytes`), signatures name the
+//!   stage with the width (`mismatch@gvn@4`, see [`Signature::at_width`]).
 
 pub mod signature;
 
@@ -198,7 +200,11 @@ pub fn differential(
             StageFailure::Panic { .. } => FindingKind::Panic,
             StageFailure::UnreportedChange { .. } => FindingKind::UnreportedChange,
         };
-        return finding(Signature::new(kind, f.stage()), f.message(), expectations);
+        return finding(
+            Signature::at_width(kind, f.stage(), cfg.run.ptr_bytes),
+            f.message(),
+            expectations,
+        );
     }
     let pass_changes = staged
         .snapshots
@@ -236,7 +242,7 @@ fn first_disagreement(
         last_run = &snap.module;
         let cannot_run = |e: oracle::InterpError| {
             finding(
-                Signature::new(FindingKind::CannotRun, &snap.stage),
+                Signature::at_width(FindingKind::CannotRun, &snap.stage, stage_cfg.ptr_bytes),
                 format!(
                     "the oracle cannot run `{entry}` after `{}`: {e}",
                     snap.stage
@@ -259,7 +265,11 @@ fn first_disagreement(
                     snap.stage, args, want, got
                 );
                 return Some(Verdict::Finding(Box::new(Finding {
-                    signature: Signature::new(FindingKind::Mismatch, &snap.stage),
+                    signature: Signature::at_width(
+                        FindingKind::Mismatch,
+                        &snap.stage,
+                        stage_cfg.ptr_bytes,
+                    ),
                     args: args.clone(),
                     reference: Some(want.clone()),
                     got: Some(got),

@@ -1,8 +1,18 @@
 //! A finding's signature: what kind of failure, at which stage.
 //!
 //! Why: findings are deduplicated and counted by signature, and a reducer must keep the
-//! signature while it shrinks the input. Invariant: `Display` is `kind@stage` and is a
-//! valid file-name component.
+//! signature while it shrinks the input.
+//!
+//! Stage names: the pipeline's (`lowered`, `gvn#2`, `phi_elim`); a native stage
+//! `native:TARGET` (linear-scan allocator) or `native:TARGET/stack` (`--regalloc=stack`);
+//! and a middle-end stage seen through a narrower pointer, `STAGE@4`: the first stage
+//! whose oracle run differs from `lowered`'s when both run with 4-byte pointers (i686's
+//! width), a bug only a 4-byte-pointer target shows, found by a native stage's width
+//! check and never blamed on the backend.
+//!
+//! Invariants: `Display` is `kind@stage` (`mismatch@native:i686`,
+//! `regalloc_check@native:x86_64`, `mismatch@gvn@4`); [`Signature::file_component`] is
+//! the same text made a valid file-name component (`/` becomes `+`).
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -21,6 +31,15 @@ pub enum FindingKind {
     CannotRun,
     /// The stage changed the module while reporting no change.
     UnreportedChange,
+    /// Native: the register allocation checker rejected the allocation.
+    RegallocCheck,
+    /// Native: the backend refused an IR construct (every construct the IR has must be
+    /// supported, so a refusal is a bug of phicc).
+    BackendError,
+    /// Native: the target's assembler or linker rejected phicc's assembly.
+    AsmRejected,
+    /// Native: phicc's binary ran past its time limit where the reference finished.
+    Timeout,
 }
 
 impl FindingKind {
@@ -31,6 +50,10 @@ impl FindingKind {
             FindingKind::Panic => "panic",
             FindingKind::CannotRun => "cannot_run",
             FindingKind::UnreportedChange => "unreported_change",
+            FindingKind::RegallocCheck => "regalloc_check",
+            FindingKind::BackendError => "backend_error",
+            FindingKind::AsmRejected => "asm_rejected",
+            FindingKind::Timeout => "timeout",
         }
     }
 }
@@ -49,10 +72,54 @@ impl Signature {
             stage: stage.to_string(),
         }
     }
+
+    /// The signature of a middle-end finding made with `ptr_bytes`-byte pointers: the
+    /// stage gets `@4` when the width is not the default 8.
+    pub fn at_width(kind: FindingKind, stage: &str, ptr_bytes: u32) -> Signature {
+        if ptr_bytes == 8 {
+            Signature::new(kind, stage)
+        } else {
+            Signature::new(kind, &format!("{stage}@{ptr_bytes}"))
+        }
+    }
+
+    /// True when the finding is a native stage's (`native:...`).
+    pub fn is_native(&self) -> bool {
+        self.stage.starts_with("native:")
+    }
+
+    /// `Display` as a valid file-name component (`/` becomes `+`).
+    pub fn file_component(&self) -> String {
+        self.to_string().replace('/', "+")
+    }
 }
 
 impl fmt::Display for Signature {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}@{}", self.kind.name(), self.stage)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn native_and_width_signatures_read_as_documented() {
+        let s = Signature::new(FindingKind::Mismatch, "native:x86_64/stack");
+        assert_eq!(s.to_string(), "mismatch@native:x86_64/stack");
+        assert_eq!(s.file_component(), "mismatch@native:x86_64+stack");
+        assert!(s.is_native());
+        let w = Signature::at_width(FindingKind::Mismatch, "gvn", 4);
+        assert_eq!(w.to_string(), "mismatch@gvn@4");
+        assert!(!w.is_native());
+        assert_eq!(
+            Signature::at_width(FindingKind::Verify, "gvn", 8).to_string(),
+            "verify@gvn"
+        );
+        assert_eq!(
+            Signature::new(FindingKind::RegallocCheck, "native:i686").to_string(),
+            "regalloc_check@native:i686"
+        );
     }
 }

@@ -7,6 +7,13 @@
 //! which also catches miscompiles that a later pass masks. `phihunt hunt` always runs
 //! every stage.
 //!
+//! Native stages: like `phihunt hunt --targets ... --native-every N`, read from the
+//! environment since libFuzzer owns the command line: `PHIHUNT_TARGETS` (`auto`, the
+//! default: every target with a backend whose toolchain is installed; `none`; or a list)
+//! and `PHIHUNT_NATIVE_EVERY` (default [`crate::campaign::DEFAULT_NATIVE_EVERY`]): one
+//! input in N, chosen by its hash, runs the native stages after the stage differential
+//! agreed. The choice is printed once on stderr.
+//!
 //! Invariant: a finding panics with its signature and detail AND is first written to
 //! `fuzz/findings/` as a replayable `.ir` file (libFuzzer also saves the crashing input
 //! bytes as an artifact); discarded programs are counted by reason, never reported.
@@ -15,6 +22,7 @@ use super::stats::FuzzStats;
 use crate::diff::{differential, DiffConfig, Verdict};
 use crate::findings::{test_file_text, write_atomically};
 use crate::gen::{generate_test, GenKind};
+use crate::native::{native_differential, NativePlan};
 use arbitrary::Unstructured;
 use std::sync::OnceLock;
 
@@ -45,6 +53,33 @@ fn settings(every_stage: bool) -> &'static DiffConfig {
     &configs[usize::from(every_stage)]
 }
 
+/// The native stages and `N` of "one input in N", from the environment (see the module
+/// doc); a bad value panics at the first input, naming the variable.
+fn native_settings() -> &'static (NativePlan, u64) {
+    static NATIVE: OnceLock<(NativePlan, u64)> = OnceLock::new();
+    NATIVE.get_or_init(|| {
+        let spec = std::env::var("PHIHUNT_TARGETS").unwrap_or_else(|_| "auto".into());
+        let (plan, choice) =
+            crate::cli::native_plan(&spec).unwrap_or_else(|e| panic!("PHIHUNT_TARGETS: {e}"));
+        let every = match std::env::var("PHIHUNT_NATIVE_EVERY") {
+            Ok(v) => v
+                .trim()
+                .parse::<u64>()
+                .unwrap_or_else(|_| panic!("PHIHUNT_NATIVE_EVERY: `{v}` is not a number")),
+            Err(_) => crate::campaign::DEFAULT_NATIVE_EVERY,
+        }
+        .max(1);
+        eprintln!(
+            "phihunt fuzz: {}, for one input in {every} (PHIHUNT_TARGETS, PHIHUNT_NATIVE_EVERY)",
+            choice.describe(&plan)
+        );
+        (
+            plan.with_limits(crate::campaign::cli::hunt_native_limits()),
+            every,
+        )
+    })
+}
+
 fn switch_on_env_mutants() {
     thread_local! {
         static DONE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
@@ -57,6 +92,19 @@ fn switch_on_env_mutants() {
 
 /// Runs one input through generator `kind` and the differential.
 pub fn check_generated(kind: GenKind, data: &[u8], stats: &FuzzStats) {
+    let (plan, every) = native_settings();
+    check_generated_with(kind, data, stats, plan, *every)
+}
+
+/// [`check_generated`] with the native stages and `N` given (tests; the fuzz targets take
+/// them from the environment).
+pub fn check_generated_with(
+    kind: GenKind,
+    data: &[u8],
+    stats: &FuzzStats,
+    plan: &NativePlan,
+    native_every: u64,
+) {
     stats.exec();
     switch_on_env_mutants();
     let mut u = Unstructured::new(data);
@@ -68,13 +116,32 @@ pub fn check_generated(kind: GenKind, data: &[u8], stats: &FuzzStats) {
             return;
         }
     };
-    let every_stage = crate::findings::content_hash(data).is_multiple_of(EVERY_STAGE_ONE_IN);
-    match differential(
-        &program.module,
-        &program.entry,
-        &program.arg_vectors,
-        settings(every_stage),
-    ) {
+    let hash = crate::findings::content_hash(data);
+    let every_stage = hash.is_multiple_of(EVERY_STAGE_ONE_IN);
+    let cfg = settings(every_stage);
+    let mut verdict = differential(&program.module, &program.entry, &program.arg_vectors, cfg);
+    // A different slice of the hash than the every-stage choice, so the two are independent.
+    let native_due = !plan.is_empty() && (hash >> 32).is_multiple_of(native_every.max(1));
+    if let (true, Verdict::Agree { expectations, .. }) = (native_due, &verdict) {
+        match native_differential(
+            &program.module,
+            &program.entry,
+            &program.arg_vectors,
+            expectations,
+            cfg,
+            plan,
+        ) {
+            Ok(mut report) => {
+                if let Some(f) = report.finding.take() {
+                    verdict = Verdict::Finding(f);
+                } else {
+                    stats.native_ran();
+                }
+            }
+            Err(setup) => stats.discarded(&format!("native setup: {setup}")),
+        }
+    }
+    match verdict {
         Verdict::Agree { .. } => stats.valid(),
         Verdict::Discarded { reason } => stats.discarded(&reason),
         Verdict::Finding(f) => {
@@ -87,7 +154,7 @@ pub fn check_generated(kind: GenKind, data: &[u8], stats: &FuzzStats) {
             let text = test_file_text(&header, &program.entry, &f.expectations, &program.module);
             let name = format!(
                 "{}-{:016x}.ir",
-                f.signature.to_string().replace(['@', ':', '#'], "_"),
+                f.signature.to_string().replace(['@', ':', '#', '/'], "_"),
                 crate::findings::content_hash(data)
             );
             let saved = std::fs::create_dir_all(dir)

@@ -18,6 +18,8 @@ pub struct FuzzStats {
     pub execs: AtomicU64,
     pub valid: AtomicU64,
     pub findings: AtomicU64,
+    /// Inputs whose native stages ran and agreed.
+    pub native: AtomicU64,
     reasons: Mutex<BTreeMap<String, u64>>,
     started: Mutex<Option<Instant>>,
     last_print: Mutex<Option<Instant>>,
@@ -30,6 +32,7 @@ impl FuzzStats {
             execs: AtomicU64::new(0),
             valid: AtomicU64::new(0),
             findings: AtomicU64::new(0),
+            native: AtomicU64::new(0),
             reasons: Mutex::new(BTreeMap::new()),
             started: Mutex::new(None),
             last_print: Mutex::new(None),
@@ -52,6 +55,10 @@ impl FuzzStats {
         *r.entry(reason.to_string()).or_default() += 1;
     }
 
+    pub fn native_ran(&self) {
+        self.native.fetch_add(1, Ordering::Relaxed);
+    }
+
     pub fn finding(&self) {
         self.findings.fetch_add(1, Ordering::Relaxed);
     }
@@ -68,11 +75,12 @@ impl FuzzStats {
         let reasons = self.reasons.lock().unwrap_or_else(|e| e.into_inner());
         let reasons: Vec<String> = reasons.iter().map(|(k, v)| format!("{k}={v}")).collect();
         format!(
-            "phihunt[{}]: {} execs ({:.0}/s), valid {:.1}%, findings {}, discarded: {}",
+            "phihunt[{}]: {} execs ({:.0}/s), valid {:.1}%, native {}, findings {}, discarded: {}",
             self.name,
             execs,
             execs as f64 / secs.max(1e-9),
             100.0 * valid as f64 / execs.max(1) as f64,
+            self.native.load(Ordering::Relaxed),
             self.findings.load(Ordering::Relaxed),
             if reasons.is_empty() {
                 "none".to_string()

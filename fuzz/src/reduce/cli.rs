@@ -6,8 +6,9 @@
 
 use super::{reduce, size, ReduceGoal};
 use crate::check::directives::parse_directives;
-use crate::diff::{differential, DiffConfig, Verdict};
+use crate::diff::{DiffConfig, Verdict};
 use crate::findings::{test_file_text, write_atomically};
+use crate::native::{full_verdict, NativePlan};
 use compiler::ir::text::parse_module;
 use compiler::ir::verify::{verify_module, VerifyMode};
 use compiler::ir::IrConst;
@@ -15,7 +16,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Runs the command; returns the exit code (0 reduced, 1 nothing to reduce, 2 bad input).
-pub fn reduce_file(file: &Path, output: Option<&Path>, budget: Duration) -> i32 {
+/// `plan`: the native stages that may show the bug (the first failing one's signature is
+/// kept, and only that stage re-runs while reducing).
+pub fn reduce_file(file: &Path, output: Option<&Path>, budget: Duration, plan: &NativePlan) -> i32 {
     let name = file.display().to_string();
     let src = match std::fs::read_to_string(file) {
         Ok(s) => s,
@@ -80,13 +83,17 @@ pub fn reduce_file(file: &Path, output: Option<&Path>, budget: Duration) -> i32 
         );
     }
     let diff = DiffConfig::default();
-    let finding = match differential(&module, &entry, &vectors, &diff) {
-        Verdict::Finding(f) => f,
-        Verdict::Agree { .. } => {
+    let finding = match full_verdict(&module, &entry, &vectors, &diff, plan) {
+        Err(setup) => {
+            eprintln!("error: cannot run natively: {setup}");
+            return 2;
+        }
+        Ok((Verdict::Finding(f), _)) => f,
+        Ok((Verdict::Agree { .. }, _)) => {
             println!("every stage agrees with the reference: nothing to reduce");
             return 1;
         }
-        Verdict::Discarded { reason } => {
+        Ok((Verdict::Discarded { reason }, _)) => {
             eprintln!(
                 "{name}:1:1: error: the reference run is not valid ({reason}): nothing to reduce"
             );
@@ -100,6 +107,7 @@ pub fn reduce_file(file: &Path, output: Option<&Path>, budget: Duration) -> i32 
         vec![finding.args.clone()]
     };
     let goal = ReduceGoal {
+        native: ReduceGoal::native_plan_for(&finding.signature, plan.limits),
         entry: entry.clone(),
         arg_vectors: arg_vectors.clone(),
         signature: finding.signature.clone(),
@@ -109,10 +117,9 @@ pub fn reduce_file(file: &Path, output: Option<&Path>, budget: Duration) -> i32 
     std::panic::set_hook(Box::new(|_| {}));
     let reduced = reduce(&module, &goal, budget);
     std::panic::set_hook(hook);
-    let expectations = match differential(&reduced.module, &entry, &arg_vectors, &diff) {
-        Verdict::Finding(f) => f.expectations,
-        _ => Vec::new(),
-    };
+    let expectations = goal
+        .finding(&reduced.module)
+        .map_or_else(Vec::new, |f| f.expectations);
     let header = format!(
         "reduced from {name} ({}), size {} -> {}",
         goal.signature, reduced.size_before, reduced.size_after

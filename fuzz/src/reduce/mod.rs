@@ -7,14 +7,19 @@
 //!
 //! Invariant: a candidate is interesting only when the stage differential on it reports
 //! the same signature `(kind, stage)` — which also means its reference run is valid (no
-//! undefined behaviour, no fuel exhaustion) and its input verifies. The reducer never
-//! returns something bigger than it was given, and it is deterministic.
+//! undefined behaviour, no fuel exhaustion) and its input verifies. For a native
+//! signature (`mismatch@native:i686`, ...) the predicate also re-runs that one native
+//! stage (`crate::native::full_verdict`, the hunt's own check), and for `STAGE@4` the
+//! width check of a 4-byte-pointer target, so the signature kept is the one found. The
+//! reducer never returns something bigger than it was given, and it is deterministic.
 
 pub mod cli;
 pub mod edits;
 
-use crate::diff::{differential, DiffConfig, Signature, Verdict};
+use crate::diff::{DiffConfig, Finding, Signature, Verdict};
+use crate::native::{full_verdict, NativeLimits, NativePlan, NativeStage};
 use compiler::ir::IrModule;
+use compiler::target::Target;
 use std::time::{Duration, Instant};
 
 /// What to keep while reducing.
@@ -24,15 +29,38 @@ pub struct ReduceGoal {
     pub arg_vectors: Vec<Vec<i64>>,
     pub signature: Signature,
     pub diff: DiffConfig,
+    /// The native stages the predicate runs ([`ReduceGoal::native_plan_for`]).
+    pub native: NativePlan,
 }
 
 impl ReduceGoal {
+    /// The native stages needed to see `sig` again: its own stage for a native signature,
+    /// a 4-byte-pointer target's width check for `STAGE@4`, none otherwise.
+    pub fn native_plan_for(sig: &Signature, limits: NativeLimits) -> NativePlan {
+        if sig.is_native() {
+            if let Some(stage) = NativeStage::from_name(&sig.stage) {
+                return NativePlan::only(stage).with_limits(limits);
+            }
+        }
+        if sig.stage.ends_with("@4") {
+            let i686 = NativeStage::new(Target::I686, Default::default());
+            return NativePlan::only(i686).with_limits(limits);
+        }
+        NativePlan::none()
+    }
+
+    /// The finding `m` shows, if any (a broken native setup counts as none).
+    pub fn finding(&self, m: &IrModule) -> Option<Finding> {
+        match full_verdict(m, &self.entry, &self.arg_vectors, &self.diff, &self.native) {
+            Ok((Verdict::Finding(f), _)) => Some(*f),
+            _ => None,
+        }
+    }
+
     /// True when `m` still shows the bug.
     pub fn holds(&self, m: &IrModule) -> bool {
-        match differential(m, &self.entry, &self.arg_vectors, &self.diff) {
-            Verdict::Finding(f) => f.signature == self.signature,
-            _ => false,
-        }
+        self.finding(m)
+            .is_some_and(|f| f.signature == self.signature)
     }
 }
 

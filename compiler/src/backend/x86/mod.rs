@@ -7,6 +7,13 @@
 //!
 //! Invariants: `Reg as u8` is the hardware encoding number (rax = 0 ... r15 = 15), and it
 //! is the [`PReg`] number the register allocator sees; i686 uses only numbers 0..=7.
+//!
+//! Submodules, shared by both x86 backends: [`inst`] (the machine instructions
+//! instruction selection produces, with concrete operands) and [`emit`] (their AT&T
+//! text, parameterised by the address width).
+
+pub mod emit;
+pub mod inst;
 
 use super::regalloc::PReg;
 use crate::ir::CmpPred;

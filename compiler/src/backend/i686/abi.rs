@@ -1,0 +1,317 @@
+//! The i386 System V calling convention as phicc uses it: the frame, the prologue and
+//! epilogue, incoming parameters, calls and returns.
+//!
+//! Why it exists: everything that must agree with gcc-compiled code (libc, libgcc, the
+//! test drivers) is here. The convention:
+//! - every argument on the stack, in order from 0(%esp) at the call: 4 bytes each (a narrow
+//!   integer sign- or zero-extended to a word), 8 for `i64`/`u64` (low word first); the
+//!   frame reserves the outgoing area once, so there are no pushes around calls and %esp
+//!   is 16-byte aligned at every call (gcc's code assumes it);
+//! - results in eax, or edx:eax for 64-bit ones; the caller re-extends a narrow result
+//!   (the ABI leaves the upper bits unspecified);
+//! - eax, ecx and edx are the caller's; ebx, esi, edi and ebp the callee's.
+//!
+//! The frame (from high addresses down):
+//! ```text
+//!   8(%ebp) ...        incoming arguments (parameter i at 8 + the sizes before it)
+//!   4(%ebp)            return address
+//!   0(%ebp)            saved ebp
+//!   -4(%ebp) ...       saved callee-saved registers (pushed)
+//!                      [padding; `andl $-A, %esp` when an alloca wants A > 16]
+//!   %esp + outgoing    allocas and spill slots (backend::frame::layout)
+//!   %esp               outgoing arguments
+//! ```
+//! Invariants: %esp never moves between the prologue and an epilogue (except inside a
+//! `rep movs` copy, which addresses nothing through %esp); it is a multiple of 16 — and of
+//! every slot's alignment — there; the epilogue restores %esp from %ebp, so it is right
+//! whatever realignment the prologue did.
+
+use super::emit::{Alu, CallTarget, MInst, Mem, Opnd};
+use super::isel::{bytes_of, Selector, EAX, EDX, ESP};
+use super::wide::WIDE_DIVISION_ARG_BYTES;
+use crate::backend::frame;
+use crate::backend::regalloc::{Allocation, SlotShape, SpillSlot};
+use crate::backend::x86::Reg;
+use crate::backend::{BackendError, Target};
+use crate::ir::{Callee, Inst, IrFunction, IrType, Operand, Value};
+use rustc_hash::FxHashMap;
+
+/// The stack alignment at every call (and so at function entry, before the return
+/// address is pushed).
+const STACK_ALIGN: u32 = 16;
+
+/// Frames larger than this are refused (a BackendError, not an overflow).
+const MAX_FRAME_BYTES: u64 = 1 << 30;
+
+/// One function's frame.
+#[derive(Clone, Debug)]
+pub struct Frame {
+    /// Callee-saved registers pushed after ebp, in push order.
+    pub saved: Vec<Reg>,
+    /// `andl $-A, %esp` after the pushes, when some slot needs more than 16.
+    pub realign: Option<u32>,
+    /// Bytes subtracted from %esp after the pushes (and the realignment).
+    pub sub: u32,
+    alloca_offsets: FxHashMap<Value, u32>,
+    spill_offsets: Vec<u32>,
+    param_offsets: Vec<i64>,
+}
+
+/// The bytes an argument of type `ty` takes on the stack.
+fn stack_bytes(ty: IrType) -> u32 {
+    if bytes_of(ty) == 8 {
+        8
+    } else {
+        4
+    }
+}
+
+impl Frame {
+    /// Lays out `func`'s frame for `alloc`.
+    pub fn new(func: &IrFunction, alloc: &Allocation) -> Result<Frame, BackendError> {
+        let error =
+            |inst: Option<&Inst>, msg: String| BackendError::new(Target::I686, func, inst, msg);
+        let mut slots: Vec<SlotShape> = Vec::new();
+        let mut alloca_values = Vec::new();
+        let mut outgoing = 0u32;
+        let mut total: u64 = 0;
+        for (b, block) in func.blocks.iter().enumerate() {
+            for inst in &block.insts {
+                match inst {
+                    Inst::Alloca {
+                        dest, size, align, ..
+                    } => {
+                        if b != 0 {
+                            return Err(error(Some(inst), "alloca outside the entry block".into()));
+                        }
+                        let align = (*align).max(1);
+                        if !align.is_power_of_two() {
+                            return Err(error(
+                                Some(inst),
+                                format!("alloca alignment {align} is not a power of two"),
+                            ));
+                        }
+                        total += u64::from(*size) + u64::from(align);
+                        slots.push(SlotShape {
+                            size: (*size).max(1),
+                            align,
+                        });
+                        alloca_values.push(*dest);
+                    }
+                    Inst::Call { args, .. } => {
+                        let bytes: u32 = args.iter().map(|(ty, _)| stack_bytes(*ty)).sum();
+                        outgoing = outgoing.max(bytes);
+                    }
+                    Inst::Bin { op, ty, .. } if op.can_trap() && bytes_of(*ty) == 8 => {
+                        outgoing = outgoing.max(WIDE_DIVISION_ARG_BYTES);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        for shape in &alloc.spill_slots {
+            total += u64::from(shape.size) + u64::from(shape.align);
+            slots.push(*shape);
+        }
+        if total + u64::from(outgoing) > MAX_FRAME_BYTES {
+            return Err(error(
+                None,
+                format!("frame larger than {MAX_FRAME_BYTES} bytes"),
+            ));
+        }
+        let layout = frame::layout(&slots, outgoing, STACK_ALIGN);
+        let saved: Vec<Reg> = alloc
+            .used_callee_saved
+            .iter()
+            .map(|p| Reg::from_preg(*p))
+            .collect();
+        let (realign, sub) = if layout.max_align > STACK_ALIGN {
+            let a = layout.max_align;
+            (Some(a), layout.size.div_ceil(a) * a)
+        } else {
+            // At entry %esp = 12 (mod 16); after `push %ebp` and the saves it is
+            // 8 - 4 * saves (mod 16).
+            let misalign = (8 + 16 - 4 * (saved.len() as u32 % 4)) % 16;
+            (None, layout.size + misalign)
+        };
+        let alloca_offsets = alloca_values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (*v, layout.offset(i)))
+            .collect();
+        let spill_offsets = (0..alloc.spill_slots.len())
+            .map(|i| layout.offset(alloca_values.len() + i))
+            .collect();
+        let mut param_offsets = Vec::with_capacity(func.params.len());
+        let mut at = 8i64;
+        for ty in &func.params {
+            param_offsets.push(at);
+            at += i64::from(stack_bytes(*ty));
+        }
+        Ok(Frame {
+            saved,
+            realign,
+            sub,
+            alloca_offsets,
+            spill_offsets,
+            param_offsets,
+        })
+    }
+
+    /// The slot of an alloca's object.
+    pub fn alloca_mem(&self, v: Value) -> Option<Mem> {
+        self.alloca_offsets
+            .get(&v)
+            .map(|off| Mem::based(ESP, i64::from(*off)))
+    }
+
+    /// A spill slot.
+    pub fn spill_mem(&self, s: SpillSlot) -> Mem {
+        Mem::based(ESP, i64::from(self.spill_offsets[s.0 as usize]))
+    }
+
+    /// Where incoming parameter `index` is.
+    pub fn param_mem(&self, index: u32) -> Option<Mem> {
+        self.param_offsets
+            .get(index as usize)
+            .map(|off| Mem::based(Reg::Rbp, *off))
+    }
+
+    pub fn prologue(&self) -> Vec<MInst> {
+        let mut out = vec![
+            MInst::Push(Reg::Rbp),
+            MInst::Alu {
+                op: Alu::Mov,
+                bytes: 4,
+                src: Opnd::Reg(ESP),
+                dst: Opnd::Reg(Reg::Rbp),
+            },
+        ];
+        out.extend(self.saved.iter().map(|r| MInst::Push(*r)));
+        if let Some(a) = self.realign {
+            out.push(MInst::Alu {
+                op: Alu::And,
+                bytes: 4,
+                src: Opnd::Imm(-i64::from(a)),
+                dst: Opnd::Reg(ESP),
+            });
+        }
+        if self.sub > 0 {
+            out.push(MInst::Alu {
+                op: Alu::Sub,
+                bytes: 4,
+                src: Opnd::Imm(i64::from(self.sub)),
+                dst: Opnd::Reg(ESP),
+            });
+        }
+        out
+    }
+
+    pub fn epilogue(&self) -> Vec<MInst> {
+        let saves = self.saved.len() as i64;
+        let mut out = vec![MInst::Lea {
+            addr: Mem::based(Reg::Rbp, -4 * saves),
+            dst: ESP,
+        }];
+        out.extend(self.saved.iter().rev().map(|r| MInst::Pop(*r)));
+        out.push(MInst::Pop(Reg::Rbp));
+        out.push(MInst::Ret);
+        out
+    }
+}
+
+impl Selector<'_> {
+    /// `paramref N, TYPE`: reads the incoming argument, re-extending a narrow one.
+    pub(super) fn param_ref(
+        &mut self,
+        dest: Value,
+        index: u32,
+        ty: IrType,
+    ) -> Result<(), BackendError> {
+        let mem = self
+            .frame
+            .param_mem(index)
+            .ok_or_else(|| self.error(format!("paramref {index}: no such parameter")))?;
+        match bytes_of(ty) {
+            8 => {
+                self.load(EAX, Opnd::Mem(mem.clone()));
+                self.load(EDX, Opnd::Mem(mem.offset(4)));
+                self.set_pair(dest, EAX, EDX)?;
+            }
+            4 => {
+                self.load(EAX, Opnd::Mem(mem));
+                self.set_word(dest, EAX);
+            }
+            bytes @ (1 | 2) => {
+                self.extend_into(EAX, Opnd::Mem(mem), bytes, ty.is_signed());
+                self.set_word(dest, EAX);
+            }
+            _ => return Err(self.error(format!("parameter of type {ty}"))),
+        }
+        Ok(())
+    }
+
+    /// A call: arguments into the outgoing area, the call, the result re-extended.
+    pub(super) fn call(
+        &mut self,
+        dest: Option<Value>,
+        ret: IrType,
+        callee: &Callee,
+        args: &[(IrType, Operand)],
+    ) -> Result<(), BackendError> {
+        let mut at = 0i64;
+        for (ty, op) in args {
+            if bytes_of(*ty) == 8 {
+                let (lo, hi) = self.pair(op, *ty)?;
+                self.move_word(lo, Opnd::Mem(Mem::based(ESP, at)), EAX);
+                self.move_word(hi, Opnd::Mem(Mem::based(ESP, at + 4)), EAX);
+            } else {
+                // Values are canonical 32-bit words: a narrow argument goes out extended.
+                let w = self.word(op, *ty);
+                self.move_word(w, Opnd::Mem(Mem::based(ESP, at)), EAX);
+            }
+            at += i64::from(stack_bytes(*ty));
+        }
+        let target = match callee {
+            Callee::Direct(name) => CallTarget::Symbol(name.clone()),
+            Callee::Indirect(fp) => match self.word(fp, IrType::Ptr) {
+                Opnd::Imm(k) => {
+                    self.load(EAX, Opnd::Imm(k));
+                    CallTarget::Indirect(Opnd::Reg(EAX))
+                }
+                other => CallTarget::Indirect(other),
+            },
+        };
+        self.emit(MInst::Call(target));
+        let Some(dest) = dest else {
+            return Ok(());
+        };
+        match bytes_of(ret) {
+            8 => self.set_pair(dest, EAX, EDX)?,
+            1 | 2 | 4 => {
+                self.extend_canonical(EAX, ret);
+                self.set_word(dest, EAX);
+            }
+            _ => return Err(self.error(format!("call result of type {ret}"))),
+        }
+        Ok(())
+    }
+
+    /// `ret [TYPE V]`: the value into eax (edx:eax), then the epilogue.
+    pub(super) fn ret(&mut self, value: Option<&(IrType, Operand)>) -> Result<(), BackendError> {
+        if let Some((ty, op)) = value {
+            if bytes_of(*ty) == 8 {
+                let (lo, hi) = self.pair(op, *ty)?;
+                self.load(EAX, lo);
+                self.load(EDX, hi);
+            } else if bytes_of(*ty) > 0 {
+                let w = self.word(op, *ty);
+                self.load(EAX, w);
+            }
+        }
+        for inst in self.frame.epilogue() {
+            self.emit(inst);
+        }
+        Ok(())
+    }
+}

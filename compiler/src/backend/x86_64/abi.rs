@@ -1,0 +1,400 @@
+//! The SysV AMD64 calling convention as phicc uses it: the frame, the prologue and
+//! epilogue, incoming parameters, outgoing calls and returned values.
+//!
+//! Why it exists: everything that must agree with code phicc did not compile (libc, and
+//! gcc's callers and callees in a mixed link) lives here, apart from instruction selection.
+//!
+//! The frame (addresses grow upwards):
+//! ```text
+//!   16+8k(%rbp)      incoming stack argument k (parameter 6+k)
+//!    8(%rbp)         return address
+//!    0(%rbp)         caller's %rbp
+//!   -8n(%rbp)..      the n callee-saved registers the allocation used (pushed)
+//!                    [padding / realignment]
+//!   off(%rsp)        slots: allocas, spill slots, parameter homes (`frame::layout`)
+//!   0..(%rsp)        outgoing stack arguments of the largest call
+//! ```
+//!
+//! Invariants:
+//! - %rsp is 16-byte aligned after the prologue and never moves until the epilogue, so
+//!   every call happens with an aligned stack and every slot has one fixed address;
+//! - when a slot needs more than 16-byte alignment the prologue realigns %rsp
+//!   (`sub; and $-A`), and the epilogue restores it from %rbp, which also reaches the
+//!   incoming stack arguments;
+//! - the prologue stores every incoming register parameter that a `paramref` reads into
+//!   its home slot before anything can clobber it; `paramref` re-extends the value
+//!   canonically for its IR type (the ABI leaves the upper bits unspecified);
+//! - a call's register arguments are moved in parallel (a source that is itself an
+//!   argument register is read before it is overwritten), stack arguments are stored
+//!   first, `%al` is 0 for calls that may be variadic, and the result is re-extended
+//!   canonically for its IR type.
+
+use super::isel::{const_value, Selector};
+use super::X86_64;
+use crate::backend::frame::{layout, FrameLayout};
+use crate::backend::parallel_move::{self, Move, Source};
+use crate::backend::regalloc::{Allocation, Loc, SlotShape, SpillSlot};
+use crate::backend::x86::inst::{AluOp, CallTarget, Inst, Mem, Operand, Size};
+use crate::backend::x86::Reg;
+use crate::backend::BackendError;
+use crate::ir::{
+    Callee, Inst as IrInst, IrFunction, IrModule, IrType, Operand as IrOperand, Value,
+};
+use crate::mutants::{self, Mutant};
+use rustc_hash::FxHashMap;
+
+/// Integer argument registers, in order.
+pub(super) const ARG_REGS: [Reg; 6] = [Reg::Rdi, Reg::Rsi, Reg::Rdx, Reg::Rcx, Reg::R8, Reg::R9];
+
+/// The stack alignment the ABI guarantees at a call.
+const STACK_ALIGN: u32 = 16;
+
+/// The largest frame phicc lays out: every slot offset must fit a 32-bit displacement.
+const MAX_FRAME: u32 = i32::MAX as u32 - 4096;
+
+/// Where the parts of one function's frame are.
+pub(super) struct Frame {
+    layout: FrameLayout,
+    /// Slot index of each alloca.
+    alloca_slots: FxHashMap<Value, usize>,
+    /// Slot index of spill slot 0 (spill slots follow in order).
+    spill_base: usize,
+    /// Slot index of the home of each register parameter a `paramref` reads.
+    homes: [Option<usize>; 6],
+    /// Callee-saved registers the prologue pushes, in push order.
+    saved: Vec<Reg>,
+    /// The alignment the prologue realigns %rsp to, when it exceeds the ABI's.
+    realign: Option<u32>,
+}
+
+impl Frame {
+    /// Lays out the frame of `func` under allocation `alloc`.
+    pub(super) fn build(func: &IrFunction, alloc: &Allocation) -> Result<Frame, BackendError> {
+        let error =
+            |inst: Option<&IrInst>, message: String| BackendError::new(X86_64, func, inst, message);
+        let mut slots: Vec<SlotShape> = Vec::new();
+        let mut alloca_slots = FxHashMap::default();
+        let mut outgoing_args = 0usize;
+        let mut referenced_params = [false; 6];
+        for (b, block) in func.blocks.iter().enumerate() {
+            for inst in &block.insts {
+                match inst {
+                    IrInst::Alloca {
+                        dest, size, align, ..
+                    } => {
+                        if b != 0 {
+                            return Err(error(
+                                Some(inst),
+                                "alloca outside the entry block (the frame has a fixed size)"
+                                    .into(),
+                            ));
+                        }
+                        if !align.is_power_of_two() {
+                            return Err(error(
+                                Some(inst),
+                                format!("alloca alignment {align} is not a power of two"),
+                            ));
+                        }
+                        if *size > MAX_FRAME || *align > 1 << 20 {
+                            return Err(error(Some(inst), "alloca too large for a frame".into()));
+                        }
+                        if alloca_slots.insert(*dest, slots.len()).is_some() {
+                            return Err(error(
+                                Some(inst),
+                                format!("{dest} is defined by two allocas"),
+                            ));
+                        }
+                        slots.push(SlotShape {
+                            size: (*size).max(1),
+                            align: (*align).max(1),
+                        });
+                    }
+                    IrInst::ParamRef { index, .. } => {
+                        if let Some(r) = referenced_params.get_mut(*index as usize) {
+                            *r = true;
+                        }
+                    }
+                    IrInst::Call { args, .. } => {
+                        outgoing_args =
+                            outgoing_args.max(args.len().saturating_sub(ARG_REGS.len()));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let spill_base = slots.len();
+        slots.extend(alloc.spill_slots.iter().copied());
+        let mut homes = [None; 6];
+        for (i, referenced) in referenced_params.iter().enumerate() {
+            if *referenced {
+                homes[i] = Some(slots.len());
+                slots.push(SlotShape { size: 8, align: 8 });
+            }
+        }
+        let total: u64 = slots
+            .iter()
+            .map(|s| u64::from(s.size) + u64::from(s.align))
+            .sum::<u64>()
+            + 8 * outgoing_args as u64;
+        if total > u64::from(MAX_FRAME) {
+            return Err(error(None, format!("frame of {total} bytes is too large")));
+        }
+        let layout = layout(&slots, 8 * outgoing_args as u32, STACK_ALIGN);
+        let realign = (layout.max_align > STACK_ALIGN).then_some(layout.max_align);
+        let mut saved: Vec<Reg> = alloc
+            .used_callee_saved
+            .iter()
+            .map(|&p| Reg::from_preg(p))
+            .collect();
+        if mutants::enabled(Mutant::X86_64CalleeSavedNotSaved) {
+            saved.pop();
+        }
+        Ok(Frame {
+            layout,
+            alloca_slots,
+            spill_base,
+            homes,
+            saved,
+            realign,
+        })
+    }
+
+    fn slot_mem(&self, slot: usize) -> Mem {
+        Mem::base_disp(Reg::Rsp, i64::from(self.layout.offset(slot)))
+    }
+
+    /// The stack object of alloca `v`.
+    pub(super) fn alloca_mem(&self, v: Value) -> Option<Mem> {
+        self.alloca_slots.get(&v).map(|&s| self.slot_mem(s))
+    }
+
+    /// The address of spill slot `s`.
+    pub(super) fn spill_mem(&self, s: SpillSlot) -> Mem {
+        self.slot_mem(self.spill_base + s.0 as usize)
+    }
+
+    /// Where parameter `index`'s incoming value is: its home slot (register parameters)
+    /// or the caller's outgoing area (the seventh and later).
+    pub(super) fn param_mem(&self, index: u32) -> Option<Mem> {
+        let index = index as usize;
+        if index < ARG_REGS.len() {
+            self.homes[index].map(|s| self.slot_mem(s))
+        } else {
+            let k = (index - ARG_REGS.len()) as i64;
+            Some(Mem::base_disp(Reg::Rbp, 16 + 8 * k))
+        }
+    }
+
+    /// The instructions that set up the frame and store the register parameters.
+    pub(super) fn prologue(&self) -> Vec<Inst> {
+        let mut out = vec![
+            Inst::Push {
+                size: Size::Q,
+                src: Reg::Rbp.into(),
+            },
+            Inst::Mov {
+                size: Size::Q,
+                src: Reg::Rsp.into(),
+                dst: Reg::Rbp.into(),
+            },
+        ];
+        for &r in &self.saved {
+            out.push(Inst::Push {
+                size: Size::Q,
+                src: r.into(),
+            });
+        }
+        // %rsp is 16-aligned after `push %rbp`; each saved register moves it by 8.
+        let pad = if self.saved.len() % 2 == 1 { 8 } else { 0 };
+        let adjust = i64::from(self.layout.size) + pad;
+        if adjust != 0 {
+            out.push(Inst::Alu {
+                op: AluOp::Sub,
+                size: Size::Q,
+                src: Operand::Imm(adjust),
+                dst: Reg::Rsp.into(),
+            });
+        }
+        if let Some(align) = self.realign {
+            out.push(Inst::Alu {
+                op: AluOp::And,
+                size: Size::Q,
+                src: Operand::Imm(-i64::from(align)),
+                dst: Reg::Rsp.into(),
+            });
+        }
+        for (i, home) in self.homes.iter().enumerate() {
+            if let Some(slot) = home {
+                out.push(Inst::Mov {
+                    size: Size::Q,
+                    src: ARG_REGS[i].into(),
+                    dst: self.slot_mem(*slot).into(),
+                });
+            }
+        }
+        out
+    }
+
+    /// The instructions that tear the frame down and return (the value, if any, is
+    /// already in %rax).
+    pub(super) fn epilogue(&self) -> Vec<Inst> {
+        let mut out = Vec::new();
+        if self.saved.is_empty() {
+            out.push(Inst::Leave);
+        } else {
+            out.push(Inst::Lea {
+                size: Size::Q,
+                src: Mem::base_disp(Reg::Rbp, -8 * self.saved.len() as i64),
+                dst: Reg::Rsp,
+            });
+            for &r in self.saved.iter().rev() {
+                out.push(Inst::Pop {
+                    size: Size::Q,
+                    dst: r.into(),
+                });
+            }
+            out.push(Inst::Pop {
+                size: Size::Q,
+                dst: Reg::Rbp.into(),
+            });
+        }
+        out.push(Inst::Ret);
+        out
+    }
+}
+
+/// True when a call to `callee` may reach a variadic function (so `%al` must hold the
+/// number of vector registers used: 0). Indirect calls are treated as variadic: the IR
+/// does not say, and setting `%al` costs nothing.
+fn may_be_variadic(module: &IrModule, callee: &Callee) -> bool {
+    match callee {
+        Callee::Direct(name) => {
+            module.decl(name).is_some_and(|d| d.variadic)
+                || module.function(name).is_some_and(|f| f.variadic)
+        }
+        Callee::Indirect(_) => true,
+    }
+}
+
+/// Where an argument move reads or writes: a register, or a spill slot (read only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum MoveLoc {
+    Reg(Reg),
+    Slot(SpillSlot),
+}
+
+impl Selector<'_> {
+    /// `[%d =] call TYPE callee(args)`.
+    pub(super) fn select_call(
+        &mut self,
+        dest: Option<Value>,
+        ret: IrType,
+        callee: &Callee,
+        args: &[(IrType, IrOperand)],
+    ) -> Result<(), BackendError> {
+        // The callee's address first, into a scratch register no argument uses.
+        let target = match callee {
+            Callee::Direct(name) => CallTarget::Symbol(name.clone()),
+            Callee::Indirect(fp) => {
+                self.load_into(fp, IrType::Ptr, Reg::R11);
+                CallTarget::Indirect(Reg::R11.into())
+            }
+        };
+        // Stack arguments: they read their sources before any argument register changes.
+        let off_by = if mutants::enabled(Mutant::X86_64StackArgOffBy8) {
+            8
+        } else {
+            0
+        };
+        for (k, (ty, op)) in args.iter().enumerate().skip(ARG_REGS.len()) {
+            let slot = Mem::base_disp(Reg::Rsp, 8 * (k - ARG_REGS.len()) as i64 + off_by);
+            let src = self.source(op, *ty, Size::Q, Reg::Rax);
+            let src = match src {
+                Operand::Mem(_) => {
+                    self.push(Inst::Mov {
+                        size: Size::Q,
+                        src,
+                        dst: Reg::Rax.into(),
+                    });
+                    Operand::Reg(Reg::Rax)
+                }
+                other => other,
+            };
+            self.push(Inst::Mov {
+                size: Size::Q,
+                src,
+                dst: slot.into(),
+            });
+        }
+        // Register arguments: one parallel move (an argument may sit in the register
+        // another one goes to), sequentialised by the shared resolver with %rax to break
+        // cycles.
+        let moves: Vec<Move<MoveLoc, i64>> = args
+            .iter()
+            .zip(ARG_REGS)
+            .map(|((ty, op), dst)| {
+                let dst = MoveLoc::Reg(dst);
+                match op {
+                    IrOperand::Value(v) => match self.alloc.loc(*v) {
+                        Loc::Reg(r) => Move::from_loc(dst, MoveLoc::Reg(Reg::from_preg(r))),
+                        Loc::Spill(s) => Move::from_loc(dst, MoveLoc::Slot(s)),
+                    },
+                    IrOperand::Const(c) => Move::from_const(dst, const_value(*c, *ty)),
+                }
+            })
+            .collect();
+        let sequence = parallel_move::resolve(&moves, MoveLoc::Reg(Reg::Rax)).map_err(|e| {
+            BackendError::new(X86_64, self.func, None, format!("argument moves: {e}"))
+        })?;
+        for m in sequence {
+            let MoveLoc::Reg(dst) = m.dst else {
+                return Err(BackendError::new(
+                    X86_64,
+                    self.func,
+                    None,
+                    "argument move into a stack slot".into(),
+                ));
+            };
+            match m.src {
+                Source::Loc(MoveLoc::Reg(src)) => self.push(Inst::Mov {
+                    size: Size::Q,
+                    src: src.into(),
+                    dst: dst.into(),
+                }),
+                Source::Loc(MoveLoc::Slot(slot)) => self.push(Inst::Mov {
+                    size: Size::Q,
+                    src: self.frame.spill_mem(slot).into(),
+                    dst: dst.into(),
+                }),
+                Source::Const(v) => self.materialize(v, dst),
+            }
+        }
+        if may_be_variadic(self.module, callee) {
+            self.push(Inst::Alu {
+                op: AluOp::Xor,
+                size: Size::L,
+                src: Reg::Rax.into(),
+                dst: Reg::Rax.into(),
+            });
+        }
+        self.push(Inst::Call(target));
+        if let Some(d) = dest {
+            // The ABI leaves the bits above a narrow result unspecified.
+            let r = self.work_reg(d, &[]);
+            self.extend_into(ret, Reg::Rax, r);
+            self.write_dest(d, r);
+        }
+        Ok(())
+    }
+
+    /// `ret [TYPE V]`: the value in %rax (canonical already), then the epilogue.
+    pub(super) fn select_ret(&mut self, value: Option<&(IrType, IrOperand)>) {
+        if let Some((ty, op)) = value {
+            self.load_into(op, *ty, Reg::Rax);
+        }
+        let epilogue = self.frame.epilogue();
+        for inst in epilogue {
+            self.push(inst);
+        }
+    }
+}

@@ -1,0 +1,41 @@
+//! The assembly text of an x86-64 module: each function's selected instructions between
+//! its symbol directives, its jump tables in `.rodata`, then the globals.
+//!
+//! Why it exists: instruction selection produces [`Inst`]s with concrete operands; this
+//! file only decides where they go in the output (sections, symbol visibility and type,
+//! `.size`) and leaves the text of each instruction to the shared x86 printer.
+//!
+//! Invariants: a function is `.globl` unless `static`; every function has `.type` and
+//! `.size`; jump tables are read-only data after their function; the module ends with
+//! a `.note.GNU-stack` section (the stack is not executable).
+
+use super::isel::FunctionCode;
+use crate::backend::x86::emit::Printer;
+use crate::backend::x86::inst::Inst;
+use crate::ir::IrFunction;
+use std::fmt::Write;
+
+const PRINTER: Printer = Printer { addr_bytes: 8 };
+
+/// Appends the text of one function to `out`.
+pub(super) fn emit_function(func: &IrFunction, code: &FunctionCode, out: &mut String) {
+    let name = &func.name;
+    let _ = writeln!(out, "\t.text");
+    if !func.attrs.is_static {
+        let _ = writeln!(out, "\t.globl {name}");
+    }
+    let _ = writeln!(out, "\t.type {name}, @function");
+    let _ = writeln!(out, "\t.p2align 4");
+    PRINTER.print(&Inst::Label(name.clone()), out);
+    PRINTER.print_all(&code.text, out);
+    let _ = writeln!(out, "\t.size {name}, .-{name}");
+    if !code.rodata.is_empty() {
+        let _ = writeln!(out, "\t.section .rodata");
+        PRINTER.print_all(&code.rodata, out);
+    }
+}
+
+/// The last lines of every module.
+pub(super) fn emit_trailer(out: &mut String) {
+    let _ = writeln!(out, "\t.section .note.GNU-stack,\"\",@progbits");
+}
