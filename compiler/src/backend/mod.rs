@@ -167,15 +167,5 @@ pub fn compile_module(
 
 /// The targets [`compile_module`] has a backend for.
 pub fn supported_targets() -> &'static [Target] {
-    &[Target::X86_64, Target::I686]
-}
-
-/// The error of a backend that does not exist yet.
-fn not_written(target: Target) -> BackendError {
-    BackendError {
-        target,
-        function: String::new(),
-        inst: None,
-        message: "no backend for this target yet".into(),
-    }
+    &Target::ALL
 }
