@@ -61,6 +61,10 @@ fn cfg_programs_contain_every_promised_feature() {
             "calls",
             "calls_with_ptr_args",
             "printf_calls",
+            "wide_signatures",
+            "many_arg_calls",
+            "permuted_call_args",
+            "repeated_call_args",
             "multi_pred_joins",
             "indirect_calls",
             "static_functions",
@@ -81,6 +85,12 @@ fn cfg_programs_contain_every_promised_feature() {
         ("initializer_only_statics", SEEDS / 20),
         ("unreferenced_statics", SEEDS / 20),
         ("called_statics", SEEDS / 20),
+        // The backend's argument passing: stack-passed arguments and the parallel move
+        // into argument registers (permuted and repeated values).
+        ("wide_signatures", SEEDS / 5),
+        ("many_arg_calls", SEEDS / 5),
+        ("permuted_call_args", SEEDS / 5),
+        ("repeated_call_args", SEEDS / 10),
     ] {
         let v = t.as_map()[name];
         eprintln!("cfg: {name} = {v} in {SEEDS} seeds");

@@ -130,6 +130,16 @@ feature_counts! {
     calls_with_ptr_args,
     /// Calls to `printf`.
     printf_calls,
+    /// Function definitions of seven or more parameters (some passed on the stack on
+    /// every target).
+    wide_signatures,
+    /// Calls passing seven or more arguments.
+    many_arg_calls,
+    /// Calls passing two values defined in their own block in the opposite order of
+    /// their definitions (what the parallel move into argument registers must reorder).
+    permuted_call_args,
+    /// Calls passing one value at two or more positions.
+    repeated_call_args,
     /// Calls through a pointer (`call T %fp(...)`).
     indirect_calls,
     /// `static` function definitions.

@@ -10,6 +10,7 @@
 //! phis for one predecessor, and its cycles are found on the functional graph
 //! `dest -> src` restricted to that block's phi destinations.
 
+mod call_args;
 mod guarded_divs;
 mod statics;
 
@@ -31,6 +32,7 @@ pub fn census(m: &IrModule) -> FeatureCounts {
         count_control_flow(f, &cfg, &mut fc);
         count_slots(f, &mut fc);
         count_instructions(m, f, &mut fc);
+        call_args::count_call_args(f, &mut fc);
         count_phis(f, &cfg, &mut fc);
         fc.guarded_invariant_divs += guarded_divs::count_guarded_invariant_divs(f, &cfg);
     }

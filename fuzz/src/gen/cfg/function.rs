@@ -168,6 +168,16 @@ impl FnGen<'_, '_> {
     /// function every global.
     fn checksum_items(&mut self) -> Vec<(Operand, IrType)> {
         let mut items = Vec::new();
+        // Position-sensitive callees: the incoming values themselves, in parameter order
+        // (the FNV fold is order-dependent), whatever the body did to their slots.
+        if self.plan.sigs[self.fi].mixes_params {
+            items.extend(
+                self.frame
+                    .params
+                    .iter()
+                    .map(|&(v, ty)| (Operand::from(v), ty)),
+            );
+        }
         for i in 0..self.frame.slots.len() {
             let slot = self.frame.slots[i];
             if slot.spec.role == Role::Guarded {

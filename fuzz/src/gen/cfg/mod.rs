@@ -24,6 +24,7 @@
 //!   below `max_prints` lines;
 //! - the same bytes give the same module: no hash-order iteration, no clock.
 
+mod call_args;
 mod control;
 mod expr;
 mod frame;
@@ -61,6 +62,14 @@ pub struct CfgGenConfig {
     pub max_slots: u32,
     /// Parameters per function.
     pub max_params: u32,
+    /// Percent of callees with a wide signature: 7..=`max_wide_params` parameters of
+    /// mixed widths, so calls pass arguments on the stack on every target.
+    pub wide_signature_percent: u32,
+    /// Parameters of a wide signature (at least 7 are always used).
+    pub max_wide_params: u32,
+    /// Percent of calls (to callees of three or more parameters) whose arguments are
+    /// computed right before the call in a permuted order (see `call_args`).
+    pub permuted_call_percent: u32,
     /// Data globals per module.
     pub max_globals: u32,
     /// Statements per nested sequence (the function body gets three times as many).
@@ -99,6 +108,9 @@ impl Default for CfgGenConfig {
             min_slots: 2,
             max_slots: 10,
             max_params: 3,
+            wide_signature_percent: 30,
+            max_wide_params: 12,
+            permuted_call_percent: 60,
             max_globals: 3,
             max_stmts: 5,
             max_loop_depth: 3,
@@ -124,7 +136,7 @@ pub fn generate(u: &mut Unstructured, cfg: &CfgGenConfig) -> Result<GeneratedPro
 
 /// [`generate`] without the feature census.
 pub fn generate_test(u: &mut Unstructured, cfg: &CfgGenConfig) -> Result<GeneratedTest> {
-    let mut plan = plan::plan_module(u, cfg.max_functions, cfg.max_params, cfg.max_globals)?;
+    let mut plan = plan::plan_module(u, cfg)?;
     let mut ids = BlockCounter::default();
     let n = plan.sigs.len();
     let mut functions = Vec::with_capacity(n);

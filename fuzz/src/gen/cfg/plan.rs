@@ -19,8 +19,14 @@
 //!   `Table` ones only through their function-pointer global, `Unused` ones not at all — so
 //!   a `static` function whose style is `Address` or `Table` is kept alive by its address
 //!   alone, which is what dead static function elimination must notice;
-//! - format strings are `const` globals created on first use.
+//! - format strings are `const` globals created on first use;
+//! - a *wide* callee takes 7..=`max_wide_params` parameters of mixed widths (past the
+//!   register arguments of every target, so its callers pass some on the stack) and always
+//!   returns an integer; a callee whose `mixes_params` is set folds its incoming parameter
+//!   values, in order, into its result (`function::emit_return`), so a swapped, shifted or
+//!   clobbered argument changes what its caller sees.
 
+use super::CfgGenConfig;
 use crate::gen::choice::Pick;
 use crate::gen::consts::interesting;
 use arbitrary::{Result, Unstructured};
@@ -74,6 +80,8 @@ pub struct Signature {
     pub style: CallStyle,
     /// Whether its function-pointer global (`Table` style) is `const`.
     pub table_const: bool,
+    /// Whether its result folds in every incoming parameter value in parameter order.
+    pub mixes_params: bool,
 }
 
 impl Signature {
@@ -122,12 +130,9 @@ pub struct ModulePlan {
 pub const ENTRY: &str = "main";
 
 /// Plans a module of 1..=`max_functions` functions and 0..=`max_globals` globals.
-pub fn plan_module(
-    u: &mut Unstructured,
-    max_functions: u32,
-    max_params: u32,
-    max_globals: u32,
-) -> Result<ModulePlan> {
+pub fn plan_module(u: &mut Unstructured, cfg: &CfgGenConfig) -> Result<ModulePlan> {
+    let (max_functions, max_params, max_globals) =
+        (cfg.max_functions, cfg.max_params, cfg.max_globals);
     let nglobals = u.between(0, max_globals)?;
     let mut globals = Vec::new();
     for g in 0..nglobals {
@@ -157,7 +162,12 @@ pub fn plan_module(
         } else {
             format!("f{i}")
         };
-        let nparams = u.between(if i == 0 { 1 } else { 0 }, max_params)?;
+        let wide = i > 0 && u.chance(cfg.wide_signature_percent)?;
+        let nparams = if wide {
+            u.between(7, cfg.max_wide_params.max(7))?
+        } else {
+            u.between(if i == 0 { 1 } else { 0 }, max_params)?
+        };
         let mut params = Vec::new();
         for _ in 0..nparams {
             // The entry takes integers only (its arguments come from the harness);
@@ -181,7 +191,7 @@ pub fn plan_module(
             } else {
                 IrType::I32
             }
-        } else if u.chance(15)? {
+        } else if !wide && u.chance(15)? {
             IrType::Void
         } else {
             IrType::INTEGERS[u.index(IrType::INTEGERS.len())?]
@@ -205,7 +215,9 @@ pub fn plan_module(
             call_style(u, attrs.is_static)?
         };
         let table_const = style == CallStyle::Table && u.chance(50)?;
+        let mixes_params = i > 0 && (wide || (nparams >= 2 && u.chance(50)?));
         sigs.push(Signature {
+            mixes_params,
             name,
             params,
             ret,

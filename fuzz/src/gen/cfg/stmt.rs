@@ -20,7 +20,7 @@ use super::memory::{emit_addr, emit_base, emit_contract_addr, objects, pick_acce
 use super::plan::{CallStyle, Param, Signature, FMT_D, FMT_LLD};
 use crate::gen::choice::Pick;
 use arbitrary::Result;
-use compiler::ir::{BinOp, Callee, Inst, IrType};
+use compiler::ir::{BinOp, Callee, Inst, IrType, Operand, Value};
 
 impl FnGen<'_, '_> {
     /// One straight-line statement in the current block.
@@ -152,11 +152,11 @@ impl FnGen<'_, '_> {
         Ok(())
     }
 
-    /// A call to a later function whose cost and printing fit the budgets; the result
-    /// goes to a slot or stays in scope.
-    fn call(&mut self) -> Result<()> {
+    /// Callees reachable from here whose cost and printing fit the budgets at the
+    /// current loop weight.
+    fn callable(&self) -> Vec<usize> {
         let w = self.b.weight;
-        let callable: Vec<usize> = (self.fi + 1..self.plan.sigs.len())
+        (self.fi + 1..self.plan.sigs.len())
             .filter(|&j| {
                 self.plan.sigs[j].style != CallStyle::Unused
                     && self
@@ -169,12 +169,108 @@ impl FnGen<'_, '_> {
                         .saturating_add(w.saturating_mul(self.plan.prints[j]))
                         <= self.cfg.max_prints
             })
-            .collect();
+            .collect()
+    }
+
+    /// A call to a later function whose cost and printing fit the budgets; the result
+    /// goes to a slot or stays in scope. A callee of three or more parameters is often
+    /// passed permuted arguments (`call_args`), and then sometimes called again with the
+    /// first result among the arguments (a chain).
+    fn call(&mut self) -> Result<()> {
+        let callable = self.callable();
         if callable.is_empty() {
             return Ok(());
         }
         let j = callable[self.u.index(callable.len())?];
         let sig = self.plan.sigs[j].clone();
+        let permuted = sig.params.len() >= 3 && self.u.chance(self.cfg.permuted_call_percent)?;
+        if !permuted {
+            let Some(args) = self.in_order_call_args(&sig)? else {
+                return Ok(());
+            };
+            let Some(r) = self.emit_call(j, &sig, args)? else {
+                return Ok(());
+            };
+            let writable = self.writable_slots();
+            if !writable.is_empty() && self.u.chance(70)? {
+                let slot = self.frame.slots[writable[self.u.index(writable.len())?]];
+                let val = self.convert(r.into(), sig.ret, slot.spec.ty);
+                self.b.store(slot.spec.ty, val, slot.ptr.into());
+            }
+            return Ok(());
+        }
+        let mut previous: Option<Value> = None;
+        loop {
+            let Some(mut args) = self.permuted_call_args(&sig.params)? else {
+                return Ok(());
+            };
+            if let Some(r) = previous {
+                // The chain: the last result at one integer position.
+                let ints: Vec<usize> = (0..args.len())
+                    .filter(|&k| args[k].0.is_integer())
+                    .collect();
+                if !ints.is_empty() {
+                    let k = ints[self.u.index(ints.len())?];
+                    let ty = args[k].0;
+                    args[k] = (ty, self.convert(r.into(), sig.ret, ty));
+                }
+            }
+            let Some(r) = self.emit_call(j, &sig, args)? else {
+                return Ok(());
+            };
+            self.keep_result(r, sig.ret)?;
+            previous = Some(r);
+            if !(self.u.chance(35)? && self.callable().contains(&j)) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Folds a call result into a writable slot (xor: no information lost), so a wrong
+    /// argument shows in the caller's checksum.
+    fn keep_result(&mut self, r: Value, ty: IrType) -> Result<()> {
+        let writable = self.writable_slots();
+        if writable.is_empty() {
+            return Ok(());
+        }
+        let slot = self.frame.slots[writable[self.u.index(writable.len())?]];
+        let sty = slot.spec.ty;
+        let old = self.b.load(sty, slot.ptr.into());
+        self.define(old, sty);
+        let val = self.convert(r.into(), ty, sty);
+        let mixed = self.b.bin(BinOp::Xor, sty, old.into(), val);
+        self.define(mixed, sty);
+        self.b.store(sty, mixed.into(), slot.ptr.into());
+        Ok(())
+    }
+
+    /// Charges the call of `j` to the budgets and emits it; the result (if any) is in
+    /// scope afterwards.
+    fn emit_call(
+        &mut self,
+        j: usize,
+        sig: &Signature,
+        args: Vec<(IrType, Operand)>,
+    ) -> Result<Option<Value>> {
+        let w = self.b.weight;
+        self.b.cost = self
+            .b
+            .cost
+            .saturating_add(w.saturating_mul(self.plan.costs[j]));
+        self.prints = self
+            .prints
+            .saturating_add(w.saturating_mul(self.plan.prints[j]));
+        let callee = self.callee_of(sig)?;
+        let r = self.b.call_to(sig.ret, callee, args);
+        if let Some(r) = r {
+            self.define(r, sig.ret);
+        }
+        Ok(r)
+    }
+
+    /// Arguments computed in parameter order, each an expression; `None` when a `ptr`
+    /// parameter's contract cannot be met here.
+    fn in_order_call_args(&mut self, sig: &Signature) -> Result<Option<Vec<(IrType, Operand)>>> {
         let objs = objects(&self.frame, self.plan);
         let mut args = Vec::new();
         for p in &sig.params {
@@ -206,32 +302,14 @@ impl FnGen<'_, '_> {
                             *c,
                         )? {
                             Some(a) => a,
-                            None => return Ok(()),
+                            None => return Ok(None),
                         },
                     };
                     args.push((IrType::Ptr, addr));
                 }
             }
         }
-        self.b.cost = self
-            .b
-            .cost
-            .saturating_add(w.saturating_mul(self.plan.costs[j]));
-        self.prints = self
-            .prints
-            .saturating_add(w.saturating_mul(self.plan.prints[j]));
-        let callee = self.callee_of(&sig)?;
-        let Some(r) = self.b.call_to(sig.ret, callee, args) else {
-            return Ok(());
-        };
-        self.define(r, sig.ret);
-        let writable = self.writable_slots();
-        if !writable.is_empty() && self.u.chance(70)? {
-            let slot = self.frame.slots[writable[self.u.index(writable.len())?]];
-            let val = self.convert(r.into(), sig.ret, slot.spec.ty);
-            self.b.store(slot.spec.ty, val, slot.ptr.into());
-        }
-        Ok(())
+        Ok(Some(args))
     }
 
     /// How to reach `sig` at the current point, as its call style says: by name, by a
