@@ -7,7 +7,7 @@
 //! - `corpus/c`: each program compiled by phicc's library (both register allocators),
 //!   linked by `riscv64-linux-gnu-gcc -static`, must exit and print exactly like gcc
 //!   -O0's binary of the same file;
-//! - `corpus/ir`: each `; run:` line, called from a C driver that gcc compiles (so every
+//! - `corpus/ir` (and `corpus/found`): each `; run:` line, called from a C driver that gcc compiles (so every
 //!   argument and result crosses the LP64 ABI as gcc sees it: `u32` sign-extended), must
 //!   give the directive's value, trap or stdout;
 //! - every operation at every width, with values and immediates and constants of every
@@ -528,6 +528,8 @@ fn corpus_ir_run_lines_hold_when_called_from_gcc_code() {
     require_toolchain();
     let mut files = files_in("../corpus/ir", "ir");
     files.extend(files_in("../corpus/ir/passes", "ir"));
+    // Reduced findings, as they are added.
+    files.extend(files_in("../corpus/found", "ir"));
     assert!(
         files.len() >= 40,
         "corpus/ir has only {} files",
