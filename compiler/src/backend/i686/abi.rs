@@ -26,11 +26,11 @@
 //! every slot's alignment — there; the epilogue restores %esp from %ebp, so it is right
 //! whatever realignment the prologue did.
 
-use super::emit::{Alu, CallTarget, MInst, Mem, Opnd};
 use super::isel::{bytes_of, Selector, EAX, EDX, ESP};
 use super::wide::WIDE_DIVISION_ARG_BYTES;
 use crate::backend::frame;
 use crate::backend::regalloc::{Allocation, SlotShape, SpillSlot};
+use crate::backend::x86::inst::{AluOp, CallTarget, Inst as MInst, Mem, Operand as Opnd, Size};
 use crate::backend::x86::Reg;
 use crate::backend::{BackendError, Target};
 use crate::ir::{Callee, Inst, IrFunction, IrType, Operand, Value};
@@ -162,44 +162,43 @@ impl Frame {
     pub fn alloca_mem(&self, v: Value) -> Option<Mem> {
         self.alloca_offsets
             .get(&v)
-            .map(|off| Mem::based(ESP, i64::from(*off)))
+            .map(|off| Mem::base_disp(ESP, i64::from(*off)))
     }
 
     /// A spill slot.
     pub fn spill_mem(&self, s: SpillSlot) -> Mem {
-        Mem::based(ESP, i64::from(self.spill_offsets[s.0 as usize]))
+        Mem::base_disp(ESP, i64::from(self.spill_offsets[s.0 as usize]))
     }
 
     /// Where incoming parameter `index` is.
     pub fn param_mem(&self, index: u32) -> Option<Mem> {
         self.param_offsets
             .get(index as usize)
-            .map(|off| Mem::based(Reg::Rbp, *off))
+            .map(|off| Mem::base_disp(Reg::Rbp, *off))
     }
 
     pub fn prologue(&self) -> Vec<MInst> {
         let mut out = vec![
-            MInst::Push(Reg::Rbp),
-            MInst::Alu {
-                op: Alu::Mov,
-                bytes: 4,
+            push(Reg::Rbp),
+            MInst::Mov {
+                size: Size::L,
                 src: Opnd::Reg(ESP),
                 dst: Opnd::Reg(Reg::Rbp),
             },
         ];
-        out.extend(self.saved.iter().map(|r| MInst::Push(*r)));
+        out.extend(self.saved.iter().map(|r| push(*r)));
         if let Some(a) = self.realign {
             out.push(MInst::Alu {
-                op: Alu::And,
-                bytes: 4,
+                op: AluOp::And,
+                size: Size::L,
                 src: Opnd::Imm(-i64::from(a)),
                 dst: Opnd::Reg(ESP),
             });
         }
         if self.sub > 0 {
             out.push(MInst::Alu {
-                op: Alu::Sub,
-                bytes: 4,
+                op: AluOp::Sub,
+                size: Size::L,
                 src: Opnd::Imm(i64::from(self.sub)),
                 dst: Opnd::Reg(ESP),
             });
@@ -210,13 +209,30 @@ impl Frame {
     pub fn epilogue(&self) -> Vec<MInst> {
         let saves = self.saved.len() as i64;
         let mut out = vec![MInst::Lea {
-            addr: Mem::based(Reg::Rbp, -4 * saves),
+            size: Size::L,
+            src: Mem::base_disp(Reg::Rbp, -4 * saves),
             dst: ESP,
         }];
-        out.extend(self.saved.iter().rev().map(|r| MInst::Pop(*r)));
-        out.push(MInst::Pop(Reg::Rbp));
+        out.extend(self.saved.iter().rev().map(|r| pop(*r)));
+        out.push(pop(Reg::Rbp));
         out.push(MInst::Ret);
         out
+    }
+}
+
+/// `pushl %r`.
+fn push(r: Reg) -> MInst {
+    MInst::Push {
+        size: Size::L,
+        src: Opnd::Reg(r),
+    }
+}
+
+/// `popl %r`.
+fn pop(r: Reg) -> MInst {
+    MInst::Pop {
+        size: Size::L,
+        dst: Opnd::Reg(r),
     }
 }
 
@@ -235,7 +251,7 @@ impl Selector<'_> {
         match bytes_of(ty) {
             8 => {
                 self.load(EAX, Opnd::Mem(mem.clone()));
-                self.load(EDX, Opnd::Mem(mem.offset(4)));
+                self.load(EDX, Opnd::Mem(mem.offset_by(4)));
                 self.set_pair(dest, EAX, EDX)?;
             }
             4 => {
@@ -263,12 +279,12 @@ impl Selector<'_> {
         for (ty, op) in args {
             if bytes_of(*ty) == 8 {
                 let (lo, hi) = self.pair(op, *ty)?;
-                self.move_word(lo, Opnd::Mem(Mem::based(ESP, at)), EAX);
-                self.move_word(hi, Opnd::Mem(Mem::based(ESP, at + 4)), EAX);
+                self.move_word(lo, Opnd::Mem(Mem::base_disp(ESP, at)), EAX);
+                self.move_word(hi, Opnd::Mem(Mem::base_disp(ESP, at + 4)), EAX);
             } else {
                 // Values are canonical 32-bit words: a narrow argument goes out extended.
                 let w = self.word(op, *ty);
-                self.move_word(w, Opnd::Mem(Mem::based(ESP, at)), EAX);
+                self.move_word(w, Opnd::Mem(Mem::base_disp(ESP, at)), EAX);
             }
             at += i64::from(stack_bytes(*ty));
         }

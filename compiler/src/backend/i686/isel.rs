@@ -20,9 +20,11 @@
 //!   `idivl`, ...), so they fault (SIGFPE) exactly when the IR traps.
 
 use super::abi::Frame;
-use super::emit::{invert_cc, Alu, Count, MInst, Mem, Opnd, Shift, Unary};
 use crate::backend::regalloc::{Allocation, Loc};
-use crate::backend::x86::{condition_code, Reg};
+use crate::backend::x86::inst::{
+    AluOp, Base, Inst as MInst, Mem, Operand as Opnd, ShiftAmount, ShiftOp, Size, UnaryOp,
+};
+use crate::backend::x86::{condition_code, inverse_condition_code, Reg};
 use crate::backend::{BackendError, Target};
 use crate::ir::{
     BasicBlock, BinOp, BlockId, Inst, IrConst, IrFunction, IrType, Operand, Terminator, UnOp, Value,
@@ -127,7 +129,7 @@ impl<'a> Selector<'a> {
                         Some(m) => (*dest, m),
                         None => continue,
                     },
-                    Inst::GlobalAddr { dest, name } => (*dest, Mem::symbol(name, 0)),
+                    Inst::GlobalAddr { dest, name } => (*dest, Mem::absolute(name, 0)),
                     _ => continue,
                 };
                 if defs.get(&dest) == Some(&1) {
@@ -172,19 +174,59 @@ impl<'a> Selector<'a> {
         self.out.push(inst);
     }
 
-    pub fn alu(&mut self, op: Alu, bytes: u32, src: Opnd, dst: Opnd) {
+    /// `op{size} src, dst` (`bytes` wide).
+    pub fn alu(&mut self, op: AluOp, bytes: u32, src: Opnd, dst: Opnd) {
         self.emit(MInst::Alu {
             op,
-            bytes,
+            size: Size::from_bytes(bytes),
             src,
             dst,
+        });
+    }
+
+    /// `mov{size} src, dst` (`bytes` wide).
+    pub fn mov(&mut self, bytes: u32, src: Opnd, dst: Opnd) {
+        self.emit(MInst::Mov {
+            size: Size::from_bytes(bytes),
+            src,
+            dst,
+        });
+    }
+
+    /// `imull src, %dst` (an immediate source multiplies dst in place).
+    pub fn imul(&mut self, src: Opnd, dst: Reg) {
+        self.emit(MInst::Imul {
+            size: Size::L,
+            src,
+            dst,
+        });
+    }
+
+    /// `movs/movz{b,w}l src, %dst`: extends the low `from` bytes of `src` (a register
+    /// with a byte name, or memory) to 32 bits.
+    pub fn extend(&mut self, signed: bool, from: u32, src: Opnd, dst: Reg) {
+        let from = Size::from_bytes(from);
+        self.emit(if signed {
+            MInst::MovSx {
+                from,
+                to: Size::L,
+                src,
+                dst,
+            }
+        } else {
+            MInst::MovZx {
+                from,
+                to: Size::L,
+                src,
+                dst,
+            }
         });
     }
 
     /// `movl src, %r` (nothing when src is r).
     pub fn load(&mut self, r: Reg, src: Opnd) {
         if src != Opnd::Reg(r) {
-            self.alu(Alu::Mov, 4, src, Opnd::Reg(r));
+            self.mov(4, src, Opnd::Reg(r));
         }
     }
 
@@ -193,11 +235,11 @@ impl<'a> Selector<'a> {
         if src == dst {
             return;
         }
-        if src.is_mem() && dst.is_mem() {
+        if is_mem(&src) && is_mem(&dst) {
             self.load(via, src);
-            self.alu(Alu::Mov, 4, Opnd::Reg(via), dst);
+            self.mov(4, Opnd::Reg(via), dst);
         } else {
-            self.alu(Alu::Mov, 4, src, dst);
+            self.mov(4, src, dst);
         }
     }
 
@@ -205,12 +247,7 @@ impl<'a> Selector<'a> {
     pub fn extend_canonical(&mut self, r: Reg, ty: IrType) {
         let bytes = bytes_of(ty);
         if bytes < 4 {
-            self.emit(MInst::Extend {
-                signed: ty.is_signed(),
-                from: bytes,
-                src: Opnd::Reg(r),
-                dst: r,
-            });
+            self.extend(ty.is_signed(), bytes, Opnd::Reg(r), r);
         }
     }
 
@@ -235,12 +272,7 @@ impl<'a> Selector<'a> {
             }
             other => other,
         };
-        self.emit(MInst::Extend {
-            signed,
-            from,
-            src,
-            dst: r,
-        });
+        self.extend(signed, from, src, r);
     }
 
     // ---- where values live -----------------------------------------------------------
@@ -276,7 +308,7 @@ impl<'a> Selector<'a> {
         match op {
             Operand::Value(v) => {
                 let m = self.wide_slot(*v)?;
-                Ok((Opnd::Mem(m.clone()), Opnd::Mem(m.offset(4))))
+                Ok((Opnd::Mem(m.clone()), Opnd::Mem(m.offset_by(4))))
             }
             Operand::Const(c) => {
                 let (lo, hi) = const_pair(*c, ty);
@@ -303,15 +335,15 @@ impl<'a> Selector<'a> {
     pub fn set_word(&mut self, v: Value, r: Reg) {
         let dst = self.loc(v);
         if dst != Opnd::Reg(r) {
-            self.alu(Alu::Mov, 4, Opnd::Reg(r), dst);
+            self.mov(4, Opnd::Reg(r), dst);
         }
     }
 
     /// Writes `lo`, `hi` to 64-bit value `v`'s slot.
     pub fn set_pair(&mut self, v: Value, lo: Reg, hi: Reg) -> Result<(), BackendError> {
         let m = self.wide_slot(v)?;
-        self.alu(Alu::Mov, 4, Opnd::Reg(lo), Opnd::Mem(m.clone()));
-        self.alu(Alu::Mov, 4, Opnd::Reg(hi), Opnd::Mem(m.offset(4)));
+        self.mov(4, Opnd::Reg(lo), Opnd::Mem(m.clone()));
+        self.mov(4, Opnd::Reg(hi), Opnd::Mem(m.offset_by(4)));
         Ok(())
     }
 
@@ -324,18 +356,18 @@ impl<'a> Selector<'a> {
                     return m.clone();
                 }
                 match self.loc(*v) {
-                    Opnd::Reg(r) => Mem::based(r, 0),
+                    Opnd::Reg(r) => Mem::base_disp(r, 0),
                     other => {
                         self.load(scratch, other);
-                        Mem::based(scratch, 0)
+                        Mem::base_disp(scratch, 0)
                     }
                 }
             }
             Operand::Const(c) => Mem {
-                base: None,
+                base: Base::None,
                 index: None,
                 disp: const_word(*c, IrType::Ptr),
-                sym: None,
+                symbol: None,
             },
         }
     }
@@ -345,7 +377,11 @@ impl<'a> Selector<'a> {
         match ptr {
             Operand::Value(v) if self.known_addr.contains_key(v) => {
                 let addr = self.known_addr[v].clone();
-                self.emit(MInst::Lea { addr, dst: r });
+                self.emit(MInst::Lea {
+                    size: Size::L,
+                    src: addr,
+                    dst: r,
+                });
             }
             _ => {
                 let op = self.word(ptr, IrType::Ptr);
@@ -368,11 +404,11 @@ impl<'a> Selector<'a> {
                 if bytes_of(ty) == 8 {
                     let (lo, hi) = self.pair(cond, ty)?;
                     self.load(scratch, lo);
-                    self.alu(Alu::Or, 4, hi, Opnd::Reg(scratch));
+                    self.alu(AluOp::Or, 4, hi, Opnd::Reg(scratch));
                 } else {
                     match self.loc(*v) {
-                        Opnd::Reg(r) => self.alu(Alu::Test, 4, Opnd::Reg(r), Opnd::Reg(r)),
-                        other => self.alu(Alu::Cmp, 4, Opnd::Imm(0), other),
+                        Opnd::Reg(r) => self.alu(AluOp::Test, 4, Opnd::Reg(r), Opnd::Reg(r)),
+                        other => self.alu(AluOp::Cmp, 4, Opnd::Imm(0), other),
                     }
                 }
                 Ok(None)
@@ -422,9 +458,17 @@ impl<'a> Selector<'a> {
                     .alloca_mem(*dest)
                     .ok_or_else(|| self.error("alloca without a frame slot"))?;
                 match self.loc(*dest) {
-                    Opnd::Reg(r) => self.emit(MInst::Lea { addr, dst: r }),
+                    Opnd::Reg(r) => self.emit(MInst::Lea {
+                        size: Size::L,
+                        src: addr,
+                        dst: r,
+                    }),
                     _ => {
-                        self.emit(MInst::Lea { addr, dst: EAX });
+                        self.emit(MInst::Lea {
+                            size: Size::L,
+                            src: addr,
+                            dst: EAX,
+                        });
                         self.set_word(*dest, EAX);
                     }
                 }
@@ -436,13 +480,17 @@ impl<'a> Selector<'a> {
                 let off = self.low_word(offset, IrType::I64)?;
                 match (base, &off) {
                     (Operand::Value(b), Opnd::Imm(k)) if self.known_addr.contains_key(b) => {
-                        let addr = self.known_addr[b].offset(*k);
-                        self.emit(MInst::Lea { addr, dst: EAX });
+                        let addr = self.known_addr[b].offset_by(*k);
+                        self.emit(MInst::Lea {
+                            size: Size::L,
+                            src: addr,
+                            dst: EAX,
+                        });
                     }
                     _ => {
                         self.address_into(base, EAX);
                         if off != Opnd::Imm(0) {
-                            self.alu(Alu::Add, 4, off, Opnd::Reg(EAX));
+                            self.alu(AluOp::Add, 4, off, Opnd::Reg(EAX));
                         }
                     }
                 }
@@ -450,7 +498,7 @@ impl<'a> Selector<'a> {
             }
             Inst::GlobalAddr { dest, name } => {
                 let dst = self.loc(*dest);
-                self.alu(Alu::Mov, 4, Opnd::SymAddr(name.clone(), 0), dst);
+                self.mov(4, Opnd::SymAddr(name.clone(), 0), dst);
             }
             Inst::Memcpy { dst, src, size } => self.memcpy(dst, src, *size),
             Inst::Bin {
@@ -473,13 +521,13 @@ impl<'a> Selector<'a> {
                     let s = self.word(src, *ty);
                     self.load(EAX, s);
                     let op = match op {
-                        UnOp::Neg => Unary::Neg,
-                        UnOp::Not => Unary::Not,
+                        UnOp::Neg => UnaryOp::Neg,
+                        UnOp::Not => UnaryOp::Not,
                     };
                     self.emit(MInst::Unary {
                         op,
-                        bytes: 4,
-                        operand: Opnd::Reg(EAX),
+                        size: Size::L,
+                        dst: Opnd::Reg(EAX),
                     });
                     self.extend_canonical(EAX, *ty);
                     self.set_word(*dest, EAX);
@@ -498,13 +546,11 @@ impl<'a> Selector<'a> {
                     self.narrow_cmp(*pred, *ty, lhs, rhs)
                 };
                 if !flags_only {
-                    self.emit(MInst::Set { cc, dst: EAX });
-                    self.emit(MInst::Extend {
-                        signed: false,
-                        from: 1,
-                        src: Opnd::Reg(EAX),
-                        dst: EAX,
+                    self.emit(MInst::SetCc {
+                        cc,
+                        dst: Opnd::Reg(EAX),
                     });
+                    self.extend(false, 1, Opnd::Reg(EAX), EAX);
                     self.set_word(*dest, EAX);
                 }
                 self.last_cmp = Some((*dest, cc, self.out.len()));
@@ -553,12 +599,7 @@ impl<'a> Selector<'a> {
                 let bytes = bytes_of(ty);
                 let signed = ty.is_signed()
                     && !(bytes == 1 && mutants::enabled(Mutant::X86I8LoadNoSignExtend));
-                self.emit(MInst::Extend {
-                    signed,
-                    from: bytes,
-                    src: Opnd::Mem(addr),
-                    dst: EAX,
-                });
+                self.extend(signed, bytes, Opnd::Mem(addr), EAX);
                 self.set_word(dest, EAX);
             }
             4 => {
@@ -567,7 +608,7 @@ impl<'a> Selector<'a> {
             }
             8 => {
                 self.load(ECX, Opnd::Mem(addr.clone()));
-                self.load(EDX, Opnd::Mem(addr.offset(4)));
+                self.load(EDX, Opnd::Mem(addr.offset_by(4)));
                 self.set_pair(dest, ECX, EDX)?;
             }
             _ => return Err(self.error(format!("load of type {ty}"))),
@@ -591,12 +632,12 @@ impl<'a> Selector<'a> {
                     }
                     other => other,
                 };
-                self.alu(Alu::Mov, bytes, v, Opnd::Mem(addr));
+                self.mov(bytes, v, Opnd::Mem(addr));
             }
             8 => {
                 let (lo, hi) = self.pair(val, ty)?;
                 self.move_word(lo, Opnd::Mem(addr.clone()), ECX);
-                self.move_word(hi, Opnd::Mem(addr.offset(4)), EDX);
+                self.move_word(hi, Opnd::Mem(addr.offset_by(4)), EDX);
             }
             _ => return Err(self.error(format!("store of type {ty}"))),
         }
@@ -620,8 +661,8 @@ impl<'a> Selector<'a> {
                     _ => 1,
                 };
                 let at = i64::from(off);
-                self.alu(Alu::Mov, chunk, Opnd::Mem(s.offset(at)), Opnd::Reg(EDX));
-                self.alu(Alu::Mov, chunk, Opnd::Reg(EDX), Opnd::Mem(d.offset(at)));
+                self.mov(chunk, Opnd::Mem(s.offset_by(at)), Opnd::Reg(EDX));
+                self.mov(chunk, Opnd::Reg(EDX), Opnd::Mem(d.offset_by(at)));
                 off += chunk;
             }
             return;
@@ -629,18 +670,30 @@ impl<'a> Selector<'a> {
         // Both addresses into scratch registers before esp moves (the pushes).
         self.address_into(src, EAX);
         self.address_into(dst, EDX);
-        self.emit(MInst::Push(Reg::Rsi));
-        self.emit(MInst::Push(Reg::Rdi));
+        self.emit(MInst::Push {
+            size: Size::L,
+            src: Opnd::Reg(Reg::Rsi),
+        });
+        self.emit(MInst::Push {
+            size: Size::L,
+            src: Opnd::Reg(Reg::Rdi),
+        });
         self.load(Reg::Rsi, Opnd::Reg(EAX));
         self.load(Reg::Rdi, Opnd::Reg(EDX));
         self.load(ECX, Opnd::Imm(i64::from(size / 4)));
-        self.emit(MInst::RepMovs { bytes: 4 });
+        self.emit(MInst::Directive("rep movsl".into()));
         if !size.is_multiple_of(4) {
             self.load(ECX, Opnd::Imm(i64::from(size % 4)));
-            self.emit(MInst::RepMovs { bytes: 1 });
+            self.emit(MInst::Directive("rep movsb".into()));
         }
-        self.emit(MInst::Pop(Reg::Rdi));
-        self.emit(MInst::Pop(Reg::Rsi));
+        self.emit(MInst::Pop {
+            size: Size::L,
+            dst: Opnd::Reg(Reg::Rdi),
+        });
+        self.emit(MInst::Pop {
+            size: Size::L,
+            dst: Opnd::Reg(Reg::Rsi),
+        });
     }
 
     fn narrow_bin(&mut self, dest: Value, op: BinOp, ty: IrType, lhs: &Operand, rhs: &Operand) {
@@ -650,11 +703,11 @@ impl<'a> Selector<'a> {
         match op {
             BinOp::Add | BinOp::Sub | BinOp::And | BinOp::Or | BinOp::Xor => {
                 let alu = match op {
-                    BinOp::Add => Alu::Add,
-                    BinOp::Sub => Alu::Sub,
-                    BinOp::And => Alu::And,
-                    BinOp::Or => Alu::Or,
-                    _ => Alu::Xor,
+                    BinOp::Add => AluOp::Add,
+                    BinOp::Sub => AluOp::Sub,
+                    BinOp::And => AluOp::And,
+                    BinOp::Or => AluOp::Or,
+                    _ => AluOp::Xor,
                 };
                 self.load(EAX, a);
                 self.alu(alu, 4, b, Opnd::Reg(EAX));
@@ -665,29 +718,22 @@ impl<'a> Selector<'a> {
             }
             BinOp::Mul => {
                 self.load(EAX, a);
-                match b {
-                    Opnd::Imm(k) => self.emit(MInst::ImulImm {
-                        imm: k,
-                        src: Opnd::Reg(EAX),
-                        dst: EAX,
-                    }),
-                    other => self.alu(Alu::Imul, 4, other, Opnd::Reg(EAX)),
-                }
+                self.imul(b, EAX);
                 self.extend_canonical(EAX, ty);
             }
             BinOp::Shl | BinOp::AShr | BinOp::LShr => {
                 let count = match b {
                     // An amount >= the width is undefined; x86 masks it to 5 bits.
-                    Opnd::Imm(k) => Count::Imm((k & 31) as u8),
+                    Opnd::Imm(k) => ShiftAmount::Imm((k & 31) as u8),
                     other => {
                         self.load(ECX, other);
-                        Count::Cl
+                        ShiftAmount::Cl
                     }
                 };
                 let shift = match op {
-                    BinOp::Shl => Shift::Shl,
-                    BinOp::AShr => Shift::Sar,
-                    _ => Shift::Shr,
+                    BinOp::Shl => ShiftOp::Shl,
+                    BinOp::AShr => ShiftOp::Sar,
+                    _ => ShiftOp::Shr,
                 };
                 // The shifted bits must be the type's own bits extended the way the
                 // shift reads them: zeros for lshr, copies of the sign bit for ashr.
@@ -698,8 +744,8 @@ impl<'a> Selector<'a> {
                 }
                 self.emit(MInst::Shift {
                     op: shift,
-                    bytes: 4,
-                    count,
+                    size: Size::L,
+                    amount: count,
                     dst: Opnd::Reg(EAX),
                 });
                 self.extend_canonical(EAX, ty);
@@ -710,28 +756,27 @@ impl<'a> Selector<'a> {
                 self.load(EAX, a);
                 self.load(ECX, b);
                 match (bytes, signed) {
-                    (1, true) => self.emit(MInst::SignExtendAcc { bytes: 1 }),
-                    (1, false) => self.emit(MInst::Extend {
-                        signed: false,
-                        from: 1,
-                        src: Opnd::Reg(EAX),
-                        dst: EAX,
+                    (1, true) => self.emit(MInst::SignExtendAcc {
+                        size: Size::from_bytes(1),
                     }),
-                    (_, true) => self.emit(MInst::SignExtendAcc { bytes }),
+                    (1, false) => self.extend(false, 1, Opnd::Reg(EAX), EAX),
+                    (_, true) => self.emit(MInst::SignExtendAcc {
+                        size: Size::from_bytes(bytes),
+                    }),
                     (_, false) => self.load(EDX, Opnd::Imm(0)),
                 }
-                self.emit(MInst::Unary {
-                    op: if signed { Unary::Idiv } else { Unary::Div },
-                    bytes,
-                    operand: Opnd::Reg(ECX),
+                self.emit(MInst::Div {
+                    signed,
+                    size: Size::from_bytes(bytes),
+                    src: Opnd::Reg(ECX),
                 });
                 if remainder {
                     if bytes == 1 {
                         // The remainder is in %ah.
                         self.emit(MInst::Shift {
-                            op: Shift::Shr,
-                            bytes: 4,
-                            count: Count::Imm(8),
+                            op: ShiftOp::Shr,
+                            size: Size::L,
+                            amount: ShiftAmount::Imm(8),
                             dst: Opnd::Reg(EAX),
                         });
                     } else {
@@ -765,7 +810,7 @@ impl<'a> Selector<'a> {
             }
             other => other,
         };
-        self.alu(Alu::Cmp, bytes, b, Opnd::Reg(EAX));
+        self.alu(AluOp::Cmp, bytes, b, Opnd::Reg(EAX));
         condition_code(pred)
     }
 
@@ -791,7 +836,9 @@ impl<'a> Selector<'a> {
                 let s = self.word(src, from);
                 self.load(EAX, s);
                 if from.is_signed() {
-                    self.emit(MInst::SignExtendAcc { bytes: 4 });
+                    self.emit(MInst::SignExtendAcc {
+                        size: Size::from_bytes(4),
+                    });
                 } else {
                     self.load(EDX, Opnd::Imm(0));
                 }
@@ -847,6 +894,7 @@ impl<'a> Selector<'a> {
             Some(false) => {}
             None => self.emit(MInst::Cmov {
                 cc: "ne",
+                size: Size::L,
                 src: Opnd::Reg(ECX),
                 dst: EAX,
             }),
@@ -895,7 +943,9 @@ impl<'a> Selector<'a> {
                 };
                 if Some(*if_true) == next {
                     self.emit(MInst::Jcc {
-                        cc: invert_cc(cc),
+                        cc: inverse_condition_code(cc).ok_or_else(|| {
+                            self.error(format!("internal: no inverse of condition code {cc}"))
+                        })?,
                         label: if_false.to_string(),
                     });
                 } else {
@@ -939,12 +989,12 @@ impl<'a> Selector<'a> {
             for (value, target) in cases {
                 let (clo, chi) = const_pair(IrConst::new(ty, *value), ty);
                 let skip = self.label("case");
-                self.alu(Alu::Cmp, 4, Opnd::Imm(clo), Opnd::Reg(EAX));
+                self.alu(AluOp::Cmp, 4, Opnd::Imm(clo), Opnd::Reg(EAX));
                 self.emit(MInst::Jcc {
                     cc: "ne",
                     label: skip.clone(),
                 });
-                self.alu(Alu::Cmp, 4, Opnd::Imm(chi), Opnd::Reg(EDX));
+                self.alu(AluOp::Cmp, 4, Opnd::Imm(chi), Opnd::Reg(EDX));
                 self.emit(MInst::Jcc {
                     cc: "e",
                     label: target.to_string(),
@@ -968,7 +1018,7 @@ impl<'a> Selector<'a> {
         let dense = cases.len() >= 4 && range <= 4096 && range <= 3 * cases.len() as u64;
         if !dense {
             for (value, (_, target)) in values.iter().zip(cases) {
-                self.alu(Alu::Cmp, 4, Opnd::Imm(*value), Opnd::Reg(EAX));
+                self.alu(AluOp::Cmp, 4, Opnd::Imm(*value), Opnd::Reg(EAX));
                 self.emit(MInst::Jcc {
                     cc: "e",
                     label: target.to_string(),
@@ -987,27 +1037,36 @@ impl<'a> Selector<'a> {
             }
         }
         if min != 0 {
-            self.alu(Alu::Sub, 4, Opnd::Imm(min), Opnd::Reg(EAX));
+            self.alu(AluOp::Sub, 4, Opnd::Imm(min), Opnd::Reg(EAX));
         }
-        self.alu(Alu::Cmp, 4, Opnd::Imm((range - 1) as i64), Opnd::Reg(EAX));
+        self.alu(AluOp::Cmp, 4, Opnd::Imm((range - 1) as i64), Opnd::Reg(EAX));
         self.emit(MInst::Jcc {
             cc: "a",
             label: default.to_string(),
         });
         let name = self.label("table");
-        self.emit(MInst::JumpTable {
-            table: name.clone(),
-            index: EAX,
-        });
-        self.rodata
-            .push(MInst::Directive(".section .rodata".into()));
+        self.emit(MInst::JmpIndirect(Opnd::Mem(Mem {
+            base: Base::None,
+            index: Some((EAX, 4)),
+            disp: 0,
+            symbol: Some(name.clone()),
+        })));
         self.rodata.push(MInst::Directive(".balign 4".into()));
         self.rodata.push(MInst::Label(name));
         for target in table {
             self.rodata
                 .push(MInst::Directive(format!(".long {target}")));
         }
-        self.rodata.push(MInst::Directive(".text".into()));
         Ok(())
     }
+}
+
+/// True for a memory operand.
+pub(super) fn is_mem(o: &Opnd) -> bool {
+    matches!(o, Opnd::Mem(_))
+}
+
+/// True for an immediate (a number or a symbol's address).
+pub(super) fn is_imm(o: &Opnd) -> bool {
+    matches!(o, Opnd::Imm(_) | Opnd::SymAddr(..))
 }

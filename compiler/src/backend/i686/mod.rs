@@ -4,10 +4,11 @@
 //! a register, and only four registers have byte names — the places where a backend
 //! written for 64-bit machines goes wrong.
 //!
-//! Per function ([`emit_function`]): allocate ([`register_file`]), check the allocation,
-//! lay out the frame ([`abi::Frame`]), select instructions block by block
-//! ([`isel`], [`wide`] for 64-bit operations, [`abi`] for calls and returns), and write
-//! the text ([`emit`]). Globals come from `backend::data`.
+//! Per function (`emit_function`): allocate ([`register_file`]), check the allocation,
+//! lay out the frame (`abi::Frame`), select instructions block by block
+//! (`isel`, `wide` for 64-bit operations, `abi` for calls and returns) into the
+//! shared x86 instructions (`backend::x86::inst`), and write the text (`emit`, with the
+//! shared x86 printer at 4-byte addresses). Globals come from `backend::data`.
 //!
 //! The register plan: eax, ecx and edx are scratch (never allocated; every instruction
 //! computes in them); ebx, esi and edi are allocatable and callee-saved, so a value may
@@ -30,7 +31,6 @@ use super::{data, BackendError, BackendOptions};
 use crate::backend::x86::Reg;
 use crate::ir::{IrFunction, IrModule};
 use crate::target::Target;
-use std::fmt::Write;
 
 /// The registers as the allocator sees them.
 pub fn register_file() -> RegisterFile {
@@ -49,12 +49,11 @@ pub fn register_file() -> RegisterFile {
 pub fn emit_module(module: &IrModule, opts: &BackendOptions) -> Result<String, BackendError> {
     let regs = register_file();
     let mut out = String::new();
-    out.push_str("\t.text\n");
     for (index, func) in module.functions.iter().enumerate() {
         emit_function(func, index, &regs, opts, &mut out)?;
     }
     data::emit_globals(module, Target::I686, &mut out)?;
-    out.push_str("\t.section .note.GNU-stack,\"\",@progbits\n");
+    emit::emit_trailer(&mut out);
     Ok(out)
 }
 
@@ -94,16 +93,11 @@ fn function_text(
         let next = func.blocks.get(i + 1).map(|b| b.label);
         sel.select_block(block, next)?;
     }
-    let name = &func.name;
-    let _ = writeln!(out, "\t.p2align 4");
-    if !func.attrs.is_static {
-        let _ = writeln!(out, "\t.globl {name}");
-    }
-    let _ = writeln!(out, "\t.type {name}, @function");
-    let _ = writeln!(out, "{name}:");
-    emit::write_insts(&frame.prologue(), out);
-    emit::write_insts(&sel.out, out);
-    let _ = writeln!(out, "\t.size {name}, .-{name}");
-    emit::write_insts(&sel.rodata, out);
+    let code = emit::FunctionCode {
+        prologue: frame.prologue(),
+        body: sel.out,
+        rodata: sel.rodata,
+    };
+    emit::emit_function(func, &code, out);
     Ok(())
 }

@@ -11,9 +11,11 @@
 //! faulting `divl`) exactly when the IR does — a zero divisor, or `MIN / -1` for the signed
 //! operations — before libgcc is called (libgcc's routines do not fault on either).
 
-use super::emit::{Alu, CallTarget, Count, MInst, Mem, Opnd, Shift, Unary};
-use super::isel::{Selector, EAX, ECX, EDX, ESP};
+use super::isel::{is_imm, Selector, EAX, ECX, EDX, ESP};
 use crate::backend::x86::condition_code;
+use crate::backend::x86::inst::{
+    AluOp, CallTarget, Inst as MInst, Mem, Operand as Opnd, ShiftAmount, ShiftOp, Size, UnaryOp,
+};
 use crate::backend::BackendError;
 use crate::ir::{BinOp, CmpPred, IrType, Operand, UnOp, Value};
 use crate::mutants::{self, Mutant};
@@ -35,12 +37,14 @@ impl Selector<'_> {
         match op {
             BinOp::Add | BinOp::Sub | BinOp::And | BinOp::Or | BinOp::Xor => {
                 let (low, high) = match op {
-                    BinOp::Add if mutants::enabled(Mutant::I686AddNoCarry) => (Alu::Add, Alu::Add),
-                    BinOp::Add => (Alu::Add, Alu::Adc),
-                    BinOp::Sub => (Alu::Sub, Alu::Sbb),
-                    BinOp::And => (Alu::And, Alu::And),
-                    BinOp::Or => (Alu::Or, Alu::Or),
-                    _ => (Alu::Xor, Alu::Xor),
+                    BinOp::Add if mutants::enabled(Mutant::I686AddNoCarry) => {
+                        (AluOp::Add, AluOp::Add)
+                    }
+                    BinOp::Add => (AluOp::Add, AluOp::Adc),
+                    BinOp::Sub => (AluOp::Sub, AluOp::Sbb),
+                    BinOp::And => (AluOp::And, AluOp::And),
+                    BinOp::Or => (AluOp::Or, AluOp::Or),
+                    _ => (AluOp::Xor, AluOp::Xor),
                 };
                 self.load(EAX, alo);
                 self.load(EDX, ahi);
@@ -51,10 +55,10 @@ impl Selector<'_> {
                 // lo(a*b) = alo*blo (64-bit) + ((ahi*blo + alo*bhi) << 32).
                 self.load(EAX, alo.clone());
                 self.load(EDX, blo.clone());
-                self.emit(MInst::Unary {
-                    op: Unary::Mul,
-                    bytes: 4,
-                    operand: Opnd::Reg(EDX),
+                self.emit(MInst::MulWide {
+                    signed: false,
+                    size: Size::L,
+                    src: Opnd::Reg(EDX),
                 });
                 self.cross_product(ahi, blo);
                 self.cross_product(alo, bhi);
@@ -73,17 +77,10 @@ impl Selector<'_> {
 
     /// `edx += x * y` (32-bit), through ecx.
     fn cross_product(&mut self, x: Opnd, y: Opnd) {
-        let (x, y) = if x.is_imm() { (y, x) } else { (x, y) };
+        let (x, y) = if is_imm(&x) { (y, x) } else { (x, y) };
         self.load(ECX, x);
-        match y {
-            Opnd::Imm(k) => self.emit(MInst::ImulImm {
-                imm: k,
-                src: Opnd::Reg(ECX),
-                dst: ECX,
-            }),
-            other => self.alu(Alu::Imul, 4, other, Opnd::Reg(ECX)),
-        }
-        self.alu(Alu::Add, 4, Opnd::Reg(ECX), Opnd::Reg(EDX));
+        self.imul(y, ECX);
+        self.alu(AluOp::Add, 4, Opnd::Reg(ECX), Opnd::Reg(EDX));
     }
 
     /// Shifts edx:eax by the low word `count` (an amount >= 64 is undefined).
@@ -96,19 +93,20 @@ impl Selector<'_> {
             if n < 32 {
                 self.emit(MInst::DoubleShift {
                     left: op == BinOp::Shl,
-                    count: Count::Imm(n),
+                    size: Size::L,
+                    amount: ShiftAmount::Imm(n),
                     src: if op == BinOp::Shl { EAX } else { EDX },
-                    dst: if op == BinOp::Shl { EDX } else { EAX },
+                    dst: Opnd::Reg(if op == BinOp::Shl { EDX } else { EAX }),
                 });
                 let (shift, dst) = match op {
-                    BinOp::Shl => (Shift::Shl, EAX),
-                    BinOp::AShr => (Shift::Sar, EDX),
-                    _ => (Shift::Shr, EDX),
+                    BinOp::Shl => (ShiftOp::Shl, EAX),
+                    BinOp::AShr => (ShiftOp::Sar, EDX),
+                    _ => (ShiftOp::Shr, EDX),
                 };
                 self.emit(MInst::Shift {
                     op: shift,
-                    bytes: 4,
-                    count: Count::Imm(n),
+                    size: Size::L,
+                    amount: ShiftAmount::Imm(n),
                     dst: Opnd::Reg(dst),
                 });
             } else {
@@ -118,25 +116,26 @@ impl Selector<'_> {
         }
         self.load(ECX, count);
         let (shift, left) = match op {
-            BinOp::Shl => (Shift::Shl, true),
-            BinOp::AShr => (Shift::Sar, false),
-            _ => (Shift::Shr, false),
+            BinOp::Shl => (ShiftOp::Shl, true),
+            BinOp::AShr => (ShiftOp::Sar, false),
+            _ => (ShiftOp::Shr, false),
         };
         self.emit(MInst::DoubleShift {
             left,
-            count: Count::Cl,
+            size: Size::L,
+            amount: ShiftAmount::Cl,
             src: if left { EAX } else { EDX },
-            dst: if left { EDX } else { EAX },
+            dst: Opnd::Reg(if left { EDX } else { EAX }),
         });
         self.emit(MInst::Shift {
             op: shift,
-            bytes: 4,
-            count: Count::Cl,
+            size: Size::L,
+            amount: ShiftAmount::Cl,
             dst: Opnd::Reg(if left { EAX } else { EDX }),
         });
         // x86 masks the count to 5 bits: for 32..63 the words must move over.
         let done = self.label("shift");
-        self.alu(Alu::Test, 1, Opnd::Imm(32), Opnd::Reg(ECX));
+        self.alu(AluOp::Test, 1, Opnd::Imm(32), Opnd::Reg(ECX));
         self.emit(MInst::Jcc {
             cc: "e",
             label: done.clone(),
@@ -148,16 +147,16 @@ impl Selector<'_> {
     /// Shifts edx:eax by 32 + `extra` (extra < 32).
     fn shift_by_word(&mut self, op: BinOp, extra: u8) {
         let (shift, from, to) = match op {
-            BinOp::Shl => (Shift::Shl, EAX, EDX),
-            BinOp::AShr => (Shift::Sar, EDX, EAX),
-            _ => (Shift::Shr, EDX, EAX),
+            BinOp::Shl => (ShiftOp::Shl, EAX, EDX),
+            BinOp::AShr => (ShiftOp::Sar, EDX, EAX),
+            _ => (ShiftOp::Shr, EDX, EAX),
         };
         self.load(to, Opnd::Reg(from));
         if extra > 0 {
             self.emit(MInst::Shift {
                 op: shift,
-                bytes: 4,
-                count: Count::Imm(extra),
+                size: Size::L,
+                amount: ShiftAmount::Imm(extra),
                 dst: Opnd::Reg(to),
             });
         }
@@ -180,9 +179,9 @@ impl Selector<'_> {
         match op {
             BinOp::Shl => self.load(EAX, Opnd::Imm(0)),
             BinOp::AShr => self.emit(MInst::Shift {
-                op: Shift::Sar,
-                bytes: 4,
-                count: Count::Imm(31),
+                op: ShiftOp::Sar,
+                size: Size::L,
+                amount: ShiftAmount::Imm(31),
                 dst: Opnd::Reg(EDX),
             }),
             _ => self.load(EDX, Opnd::Imm(0)),
@@ -200,7 +199,7 @@ impl Selector<'_> {
         if !divisor_known_nonzero {
             let ok = self.label("divok");
             self.load(EAX, blo.clone());
-            self.alu(Alu::Or, 4, bhi.clone(), Opnd::Reg(EAX));
+            self.alu(AluOp::Or, 4, bhi.clone(), Opnd::Reg(EAX));
             self.emit(MInst::Jcc {
                 cc: "ne",
                 label: ok.clone(),
@@ -220,15 +219,20 @@ impl Selector<'_> {
             if divisor_may_be_minus_one && dividend_may_be_min {
                 let ok = self.label("divok");
                 self.load(EAX, blo.clone());
-                self.alu(Alu::And, 4, bhi.clone(), Opnd::Reg(EAX));
-                self.alu(Alu::Cmp, 4, Opnd::Imm(-1), Opnd::Reg(EAX));
+                self.alu(AluOp::And, 4, bhi.clone(), Opnd::Reg(EAX));
+                self.alu(AluOp::Cmp, 4, Opnd::Imm(-1), Opnd::Reg(EAX));
                 self.emit(MInst::Jcc {
                     cc: "ne",
                     label: ok.clone(),
                 });
                 self.load(EAX, ahi.clone());
-                self.alu(Alu::Xor, 4, Opnd::Imm(i64::from(i32::MIN)), Opnd::Reg(EAX));
-                self.alu(Alu::Or, 4, alo.clone(), Opnd::Reg(EAX));
+                self.alu(
+                    AluOp::Xor,
+                    4,
+                    Opnd::Imm(i64::from(i32::MIN)),
+                    Opnd::Reg(EAX),
+                );
+                self.alu(AluOp::Or, 4, alo.clone(), Opnd::Reg(EAX));
                 self.emit(MInst::Jcc {
                     cc: "ne",
                     label: ok.clone(),
@@ -239,7 +243,7 @@ impl Selector<'_> {
         }
         let args = [alo, ahi, blo, bhi];
         for (i, word) in args.into_iter().enumerate() {
-            let slot = Opnd::Mem(Mem::based(ESP, 4 * i as i64));
+            let slot = Opnd::Mem(Mem::base_disp(ESP, 4 * i as i64));
             self.move_word(word, slot, EAX);
         }
         let routine = match op {
@@ -254,10 +258,10 @@ impl Selector<'_> {
     /// A divide that always faults (#DE, SIGFPE): `divl` by a zeroed ecx.
     fn trap_divide(&mut self) {
         self.load(ECX, Opnd::Imm(0));
-        self.emit(MInst::Unary {
-            op: Unary::Div,
-            bytes: 4,
-            operand: Opnd::Reg(ECX),
+        self.emit(MInst::Div {
+            signed: false,
+            size: Size::L,
+            src: Opnd::Reg(ECX),
         });
     }
 
@@ -275,23 +279,23 @@ impl Selector<'_> {
             UnOp::Neg => {
                 // -(hi:lo) = (~hi + (lo == 0)) : -lo.
                 self.emit(MInst::Unary {
-                    op: Unary::Neg,
-                    bytes: 4,
-                    operand: Opnd::Reg(EAX),
+                    op: UnaryOp::Neg,
+                    size: Size::L,
+                    dst: Opnd::Reg(EAX),
                 });
-                self.alu(Alu::Adc, 4, Opnd::Imm(0), Opnd::Reg(EDX));
+                self.alu(AluOp::Adc, 4, Opnd::Imm(0), Opnd::Reg(EDX));
                 self.emit(MInst::Unary {
-                    op: Unary::Neg,
-                    bytes: 4,
-                    operand: Opnd::Reg(EDX),
+                    op: UnaryOp::Neg,
+                    size: Size::L,
+                    dst: Opnd::Reg(EDX),
                 });
             }
             UnOp::Not => {
                 for r in [EAX, EDX] {
                     self.emit(MInst::Unary {
-                        op: Unary::Not,
-                        bytes: 4,
-                        operand: Opnd::Reg(r),
+                        op: UnaryOp::Not,
+                        size: Size::L,
+                        dst: Opnd::Reg(r),
                     });
                 }
             }
@@ -313,9 +317,9 @@ impl Selector<'_> {
         if matches!(pred, CmpPred::Eq | CmpPred::Ne) {
             self.load(EAX, a.0);
             self.load(EDX, a.1);
-            self.alu(Alu::Xor, 4, b.0, Opnd::Reg(EAX));
-            self.alu(Alu::Xor, 4, b.1, Opnd::Reg(EDX));
-            self.alu(Alu::Or, 4, Opnd::Reg(EDX), Opnd::Reg(EAX));
+            self.alu(AluOp::Xor, 4, b.0, Opnd::Reg(EAX));
+            self.alu(AluOp::Xor, 4, b.1, Opnd::Reg(EDX));
+            self.alu(AluOp::Or, 4, Opnd::Reg(EDX), Opnd::Reg(EAX));
             return Ok(condition_code(pred));
         }
         // x - y over the pair (cmp low, sbb high) leaves SF/OF/CF of the 64-bit
@@ -330,8 +334,8 @@ impl Selector<'_> {
         };
         self.load(EAX, x.0);
         self.load(EDX, x.1);
-        self.alu(Alu::Cmp, 4, y.0, Opnd::Reg(EAX));
-        self.alu(Alu::Sbb, 4, y.1, Opnd::Reg(EDX));
+        self.alu(AluOp::Cmp, 4, y.0, Opnd::Reg(EAX));
+        self.alu(AluOp::Sbb, 4, y.1, Opnd::Reg(EDX));
         Ok(condition_code(pred))
     }
 }

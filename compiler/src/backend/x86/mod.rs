@@ -144,3 +144,40 @@ pub fn condition_code(pred: CmpPred) -> &'static str {
         CmpPred::Uge => "ae",
     }
 }
+
+/// The condition code that holds exactly when `cc` (one [`condition_code`] returns) does
+/// not; `None` for a code this file never produces.
+pub fn inverse_condition_code(cc: &str) -> Option<&'static str> {
+    Some(match cc {
+        "e" => "ne",
+        "ne" => "e",
+        "l" => "ge",
+        "ge" => "l",
+        "le" => "g",
+        "g" => "le",
+        "b" => "ae",
+        "ae" => "b",
+        "be" => "a",
+        "a" => "be",
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod condition_tests {
+    use super::*;
+
+    #[test]
+    fn every_condition_code_has_an_inverse_that_inverts_back() {
+        for pred in CmpPred::ALL {
+            let cc = condition_code(pred);
+            let inverse = inverse_condition_code(cc).expect("an inverse");
+            assert_ne!(inverse, cc);
+            assert_eq!(inverse_condition_code(inverse), Some(cc));
+        }
+        // Hand-checked pairs: below/above-or-equal, less-or-equal/greater.
+        assert_eq!(inverse_condition_code("b"), Some("ae"));
+        assert_eq!(inverse_condition_code("le"), Some("g"));
+        assert_eq!(inverse_condition_code("s"), None);
+    }
+}

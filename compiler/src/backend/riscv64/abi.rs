@@ -1,0 +1,457 @@
+//! The RISC-V LP64 integer calling convention as phicc uses it: the frame, the prologue
+//! and epilogue, incoming parameters, outgoing calls and returned values.
+//!
+//! Why it exists: everything that must agree with code phicc did not compile (libc, and
+//! gcc's callers and callees in a mixed link) lives here, apart from instruction
+//! selection.
+//!
+//! The ABI's rules for integers (phicc has no floating point): arguments in a0-a7, the
+//! ninth and later in 8-byte stack slots at 0(sp), 8(sp), ... of the caller's frame;
+//! variadic arguments exactly like named ones (each fits XLEN); results in a0; sp 16-byte
+//! aligned at every call; s0-s11 preserved. A value narrower than 64 bits is passed and
+//! returned *extended*: by its own signedness for 8 and 16 bits, but a 32-bit value is
+//! always **sign**-extended, even a `u32` (the RV64 convention that keeps 32-bit values
+//! in the form the `*w` instructions produce). phicc's canonical form zero-extends `u32`,
+//! so the two are converted at every boundary, as gcc does: outgoing `u32` arguments and
+//! returned `u32` values are sign-extended (`addiw r, r, 0`), incoming `u32` parameters
+//! and call results are zero-extended again. Every other narrow type's canonical form
+//! already is the ABI's; parameters and results are re-extended anyway on arrival.
+//!
+//! The frame (addresses grow upwards; s0 is the frame pointer, equal to sp at entry):
+//! ```text
+//!   8k(s0)          incoming stack argument k (parameter 8+k)
+//!   -8(s0)          return address
+//!   -16(s0)         caller's s0
+//!   -24-8i(s0)      callee-saved register i the allocation used
+//!                   [padding to 16, realignment]
+//!   off(sp)         slots: allocas, spill slots, parameter homes (`frame::layout`)
+//!   0..(sp)         outgoing stack arguments of the largest call
+//! ```
+//!
+//! Invariants:
+//! - sp is 16-byte aligned after the prologue and never moves until the epilogue, so
+//!   every call happens with an aligned stack and every slot has one fixed address;
+//! - when a slot needs more than 16-byte alignment the prologue realigns sp (`andi`),
+//!   and the epilogue restores it from s0, which also reaches the incoming stack
+//!   arguments;
+//! - the prologue stores every register parameter that a `paramref` reads into its home
+//!   slot before anything can clobber it; `paramref` loads it with the load of its type's
+//!   width and signedness, which re-extends it canonically;
+//! - a call's stack arguments are stored first, then the register arguments are set by
+//!   one parallel move (`backend::parallel_move`, cycles broken through t0), so no
+//!   argument register is overwritten before it is read; the callee's address (indirect
+//!   calls) waits in t1;
+//! - memory below sp is never used (the kernel may write there for a signal).
+
+use super::constants::materialize;
+use super::inst::{fits_imm12, AluImmOp, AluOp, Inst, LoadKind, Reg, StoreKind};
+use super::isel::Selector;
+use super::RISCV64;
+use crate::backend::frame::{layout, FrameLayout};
+use crate::backend::parallel_move::{self, Move, Source};
+use crate::backend::regalloc::{Allocation, Loc, SlotShape, SpillSlot};
+use crate::backend::BackendError;
+use crate::ir::{Callee, Inst as IrInst, IrFunction, IrType, Operand as IrOperand, Value};
+use crate::mutants::{self, Mutant};
+use rustc_hash::FxHashMap;
+
+/// Integer argument registers, in order.
+pub(super) const ARG_REGS: [Reg; 8] = [
+    Reg::A0,
+    Reg::A1,
+    Reg::A2,
+    Reg::A3,
+    Reg::A4,
+    Reg::A5,
+    Reg::A6,
+    Reg::A7,
+];
+
+/// The stack alignment the ABI guarantees at a call.
+const STACK_ALIGN: u32 = 16;
+
+/// The largest frame phicc lays out (offsets stay far from overflowing 32 bits).
+const MAX_FRAME: u64 = i32::MAX as u64 - (1 << 21);
+
+/// The largest alignment an alloca may ask for.
+const MAX_ALIGN: u32 = 1 << 20;
+
+/// Where the parts of one function's frame are.
+pub(super) struct Frame {
+    layout: FrameLayout,
+    /// Slot index of each alloca.
+    alloca_slots: FxHashMap<Value, usize>,
+    /// Slot index of spill slot 0 (spill slots follow in order).
+    spill_base: usize,
+    /// Slot index of the home of each register parameter a `paramref` reads.
+    homes: [Option<usize>; 8],
+    /// Callee-saved registers the prologue saves, in order (at -24, -32, ... from s0).
+    saved: Vec<Reg>,
+    /// Bytes between s0 and the top of the slot area: ra, s0, the saved registers,
+    /// rounded up to 16.
+    header: i64,
+    /// The alignment the prologue realigns sp to, when it exceeds the ABI's.
+    realign: Option<u32>,
+}
+
+/// Appends the instructions that access `offset(base)` to `out`, computing the address
+/// in t6 first when the offset does not fit 12 bits: the register and offset to use.
+pub(super) fn frame_address(base: Reg, offset: i64, out: &mut Vec<Inst>) -> (Reg, i64) {
+    if fits_imm12(offset) {
+        return (base, offset);
+    }
+    out.extend(materialize(offset, Reg::T6));
+    out.push(Inst::alu(AluOp::Add, Reg::T6, base, Reg::T6));
+    (Reg::T6, 0)
+}
+
+/// Appends `dst = base + offset` (any offset; `dst` may be t6) to `out`.
+pub(super) fn add_offset(dst: Reg, base: Reg, offset: i64, out: &mut Vec<Inst>) {
+    if fits_imm12(offset) {
+        out.push(Inst::imm(AluImmOp::Addi, dst, base, offset));
+    } else {
+        out.extend(materialize(offset, Reg::T6));
+        out.push(Inst::alu(AluOp::Add, dst, base, Reg::T6));
+    }
+}
+
+impl Frame {
+    /// Lays out the frame of `func` under allocation `alloc`.
+    pub(super) fn build(func: &IrFunction, alloc: &Allocation) -> Result<Frame, BackendError> {
+        let error = |inst: Option<&IrInst>, message: String| {
+            BackendError::new(RISCV64, func, inst, message)
+        };
+        let mut slots: Vec<SlotShape> = Vec::new();
+        let mut alloca_slots = FxHashMap::default();
+        let mut outgoing_args = 0usize;
+        let mut referenced_params = [false; 8];
+        for (b, block) in func.blocks.iter().enumerate() {
+            for inst in &block.insts {
+                match inst {
+                    IrInst::Alloca {
+                        dest, size, align, ..
+                    } => {
+                        if b != 0 {
+                            return Err(error(
+                                Some(inst),
+                                "alloca outside the entry block (the frame has a fixed size)"
+                                    .into(),
+                            ));
+                        }
+                        if !align.is_power_of_two() {
+                            return Err(error(
+                                Some(inst),
+                                format!("alloca alignment {align} is not a power of two"),
+                            ));
+                        }
+                        if u64::from(*size) > MAX_FRAME || *align > MAX_ALIGN {
+                            return Err(error(Some(inst), "alloca too large for a frame".into()));
+                        }
+                        if alloca_slots.insert(*dest, slots.len()).is_some() {
+                            return Err(error(
+                                Some(inst),
+                                format!("{dest} is defined by two allocas"),
+                            ));
+                        }
+                        slots.push(SlotShape {
+                            size: (*size).max(1),
+                            align: (*align).max(1),
+                        });
+                    }
+                    IrInst::ParamRef { index, .. } => {
+                        if let Some(r) = referenced_params.get_mut(*index as usize) {
+                            *r = true;
+                        }
+                    }
+                    IrInst::Call { args, .. } => {
+                        outgoing_args =
+                            outgoing_args.max(args.len().saturating_sub(ARG_REGS.len()));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let spill_base = slots.len();
+        slots.extend(alloc.spill_slots.iter().copied());
+        let mut homes = [None; 8];
+        for (i, referenced) in referenced_params.iter().enumerate() {
+            if *referenced {
+                homes[i] = Some(slots.len());
+                slots.push(SlotShape { size: 8, align: 8 });
+            }
+        }
+        let total: u64 = slots
+            .iter()
+            .map(|s| u64::from(s.size) + u64::from(s.align))
+            .sum::<u64>()
+            + 8 * outgoing_args as u64;
+        if total > MAX_FRAME {
+            return Err(error(None, format!("frame of {total} bytes is too large")));
+        }
+        let layout = layout(&slots, 8 * outgoing_args as u32, STACK_ALIGN);
+        let realign = (layout.max_align > STACK_ALIGN).then_some(layout.max_align);
+        let saved: Vec<Reg> = alloc
+            .used_callee_saved
+            .iter()
+            .map(|&p| Reg::from_preg(p))
+            .collect();
+        let header = (16 + 8 * saved.len() as i64 + 15) / 16 * 16;
+        Ok(Frame {
+            layout,
+            alloca_slots,
+            spill_base,
+            homes,
+            saved,
+            header,
+            realign,
+        })
+    }
+
+    fn slot_offset(&self, slot: usize) -> i64 {
+        i64::from(self.layout.offset(slot))
+    }
+
+    /// The offset from sp of alloca `v`'s stack object.
+    pub(super) fn alloca_offset(&self, v: Value) -> Option<i64> {
+        self.alloca_slots.get(&v).map(|&s| self.slot_offset(s))
+    }
+
+    /// The offset from sp of spill slot `s`.
+    pub(super) fn spill_offset(&self, s: SpillSlot) -> i64 {
+        self.slot_offset(self.spill_base + s.0 as usize)
+    }
+
+    /// Where parameter `index`'s incoming value is (base register and offset): its home
+    /// slot (register parameters) or the caller's outgoing area (the ninth and later).
+    pub(super) fn param_location(&self, index: u32) -> Option<(Reg, i64)> {
+        let index = index as usize;
+        if index < ARG_REGS.len() {
+            self.homes[index].map(|s| (Reg::Sp, self.slot_offset(s)))
+        } else {
+            Some((Reg::S0, 8 * (index - ARG_REGS.len()) as i64))
+        }
+    }
+
+    /// The instructions that set up the frame and store the register parameters.
+    pub(super) fn prologue(&self) -> Vec<Inst> {
+        let h = self.header;
+        let mut out = vec![
+            Inst::imm(AluImmOp::Addi, Reg::Sp, Reg::Sp, -h),
+            Inst::Store {
+                kind: StoreKind::D,
+                src: Reg::Ra,
+                base: Reg::Sp,
+                offset: h - 8,
+            },
+            Inst::Store {
+                kind: StoreKind::D,
+                src: Reg::S0,
+                base: Reg::Sp,
+                offset: h - 16,
+            },
+            Inst::imm(AluImmOp::Addi, Reg::S0, Reg::Sp, h),
+        ];
+        for (i, &r) in self.saved.iter().enumerate() {
+            out.push(Inst::Store {
+                kind: StoreKind::D,
+                src: r,
+                base: Reg::S0,
+                offset: -24 - 8 * i as i64,
+            });
+        }
+        let size = i64::from(self.layout.size);
+        if size != 0 {
+            add_offset(Reg::Sp, Reg::Sp, -size, &mut out);
+        }
+        if let Some(align) = self.realign {
+            let mask = -i64::from(align);
+            if fits_imm12(mask) {
+                out.push(Inst::imm(AluImmOp::Andi, Reg::Sp, Reg::Sp, mask));
+            } else {
+                out.extend(materialize(mask, Reg::T6));
+                out.push(Inst::alu(AluOp::And, Reg::Sp, Reg::Sp, Reg::T6));
+            }
+        }
+        for (i, home) in self.homes.iter().enumerate() {
+            if let Some(slot) = home {
+                let (base, offset) = frame_address(Reg::Sp, self.slot_offset(*slot), &mut out);
+                out.push(Inst::Store {
+                    kind: StoreKind::D,
+                    src: ARG_REGS[i],
+                    base,
+                    offset,
+                });
+            }
+        }
+        out
+    }
+
+    /// The instructions that tear the frame down and return (the value, if any, is
+    /// already in a0).
+    pub(super) fn epilogue(&self) -> Vec<Inst> {
+        let mut out = Vec::new();
+        for (i, &r) in self.saved.iter().enumerate() {
+            out.push(Inst::Load {
+                kind: LoadKind::D,
+                rd: r,
+                base: Reg::S0,
+                offset: -24 - 8 * i as i64,
+            });
+        }
+        out.push(Inst::Load {
+            kind: LoadKind::D,
+            rd: Reg::Ra,
+            base: Reg::S0,
+            offset: -8,
+        });
+        // sp back to where ra and s0 are, then s0 from there: nothing is read below sp.
+        out.push(Inst::imm(AluImmOp::Addi, Reg::Sp, Reg::S0, -16));
+        out.push(Inst::Load {
+            kind: LoadKind::D,
+            rd: Reg::S0,
+            base: Reg::Sp,
+            offset: 0,
+        });
+        out.push(Inst::imm(AluImmOp::Addi, Reg::Sp, Reg::Sp, 16));
+        out.push(Inst::Ret);
+        out
+    }
+}
+
+/// The load that reads a `ty` value from memory and extends it canonically.
+pub(super) fn canonical_load(ty: IrType) -> LoadKind {
+    match (ty.size(8), ty.is_signed()) {
+        (1, true) => LoadKind::B,
+        (1, false) => LoadKind::Bu,
+        (2, true) => LoadKind::H,
+        (2, false) => LoadKind::Hu,
+        (4, true) => LoadKind::W,
+        (4, false) => LoadKind::Wu,
+        _ => LoadKind::D,
+    }
+}
+
+/// What a register argument is moved from when it is not in a register: a constant, or
+/// a spill slot (at this offset from sp). Neither reads a register the parallel move
+/// writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ArgConst {
+    Imm(i64),
+    Slot(i64),
+}
+
+impl Selector<'_> {
+    /// `paramref N, TYPE`: the incoming value, loaded at its type's width so that it is
+    /// canonical whatever the caller left in the upper bits (and a `u32`, which the ABI
+    /// sign-extends, comes back zero-extended).
+    pub(super) fn select_paramref(
+        &mut self,
+        inst: &IrInst,
+        dest: Value,
+        index: u32,
+        ty: IrType,
+    ) -> Result<(), BackendError> {
+        let (base, offset) = self
+            .frame
+            .param_location(index)
+            .ok_or_else(|| self.error(Some(inst), format!("parameter {index} has no home")))?;
+        let kind = if mutants::enabled(Mutant::Riscv64NarrowParamNotExtended) {
+            LoadKind::D
+        } else {
+            canonical_load(ty)
+        };
+        let rd = self.dest_reg(dest);
+        self.load_mem(kind, rd, base, offset);
+        self.write_dest(dest, rd);
+        Ok(())
+    }
+
+    /// `[%d =] call TYPE callee(args)`.
+    pub(super) fn select_call(
+        &mut self,
+        inst: &IrInst,
+        dest: Option<Value>,
+        ret: IrType,
+        callee: &Callee,
+        args: &[(IrType, IrOperand)],
+    ) -> Result<(), BackendError> {
+        // The callee's address first, into t1, which no argument move touches.
+        if let Callee::Indirect(fp) = callee {
+            self.load_into(fp, IrType::Ptr, Reg::T1);
+        }
+        // Stack arguments: they read their sources before any argument register changes.
+        for (k, (ty, op)) in args.iter().enumerate().skip(ARG_REGS.len()) {
+            let r = self.read(op, *ty, Reg::T0);
+            let r = self.abi_extend(*ty, r, Reg::T0);
+            let offset = 8 * (k - ARG_REGS.len()) as i64;
+            self.store_mem(StoreKind::D, r, Reg::Sp, offset);
+        }
+        // Register arguments: one parallel move (t0 breaks cycles).
+        let mut moves: Vec<Move<Reg, ArgConst>> = Vec::new();
+        for (i, (ty, op)) in args.iter().enumerate().take(ARG_REGS.len()) {
+            let dst = ARG_REGS[i];
+            let m = match op {
+                IrOperand::Value(v) => match self.alloc.loc(*v) {
+                    Loc::Reg(r) => Move::from_loc(dst, Reg::from_preg(r)),
+                    Loc::Spill(s) => {
+                        Move::from_const(dst, ArgConst::Slot(self.frame.spill_offset(s)))
+                    }
+                },
+                IrOperand::Const(c) => {
+                    Move::from_const(dst, ArgConst::Imm(super::isel::const_value(*c, *ty)))
+                }
+            };
+            moves.push(m);
+        }
+        let sequence = parallel_move::resolve(&moves, Reg::T0)
+            .map_err(|e| self.error(Some(inst), format!("call arguments: {e}")))?;
+        for m in sequence {
+            match m.src {
+                Source::Loc(s) => self.push(Inst::mv(m.dst, s)),
+                Source::Const(ArgConst::Imm(v)) => self.materialize(v, m.dst),
+                Source::Const(ArgConst::Slot(offset)) => {
+                    self.load_mem(LoadKind::D, m.dst, Reg::Sp, offset)
+                }
+            }
+        }
+        for (i, (ty, _)) in args.iter().enumerate().take(ARG_REGS.len()) {
+            let r = ARG_REGS[i];
+            self.abi_extend(*ty, r, r);
+        }
+        match callee {
+            Callee::Direct(name) => self.push(Inst::Call(name.clone())),
+            Callee::Indirect(_) => self.push(Inst::CallReg(Reg::T1)),
+        }
+        if let Some(d) = dest {
+            // The ABI's form of a narrow result is not always phicc's (u32), and the
+            // result is re-extended whatever the callee did.
+            let rd = self.dest_reg(d);
+            self.extend_into(ret, Reg::A0, rd);
+            self.write_dest(d, rd);
+        }
+        Ok(())
+    }
+
+    /// The ABI's form of the canonical `ty` value in `r`: a `u32` sign-extended into
+    /// `dst`; anything else is already in it (then `r` is returned unchanged).
+    fn abi_extend(&mut self, ty: IrType, r: Reg, dst: Reg) -> Reg {
+        if ty == IrType::U32 {
+            self.push(Inst::imm(AluImmOp::Addiw, dst, r, 0));
+            dst
+        } else {
+            r
+        }
+    }
+
+    /// `ret [TYPE V]`: the value in a0 in the ABI's form, then the epilogue.
+    pub(super) fn select_ret(&mut self, value: Option<&(IrType, IrOperand)>) {
+        if let Some((ty, op)) = value {
+            self.load_into(op, *ty, Reg::A0);
+            self.abi_extend(*ty, Reg::A0, Reg::A0);
+        }
+        let epilogue = self.frame.epilogue();
+        for inst in epilogue {
+            self.push(inst);
+        }
+    }
+}
