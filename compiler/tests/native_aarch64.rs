@@ -13,6 +13,7 @@
 //! - frames (realignment, stack arguments, a 1 MiB alloca), memcpy of every size, traps
 //!   at every width, and the three seeded AArch64 bugs (each must change what a program
 //!   computes, while the correct backend computes the hand-worked value);
+//! - a function of 1.2 MB of code, whose branches must be printed in their long form;
 //! - a few csmith programs (fixed seeds) against gcc -O0.
 //!
 //! Every child runs under a timeout in a temporary directory, qemu with `argv[0] =
