@@ -2,6 +2,7 @@
 //! mem2reg (SSA construction), SSA passes and phi elimination — built to be tested
 //! stage by stage by the phihunt harness. This crate knows nothing of the harness.
 
+pub mod backend;
 pub mod compile_c;
 pub mod frontend;
 pub mod ir;
@@ -11,4 +12,3 @@ pub mod mutants;
 pub mod passes;
 pub mod pipeline;
 pub mod target;
-pub mod backend;

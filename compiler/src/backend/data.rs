@@ -15,7 +15,11 @@ use crate::target::Target;
 use std::fmt::Write;
 
 /// Appends the directives for every global of `module` to `out`.
-pub fn emit_globals(module: &IrModule, target: Target, out: &mut String) -> Result<(), BackendError> {
+pub fn emit_globals(
+    module: &IrModule,
+    target: Target,
+    out: &mut String,
+) -> Result<(), BackendError> {
     let ptr_bytes = target.sizeof_pointer();
     for g in &module.globals {
         emit_global(g, target, ptr_bytes, out)?;
@@ -23,7 +27,12 @@ pub fn emit_globals(module: &IrModule, target: Target, out: &mut String) -> Resu
     Ok(())
 }
 
-fn emit_global(g: &IrGlobal, target: Target, ptr_bytes: u32, out: &mut String) -> Result<(), BackendError> {
+fn emit_global(
+    g: &IrGlobal,
+    target: Target,
+    ptr_bytes: u32,
+    out: &mut String,
+) -> Result<(), BackendError> {
     let error = |message: String| BackendError {
         target,
         function: String::new(),
@@ -31,7 +40,10 @@ fn emit_global(g: &IrGlobal, target: Target, ptr_bytes: u32, out: &mut String) -
         message: format!("global @{}: {message}", g.name),
     };
     if !g.align.is_power_of_two() {
-        return Err(error(format!("alignment {} is not a power of two", g.align)));
+        return Err(error(format!(
+            "alignment {} is not a power of two",
+            g.align
+        )));
     }
     let section = match (&g.init, g.is_const) {
         (GlobalInit::Zero, false) => ".bss",

@@ -74,7 +74,13 @@ mod tests {
 
     #[test]
     fn slots_are_aligned_disjoint_and_above_the_outgoing_area() {
-        let slots = [shape(1, 1), shape(8, 8), shape(12, 4), shape(64, 32), shape(3, 1)];
+        let slots = [
+            shape(1, 1),
+            shape(8, 8),
+            shape(12, 4),
+            shape(64, 32),
+            shape(3, 1),
+        ];
         let f = layout(&slots, 24, 16);
         let mut ranges: Vec<(u32, u32)> = Vec::new();
         for (i, s) in slots.iter().enumerate() {

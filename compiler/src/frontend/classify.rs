@@ -13,8 +13,8 @@ use super::diag::Diagnostic;
 use super::intern::{Interner, Sym};
 use super::literal::{char_value, parse_number, string_bytes, Number};
 use super::source::SourceMap;
-use crate::target::Target;
 use super::token::{flags, Keyword, PpKind, PpToken, Token, TokenKind};
+use crate::target::Target;
 use std::rc::Rc;
 
 pub(crate) struct Classifier {

@@ -42,9 +42,9 @@ mod text;
 pub mod token;
 pub mod types;
 
+pub use crate::target::Target;
 pub use diag::{Diagnostic, Severity};
 pub use preprocess::{preprocess, preprocess_str, PpOutput, PreprocessOptions};
 pub use source::{FileId, Loc, SourceMap};
-pub use crate::target::Target;
 pub use text::tokens_to_text;
 pub use token::{Keyword, Punct, Token, TokenKind};

@@ -11,9 +11,9 @@
 //! and the sign in `tests/target_facts_gcc.rs`). phicc has no `__int128`, so on LP64
 //! such a constant is an error rather than a constant of another type.
 
-use crate::target::Target;
 use crate::frontend::token::{IntLit, LongSuffix, Radix};
 use crate::frontend::types::IntKind;
+use crate::target::Target;
 
 /// The type of an integer constant and whether gcc warns "integer constant is so large
 /// that it is unsigned"; the error message when gcc would give it a type phicc lacks.

@@ -31,8 +31,8 @@
 //!
 //! Invariants: `layout_record` never panics; overflowing sizes are an error message.
 
-use crate::target::Target;
 use crate::frontend::types::{BitField, Field, QualType, RecordKind, RecordTable, Type};
+use crate::target::Target;
 use std::rc::Rc;
 
 /// A member as declared, before layout.
