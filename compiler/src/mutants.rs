@@ -159,6 +159,28 @@ impl Mutant {
         }
     }
 
+    /// True for the seeded bugs below the IR (a backend, the register allocator, the
+    /// parallel-move resolver): only native runs can find them.
+    pub fn is_backend(self) -> bool {
+        matches!(
+            self,
+            Mutant::X86_64CalleeSavedNotSaved
+                | Mutant::RegallocSharedSpillSlot
+                | Mutant::X86I8LoadNoSignExtend
+                | Mutant::X86UnsignedCmpAsSigned
+                | Mutant::X86_64StackArgOffBy8
+                | Mutant::ParallelMoveInOrder
+                | Mutant::I686AddNoCarry
+                | Mutant::Aarch64NarrowParamNotExtended
+                | Mutant::Aarch64DivZeroNoTrap
+                | Mutant::Aarch64WideImmediateTruncated
+                | Mutant::Riscv64NarrowParamNotExtended
+                | Mutant::Riscv64DivZeroNoTrap
+                | Mutant::Riscv64LuiNoRounding
+                | Mutant::Riscv64I32AddNotWord
+        )
+    }
+
     /// The mutant called `name`.
     pub fn from_name(name: &str) -> Option<Mutant> {
         Mutant::ALL.iter().copied().find(|m| m.name() == name)
@@ -230,6 +252,13 @@ mod tests {
     fn names_round_trip_and_switch_is_per_thread() {
         for m in Mutant::ALL {
             assert_eq!(Mutant::from_name(m.name()), Some(m));
+        }
+        // The backend mutants are exactly those named after a backend part.
+        for m in Mutant::ALL {
+            let below_ir = ["x86", "i686", "aarch64", "riscv64", "regalloc", "parallel_move"]
+                .iter()
+                .any(|p| m.name().starts_with(p));
+            assert_eq!(m.is_backend(), below_ir, "{m}");
         }
         set_active(&[Mutant::M2rNoStackPop]);
         assert!(enabled(Mutant::M2rNoStackPop));

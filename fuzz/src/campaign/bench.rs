@@ -40,11 +40,9 @@ pub struct BenchSettings {
     pub native: NativePlan,
 }
 
-/// True for a seeded bug of a backend (`x86*`, `i686*`, `regalloc*`, `parallel_move*`).
+/// True for a seeded bug below the IR (see `Mutant::is_backend`): hunted with native stages.
 pub fn is_backend_mutant(m: Mutant) -> bool {
-    ["x86", "i686", "regalloc", "parallel_move"]
-        .iter()
-        .any(|p| m.name().starts_with(p))
+    m.is_backend()
 }
 
 /// Hunts each mutant; prints each row as it completes and returns them all.
