@@ -70,11 +70,14 @@ pub fn bench_csmith(args: CsmithArgs) -> i32 {
         eprintln!("error: cannot create {}: {e}", out_dir.display());
         return 2;
     }
-    let work_dir = std::env::temp_dir().join(format!("phihunt-csmith-{}", std::process::id()));
-    if let Err(e) = std::fs::create_dir_all(&work_dir) {
-        eprintln!("error: cannot create {}: {e}", work_dir.display());
-        return 2;
-    }
+    let work = match tempfile::Builder::new().prefix("phihunt-csmith-").tempdir() {
+        Ok(dir) => dir,
+        Err(e) => {
+            eprintln!("error: cannot create a temporary directory: {e}");
+            return 2;
+        }
+    };
+    let work_dir = work.path().to_path_buf();
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -151,7 +154,7 @@ pub fn bench_csmith(args: CsmithArgs) -> i32 {
             }
         }
     });
-    let _ = std::fs::remove_dir_all(&work_dir);
+    drop(work);
     if let Some(e) = setup_error.into_inner().ok().flatten() {
         eprintln!("error: {e}");
         return 2;
