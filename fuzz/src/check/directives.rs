@@ -412,11 +412,14 @@ pub fn format_directive(func: &str, args: &[i64], result: &oracle::RunResult) ->
         Outcome::Trapped(t) => format!("trap {}", trap_name(*t)),
         Outcome::Undefined(..) | Outcome::OutOfFuel => return None,
     };
-    let mut line = format!("; run: @{func}({}) {expect}", args.join(", "));
-    if !result.stdout.is_empty() {
-        line.push_str(&format!(", stdout \"{}\"", escape_bytes(&result.stdout)));
-    }
-    Some(line)
+    // Always the stdout clause, even empty: a line without one does not check stdout, and a
+    // generated or reduced file must pin everything the program did (a reduced native
+    // finding whose only difference was stray output passed `check` without it).
+    Some(format!(
+        "; run: @{func}({}) {expect}, stdout \"{}\"",
+        args.join(", "),
+        escape_bytes(&result.stdout)
+    ))
 }
 
 #[cfg(test)]
@@ -443,6 +446,8 @@ mod format_tests {
         };
         let d = parse_directives(&format_directive("g", &[], &t).unwrap()).unwrap();
         assert_eq!(d[0].expect, Expect::Traps(Trap::DivOverflow));
+        // Empty output is written too, so the line checks that nothing was printed.
+        assert_eq!(d[0].stdout.as_deref(), Some(&b""[..]));
         let ub = RunResult {
             outcome: Outcome::OutOfFuel,
             stdout: vec![],
