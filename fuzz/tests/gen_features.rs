@@ -73,6 +73,7 @@ fn cfg_programs_contain_every_promised_feature() {
             "initializer_only_statics",
             "unreferenced_statics",
             "guarded_invariant_divs",
+            "trapping_divs",
         ],
         GenKind::Cfg,
     );
@@ -81,6 +82,9 @@ fn cfg_programs_contain_every_promised_feature() {
     // static functions reached only through their address.
     for (name, min) in [
         ("guarded_invariant_divs", SEEDS / 5),
+        // Runs that trap (division by zero, MIN / -1): the backends' SIGFPE, where the
+        // hardware divide does not trap.
+        ("trapping_divs", SEEDS / 20),
         ("address_only_statics", SEEDS / 20),
         ("initializer_only_statics", SEEDS / 20),
         ("unreferenced_statics", SEEDS / 20),

@@ -6,7 +6,7 @@
 use compiler::ir::text::{parse_module, print_module};
 use compiler::ir::verify::{verify_module, VerifyMode};
 use compiler::mutants::{set_active, Mutant};
-use oracle::{Program, RunConfig};
+use oracle::{Outcome, Program, RunConfig, Trap};
 use phihunt::diff::{differential, DiffConfig, Verdict};
 use phihunt::gen::{generate_from_seed, GenKind};
 use std::collections::BTreeMap;
@@ -92,6 +92,51 @@ fn at_least_ninety_nine_percent_of_runs_are_valid_references() {
             "{kind}: a run took {max_steps} steps"
         );
     }
+}
+
+/// The cfg generator's trapping divisions (`trapping_div`): some runs trap on division
+/// by zero and some on MIN / -1 (the backends must raise SIGFPE where the hardware does
+/// not), some programs trap on one argument vector and not on another, and few runs trap
+/// at all, so the rest of the hunt still sees programs run to completion.
+#[test]
+fn some_cfg_runs_trap_on_division_and_most_do_not() {
+    let (mut total, mut by_zero, mut overflow, mut mixed) = (0u64, 0u64, 0u64, 0u64);
+    for seed in 0..SEEDS {
+        let p = generate_from_seed(GenKind::Cfg, seed);
+        let prog = Program::new(&p.module, &RunConfig::default())
+            .unwrap_or_else(|e| panic!("cfg seed {seed}: the oracle cannot run it: {e}"));
+        let (mut trapped, mut completed) = (false, false);
+        for args in &p.arg_vectors {
+            total += 1;
+            let r = prog
+                .run(&p.entry, args)
+                .unwrap_or_else(|e| panic!("cfg seed {seed} {args:?}: {e}"));
+            match r.outcome {
+                Outcome::Trapped(Trap::DivByZero) => {
+                    by_zero += 1;
+                    trapped = true;
+                }
+                Outcome::Trapped(Trap::DivOverflow) => {
+                    overflow += 1;
+                    trapped = true;
+                }
+                _ => completed = true,
+            }
+        }
+        mixed += u64::from(trapped && completed);
+    }
+    eprintln!(
+        "cfg: {by_zero} div-by-zero and {overflow} MIN/-1 traps in {total} runs; \
+         {mixed} of {SEEDS} programs trap on some vectors only"
+    );
+    assert!(by_zero >= 3, "only {by_zero} division-by-zero traps");
+    assert!(overflow >= 1, "no MIN / -1 trap");
+    assert!(
+        mixed >= 3,
+        "only {mixed} programs trap on some vectors only"
+    );
+    let trapping = (by_zero + overflow) as f64 / total as f64;
+    assert!(trapping <= 0.05, "{:.1}% of runs trap", trapping * 100.0);
 }
 
 #[test]

@@ -156,6 +156,9 @@ feature_counts! {
     /// invariant in the loop, in a block entered only when a test showed the divisor
     /// non-zero (`if (d != 0) q = x / d;`).
     guarded_invariant_divs,
+    /// Divisions whose divisor is a value neither sanitized (`or _, odd`) nor guarded by a
+    /// test that excludes zero: some inputs may make them trap.
+    trapping_divs,
     /// `phi` instructions.
     phis,
     /// Blocks with at least one phi.

@@ -26,14 +26,14 @@ use compiler::ir::{BinOp, CmpPred, Inst, IrFunction, Operand, Terminator, Value}
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// What defines a value, and where.
-struct Definitions<'f> {
-    inst: FxHashMap<Value, (usize, &'f Inst)>,
+pub(super) struct Definitions<'f> {
+    pub(super) inst: FxHashMap<Value, (usize, &'f Inst)>,
     /// Allocas whose address is only the pointer operand of loads and stores.
     private_slots: FxHashSet<Value>,
 }
 
 impl<'f> Definitions<'f> {
-    fn of(f: &'f IrFunction) -> Definitions<'f> {
+    pub(super) fn of(f: &'f IrFunction) -> Definitions<'f> {
         let mut inst = FxHashMap::default();
         let mut allocas = FxHashSet::default();
         for (b, block) in f.blocks.iter().enumerate() {
@@ -214,7 +214,7 @@ pub(super) fn count_guarded_invariant_divs(f: &IrFunction, cfg: &CfgAnalysis) ->
 }
 
 /// True when block `b` is entered only on an edge where a test shows `divisor != 0`.
-fn guarded_nonzero(
+pub(super) fn guarded_nonzero(
     f: &IrFunction,
     cfg: &CfgAnalysis,
     defs: &Definitions,

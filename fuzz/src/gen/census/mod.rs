@@ -13,6 +13,7 @@
 mod call_args;
 mod guarded_divs;
 mod statics;
+mod trapping_divs;
 
 use super::features::FeatureCounts;
 use compiler::ir::analysis::CfgAnalysis;
@@ -35,6 +36,7 @@ pub fn census(m: &IrModule) -> FeatureCounts {
         call_args::count_call_args(f, &mut fc);
         count_phis(f, &cfg, &mut fc);
         fc.guarded_invariant_divs += guarded_divs::count_guarded_invariant_divs(f, &cfg);
+        fc.trapping_divs += trapping_divs::count_trapping_divs(f, &cfg);
     }
     statics::count_static_references(m, &mut fc);
     fc

@@ -97,6 +97,7 @@ pub(super) fn generate_function(
         in_unreachable: false,
     };
     g.sequence(0, cfg.max_stmts.saturating_mul(3))?;
+    g.maybe_trapping_div()?;
     g.emit_return();
     let cost = g.b.cost;
     let prints = g.prints;

@@ -17,6 +17,8 @@
 //! - it terminates: every cycle passes a bounded counter test (`control`, `irreducible`),
 //!   calls go only to later functions (`plan`), and `cost`, an upper bound on the
 //!   instructions one run executes, stays below `max_cost` (`function`);
+//! - it traps only where it means to: one unguarded division at the end of a few
+//!   functions (`trapping_div`), whose divisor some argument vectors make zero;
 //! - it is free of undefined behaviour: every slot read is initialized (`frame`,
 //!   `guarded`), divisors and shift amounts are sanitized (`gen::arith`) or guarded
 //!   (`invariant_div`), memory accesses
@@ -35,6 +37,7 @@ mod irreducible;
 mod memory;
 mod plan;
 mod stmt;
+mod trapping_div;
 mod unreachable;
 
 pub use plan::ENTRY;
@@ -97,6 +100,10 @@ pub struct CfgGenConfig {
     /// Percent of loops that contain a division by a loop-invariant divisor, guarded by a
     /// test of the divisor.
     pub invariant_div_percent: u32,
+    /// Percent of functions (with an integer parameter) that end with an unguarded
+    /// division whose divisor some argument vectors make zero (or -1 under MIN): runs
+    /// that trap, which a backend must turn into SIGFPE.
+    pub trapping_div_percent: u32,
 }
 
 impl Default for CfgGenConfig {
@@ -124,6 +131,7 @@ impl Default for CfgGenConfig {
             escape_percent: 25,
             volatile_percent: 10,
             invariant_div_percent: 30,
+            trapping_div_percent: 6,
         }
     }
 }
