@@ -255,9 +255,16 @@ mod tests {
         }
         // The backend mutants are exactly those named after a backend part.
         for m in Mutant::ALL {
-            let below_ir = ["x86", "i686", "aarch64", "riscv64", "regalloc", "parallel_move"]
-                .iter()
-                .any(|p| m.name().starts_with(p));
+            let below_ir = [
+                "x86",
+                "i686",
+                "aarch64",
+                "riscv64",
+                "regalloc",
+                "parallel_move",
+            ]
+            .iter()
+            .any(|p| m.name().starts_with(p));
             assert_eq!(m.is_backend(), below_ir, "{m}");
         }
         set_active(&[Mutant::M2rNoStackPop]);
