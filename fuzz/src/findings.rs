@@ -181,13 +181,13 @@ mod tests {
 
     #[test]
     fn atomic_write_leaves_no_temporary() {
-        let dir = std::env::temp_dir().join(format!("phihunt-atomic-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         let p = dir.join("x.json");
         write_atomically(&p, b"one").unwrap();
         write_atomically(&p, b"two").unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"two");
-        let names: Vec<_> = std::fs::read_dir(&dir)
+        let names: Vec<_> = std::fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();

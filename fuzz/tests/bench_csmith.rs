@@ -11,6 +11,14 @@ use common::workspace_root;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// A fresh output directory, removed when the returned guard is dropped.
+fn fresh_out_dir(tag: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("phihunt-bcs-out-{tag}-"))
+        .tempdir()
+        .unwrap()
+}
+
 fn temp_dir(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("phihunt-bcs-{}-{tag}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -94,7 +102,8 @@ fn count(out: &str, label: &str) -> usize {
 #[test]
 fn every_classification_is_counted() {
     let fake = fake_csmith("all");
-    let out_dir = temp_dir("out-all");
+    let out_dir_tmp = fresh_out_dir("all");
+    let out_dir = out_dir_tmp.path().to_path_buf();
     let (code, out, err) = bench(
         &[
             "bench",
@@ -154,7 +163,8 @@ fn every_classification_is_counted() {
 #[test]
 fn a_mismatch_is_saved_and_exits_1() {
     let fake = fake_csmith("mismatch");
-    let out_dir = temp_dir("out-mismatch");
+    let out_dir_tmp = fresh_out_dir("mismatch");
+    let out_dir = out_dir_tmp.path().to_path_buf();
     let (code, out, err) = bench(
         &[
             "--mutant",
@@ -198,7 +208,8 @@ fn an_oracle_invalid_seed_is_saved_and_is_no_mismatch() {
     // but 42 iterations take far more than 10 oracle steps (at least a compare and a
     // branch each), so `lowered` runs out of fuel: oracle invalid, not a verdict.
     let fake = fake_csmith("oracle-invalid");
-    let out_dir = temp_dir("out-oracle-invalid");
+    let out_dir_tmp = fresh_out_dir("oracle-invalid");
+    let out_dir = out_dir_tmp.path().to_path_buf();
     let (code, out, err) = bench(
         &[
             "bench",
@@ -259,7 +270,8 @@ fn a_real_csmith_program_matches_gcc() {
         installed,
         "csmith is not on PATH: run scripts/setup.sh (it installs Debian's csmith)"
     );
-    let out_dir = temp_dir("out-real");
+    let out_dir_tmp = fresh_out_dir("real");
+    let out_dir = out_dir_tmp.path().to_path_buf();
     // Seed 5 with csmith 2.3 is a small program.
     let (code, out, err) = bench(
         &[
@@ -297,9 +309,10 @@ fn a_real_csmith_program_matches_gcc() {
 
 /// Program 6 with a 1 ms reference limit: gcc's binary times out, the oracle's `lowered`
 /// finishes within the probe's fuel, so the binary runs again with the long limit.
-fn probe_program_6(tag: &str, long_limit: &str) -> (i32, String, String, PathBuf) {
+fn probe_program_6(tag: &str, long_limit: &str) -> (i32, String, String, tempfile::TempDir) {
     let fake = fake_csmith(tag);
-    let out_dir = temp_dir(&format!("out-{tag}"));
+    let out_dir_tmp = fresh_out_dir(tag);
+    let out_dir = out_dir_tmp.path().to_path_buf();
     let (code, out, err) = bench(
         &[
             "bench",
@@ -321,17 +334,18 @@ fn probe_program_6(tag: &str, long_limit: &str) -> (i32, String, String, PathBuf
         ],
         Some(&fake),
     );
-    (code, out, err, out_dir)
+    (code, out, err, out_dir_tmp)
 }
 
 #[test]
 fn a_timeout_whose_long_rerun_finishes_is_judged_against_it() {
     let (code, out, err, out_dir) = probe_program_6("long-ok", "30s");
+    let out_dir = out_dir.path();
     assert_eq!(code, 0, "{out}{err}");
     assert_eq!(count(&out, "matched gcc at every stage"), 1, "{out}");
     assert_eq!(count(&out, "reference timeouts"), 0, "{out}");
     assert_eq!(count(&out, "SUSPECT"), 0, "{out}");
-    assert_eq!(std::fs::read_dir(&out_dir).unwrap().count(), 0, "{out}");
+    assert_eq!(std::fs::read_dir(out_dir).unwrap().count(), 0, "{out}");
 }
 
 #[test]
@@ -339,6 +353,7 @@ fn a_timeout_the_oracle_finishes_but_gcc_never_does_is_a_saved_suspect() {
     // The long limit is as short as the first: the binary runs on past it again, while
     // `lowered` finished (2,000,000 iterations fit in 1e8 steps).
     let (code, out, err, out_dir) = probe_program_6("suspect", "1ms");
+    let out_dir = out_dir.path();
     assert_eq!(code, 1, "a suspect exits 1: {out}{err}");
     assert_eq!(count(&out, "SUSPECT"), 1, "{out}");
     assert_eq!(count(&out, "MISMATCHED"), 0, "{out}");

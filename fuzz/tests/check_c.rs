@@ -148,7 +148,8 @@ fn a_seeded_middle_end_bug_is_a_mismatch() {
 /// A directory holds `.ir` and `.c` inputs: both are picked up.
 #[test]
 fn directories_pick_up_c_files() {
-    let dir = temp_dir("mixed");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
     std::fs::write(
         dir.join("a.ir"),
         "; run: @f(2) == 3\nfunc @f(i32) -> i32 {\n.LBB0:\n    %0 = paramref 0, i32\n    %1 = add i32 %0, 1\n    ret i32 %1\n}\n",

@@ -14,11 +14,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("phihunt-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh directory, removed when the returned guard is dropped.
+fn temp_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("phihunt-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 fn root() -> PathBuf {
@@ -83,7 +84,8 @@ fn reducer_keeps_the_signature_and_shrinks() {
 
 #[test]
 fn clean_compiler_hunt_finds_nothing_and_reports() {
-    let out = temp_dir("hunt-clean");
+    let out_tmp = temp_dir("hunt-clean");
+    let out = out_tmp.path().to_path_buf();
     let sources = sources_for("all").unwrap();
     let refs: Vec<&dyn ProgramSource> = sources.iter().map(|s| s as &dyn ProgramSource).collect();
     let r = hunt(&refs, &config(out.clone(), vec![], 120)).unwrap();
@@ -103,7 +105,8 @@ fn clean_compiler_hunt_finds_nothing_and_reports() {
 
 #[test]
 fn mutant_hunt_saves_reduces_and_replays_findings() {
-    let out = temp_dir("hunt-mutant");
+    let out_tmp = temp_dir("hunt-mutant");
+    let out = out_tmp.path().to_path_buf();
     let sources = sources_for("cfg").unwrap();
     let refs: Vec<&dyn ProgramSource> = sources.iter().map(|s| s as &dyn ProgramSource).collect();
     let r = hunt(
@@ -174,7 +177,8 @@ fn mutant_hunt_saves_reduces_and_replays_findings() {
 
 #[test]
 fn cli_hunt_ends_with_the_findings_line_and_gen_is_deterministic() {
-    let out = temp_dir("hunt-cli");
+    let out_tmp = temp_dir("hunt-cli");
+    let out = out_tmp.path().to_path_buf();
     let bin = env!("CARGO_BIN_EXE_phihunt");
     let o = Command::new(bin)
         .args([
@@ -292,7 +296,8 @@ fn native_config(out: PathBuf, mutants: Vec<Mutant>, programs: u64) -> HuntConfi
 /// runs, no finding (no false positive), the counters reach the report.
 #[test]
 fn native_hunt_runs_every_stage_and_finds_nothing() {
-    let out = temp_dir("hunt-native");
+    let out_tmp = temp_dir("hunt-native");
+    let out = out_tmp.path().to_path_buf();
     let sources = sources_for("all").unwrap();
     let refs: Vec<&dyn ProgramSource> = sources.iter().map(|s| s as &dyn ProgramSource).collect();
     let r = hunt(&refs, &native_config(out.clone(), vec![], 8)).unwrap();
@@ -312,7 +317,8 @@ fn native_hunt_runs_every_stage_and_finds_nothing() {
 /// saved with its target and allocator, and reduced with its signature kept.
 #[test]
 fn a_backend_mutant_is_a_native_finding_kept_by_the_reducer() {
-    let out = temp_dir("hunt-native-mutant");
+    let out_tmp = temp_dir("hunt-native-mutant");
+    let out = out_tmp.path().to_path_buf();
     let sources = sources_for("cfg").unwrap();
     let refs: Vec<&dyn ProgramSource> = sources.iter().map(|s| s as &dyn ProgramSource).collect();
     let mut cfg = native_config(out.clone(), vec![Mutant::X86UnsignedCmpAsSigned], 40);
