@@ -8,29 +8,23 @@
 
 mod common;
 use common::workspace_root;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-/// A fresh output directory, removed when the returned guard is dropped.
-fn fresh_out_dir(tag: &str) -> tempfile::TempDir {
+/// A fresh directory, removed when the returned guard is dropped.
+fn fresh_dir(tag: &str) -> tempfile::TempDir {
     tempfile::Builder::new()
-        .prefix(&format!("phihunt-bcs-out-{tag}-"))
+        .prefix(&format!("phihunt-bcs-{tag}-"))
         .tempdir()
         .unwrap()
-}
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("phihunt-bcs-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// A `csmith` that prints, for `--seed K`, program K (exits 1 for unknown seeds and for
 /// seed 5), in a
 /// directory of its own per `tag` (tests run in parallel).
-fn fake_csmith(tag: &str) -> PathBuf {
-    let dir = temp_dir(&format!("bin-{tag}"));
+fn fake_csmith(tag: &str) -> tempfile::TempDir {
+    let guard = fresh_dir(&format!("bin-{tag}"));
+    let dir = guard.path();
     let programs = [
         // 1: agrees with gcc everywhere.
         "#include <stdio.h>\nint main(void) { unsigned c = 0; for (int i = 0; i < 42; i++) c++; printf(\"checksum = %X\\n\", c); return 0; }\n",
@@ -60,7 +54,7 @@ fn fake_csmith(tag: &str) -> PathBuf {
     std::fs::write(&path, script).unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    dir
+    guard
 }
 
 /// Runs `phihunt ARGS` (`bench csmith ...`); without `--targets` in ARGS, with
@@ -102,7 +96,7 @@ fn count(out: &str, label: &str) -> usize {
 #[test]
 fn every_classification_is_counted() {
     let fake = fake_csmith("all");
-    let out_dir_tmp = fresh_out_dir("all");
+    let out_dir_tmp = fresh_dir("all");
     let out_dir = out_dir_tmp.path().to_path_buf();
     let (code, out, err) = bench(
         &[
@@ -121,7 +115,7 @@ fn every_classification_is_counted() {
             "--out",
             out_dir.to_str().unwrap(),
         ],
-        Some(&fake),
+        Some(fake.path()),
     );
     assert_eq!(code, 0, "{out}{err}");
     assert_eq!(count(&out, "matched gcc at every stage"), 2, "{out}");
@@ -163,7 +157,7 @@ fn every_classification_is_counted() {
 #[test]
 fn a_mismatch_is_saved_and_exits_1() {
     let fake = fake_csmith("mismatch");
-    let out_dir_tmp = fresh_out_dir("mismatch");
+    let out_dir_tmp = fresh_dir("mismatch");
     let out_dir = out_dir_tmp.path().to_path_buf();
     let (code, out, err) = bench(
         &[
@@ -182,7 +176,7 @@ fn a_mismatch_is_saved_and_exits_1() {
             "--",
             "--some-csmith-option",
         ],
-        Some(&fake),
+        Some(fake.path()),
     );
     assert_eq!(code, 1, "{out}{err}");
     assert_eq!(count(&out, "MISMATCHED"), 1, "{out}");
@@ -208,7 +202,7 @@ fn an_oracle_invalid_seed_is_saved_and_is_no_mismatch() {
     // but 42 iterations take far more than 10 oracle steps (at least a compare and a
     // branch each), so `lowered` runs out of fuel: oracle invalid, not a verdict.
     let fake = fake_csmith("oracle-invalid");
-    let out_dir_tmp = fresh_out_dir("oracle-invalid");
+    let out_dir_tmp = fresh_dir("oracle-invalid");
     let out_dir = out_dir_tmp.path().to_path_buf();
     let (code, out, err) = bench(
         &[
@@ -227,7 +221,7 @@ fn an_oracle_invalid_seed_is_saved_and_is_no_mismatch() {
             "--",
             "--some-csmith-option",
         ],
-        Some(&fake),
+        Some(fake.path()),
     );
     assert_eq!(code, 0, "oracle invalid is not a mismatch:\n{out}{err}");
     assert_eq!(count(&out, "oracle invalid"), 1, "{out}");
@@ -270,7 +264,7 @@ fn a_real_csmith_program_matches_gcc() {
         installed,
         "csmith is not on PATH: run scripts/setup.sh (it installs Debian's csmith)"
     );
-    let out_dir_tmp = fresh_out_dir("real");
+    let out_dir_tmp = fresh_dir("real");
     let out_dir = out_dir_tmp.path().to_path_buf();
     // Seed 5 with csmith 2.3 is a small program.
     let (code, out, err) = bench(
@@ -311,7 +305,7 @@ fn a_real_csmith_program_matches_gcc() {
 /// finishes within the probe's fuel, so the binary runs again with the long limit.
 fn probe_program_6(tag: &str, long_limit: &str) -> (i32, String, String, tempfile::TempDir) {
     let fake = fake_csmith(tag);
-    let out_dir_tmp = fresh_out_dir(tag);
+    let out_dir_tmp = fresh_dir(tag);
     let out_dir = out_dir_tmp.path().to_path_buf();
     let (code, out, err) = bench(
         &[
@@ -332,7 +326,7 @@ fn probe_program_6(tag: &str, long_limit: &str) -> (i32, String, String, tempfil
             "--out",
             out_dir.to_str().unwrap(),
         ],
-        Some(&fake),
+        Some(fake.path()),
     );
     (code, out, err, out_dir_tmp)
 }
