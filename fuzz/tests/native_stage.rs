@@ -77,6 +77,7 @@ fn call(func: &str, args: &[i64], outcome: Outcome) -> CallExpectation {
 fn limits() -> NativeLimits {
     NativeLimits {
         run_timeout: Duration::from_millis(500),
+        long_run_timeout: Duration::from_millis(1000),
         ..NativeLimits::default()
     }
 }
