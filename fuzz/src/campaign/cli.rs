@@ -241,7 +241,15 @@ pub fn bench_mutants_command(args: BenchArgs) -> i32 {
     match super::bench::bench_mutants(&settings) {
         Ok(rows) => {
             let found = rows.iter().filter(|r| r.found).count();
-            println!("{} found, {} missed", found, rows.len() - found);
+            let not_hunted = rows.iter().filter(|r| !r.hunted).count();
+            let missed = rows.len() - found - not_hunted;
+            if not_hunted > 0 {
+                println!(
+                    "{found} found, {missed} missed, {not_hunted} not hunted (toolchain missing)"
+                );
+            } else {
+                println!("{found} found, {missed} missed");
+            }
             if found == rows.len() {
                 0
             } else {
