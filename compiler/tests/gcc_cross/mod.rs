@@ -64,12 +64,25 @@ pub fn run_with_timeout(cmd: &mut Command, limit: Duration, dir: &Path) -> (bool
     (status.success(), read(&out_path), read(&err_path))
 }
 
-/// A fresh scratch directory for one test (process id and test name keep parallel tests
-/// apart).
-pub fn scratch_dir(test: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("phicc_{test}_{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+/// A fresh scratch directory for one test, removed when the test's value drops (even when
+/// the test fails); it reads as the directory's `Path`.
+pub struct ScratchDir(tempfile::TempDir);
+
+impl std::ops::Deref for ScratchDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+/// A scratch directory for `test` (the name shows in the directory's name, for debugging).
+pub fn scratch_dir(test: &str) -> ScratchDir {
+    ScratchDir(
+        tempfile::Builder::new()
+            .prefix(&format!("phicc_{test}_"))
+            .tempdir()
+            .expect("temp dir"),
+    )
 }
 
 /// Compiles `program` for `target` with `gcc -std=gnu99 -w -O0 -S` plus `extra`, and
