@@ -121,18 +121,30 @@ pub fn write_reports(
     if r.signatures.is_empty() {
         let _ = writeln!(md, "None.");
     } else {
-        let _ = writeln!(md, "| signature | count | first (generator, seed) | reduced size | reduced case | corpus copy |");
-        let _ = writeln!(md, "|---|---|---|---|---|---|");
+        let _ = writeln!(
+            md,
+            "One row per bug: a signature names the pass, the stages column says where \
+             (slot and iteration) its findings broke.\n"
+        );
+        let _ = writeln!(md, "| signature | count | stages seen | first (generator, seed) | reduced size | reduced case | corpus copy |");
+        let _ = writeln!(md, "|---|---|---|---|---|---|---|");
         for s in &r.signatures {
             let size = match (s.size_before, s.size_after) {
                 (Some(a), Some(b)) => format!("{a} -> {b}"),
                 _ => "-".into(),
             };
+            let stages = s
+                .stages_seen
+                .iter()
+                .map(|(stage, n)| format!("`{stage}` x{n}"))
+                .collect::<Vec<_>>()
+                .join(", ");
             let _ = writeln!(
                 md,
-                "| `{}` | {} | {} seed {} | {} | {} | {} |",
+                "| `{}` | {} | {} | {} seed {} | {} | {} | {} |",
                 s.signature,
                 s.count,
+                stages,
                 s.first_generator,
                 s.first_seed.map_or("-".into(), |x| x.to_string()),
                 size,
