@@ -111,6 +111,10 @@ enum BenchWhat {
         /// Print every mutant's name and exit.
         #[arg(long)]
         list: bool,
+        /// Reduce each mutant's first finding with this time budget, print the sizes and
+        /// times, and check that the reduced case is 1-minimal for the reducer's edits.
+        #[arg(long, value_name = "BUDGET", value_parser = parse_duration)]
+        reduce: Option<Duration>,
     },
     /// csmith programs through phicc (front end, every stage in the oracle) against the
     /// host gcc -O0 build; prints counts, front-end errors and compile times. Options after
@@ -399,6 +403,7 @@ pub fn cli_main(args: Vec<String>) -> i32 {
                     jobs,
                     out,
                     list,
+                    reduce,
                 },
         } => {
             if list {
@@ -415,6 +420,7 @@ pub fn cli_main(args: Vec<String>) -> i32 {
                 jobs,
                 out,
                 pipeline,
+                reduce,
             })
         }
         Command::Bench {
