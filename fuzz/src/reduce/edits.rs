@@ -18,7 +18,7 @@ pub type Edit = fn(&IrModule, &str, usize) -> Option<IrModule>;
 
 /// Every edit, cheapest-and-biggest first. The reducer runs them to a fixpoint, so a
 /// reduced case is 1-minimal for this set: no single edit at any place keeps the bug.
-pub const EDITS: [(&str, Edit); 11] = [
+pub const EDITS: [(&str, Edit); 14] = [
     (
         "drop instruction chunk",
         super::chunks::drop_instruction_chunk,
@@ -35,9 +35,12 @@ pub const EDITS: [(&str, Edit); 11] = [
         "forward store to load",
         super::operand_edits::forward_store_to_load,
     ),
+    ("merge duplicate", super::simplify_edits::merge_duplicate),
+    ("skip cast", super::simplify_edits::skip_cast),
     ("operand to constant", operand_to_constant),
     ("shrink constant", shrink_constant),
     ("drop global", drop_global),
+    ("drop declaration", super::simplify_edits::drop_declaration),
     ("merge blocks", merge_blocks),
 ];
 

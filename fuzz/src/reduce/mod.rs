@@ -17,6 +17,7 @@ mod chunks;
 pub mod cli;
 pub mod edits;
 mod operand_edits;
+mod simplify_edits;
 
 use crate::diff::{DiffConfig, Finding, Signature, Verdict};
 use crate::native::{full_verdict, NativeLimits, NativePlan, NativeStage};
