@@ -8,6 +8,7 @@ use super::stats::Totals;
 use super::{HuntConfig, HuntResult};
 use crate::findings::write_atomically;
 use serde_json::json;
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 fn totals_table(out: &mut String, name: &str, t: &Totals) {
@@ -150,6 +151,28 @@ pub fn write_reports(
                 size,
                 s.reduced.as_deref().unwrap_or("-"),
                 s.corpus_copy.as_deref().unwrap_or("-")
+            );
+        }
+    }
+    // One pass, several kinds: say so, so nobody counts two bugs before comparing the
+    // reduced cases.
+    let mut kinds_by_place: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for s in &r.signatures {
+        kinds_by_place
+            .entry(s.signature.stage.clone())
+            .or_default()
+            .push(format!("`{}` x{}", s.signature, s.count));
+    }
+    let shared: Vec<_> = kinds_by_place.iter().filter(|(_, k)| k.len() > 1).collect();
+    if !shared.is_empty() {
+        let _ = writeln!(md, "\n### Places with more than one kind of finding\n");
+        for (place, kinds) in shared {
+            let _ = writeln!(
+                md,
+                "- `{place}`: {}. One wrong decision in a pass often leaves malformed IR \
+                 on some programs (verify) and well-formed but wrong IR on others \
+                 (mismatch): compare the reduced cases before counting two bugs.",
+                kinds.join(", ")
             );
         }
     }
