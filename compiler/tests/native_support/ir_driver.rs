@@ -10,23 +10,23 @@
 //!
 //! Invariants: each line runs in a process of its own, forked from a driver that has
 //! called nothing yet, so it sees the program's initial state whatever the other lines
-//! did, and dies alone (a trap, an exit, SIGALRM after `LINE_SECONDS`); a returned value
+//! did, and dies alone (see `forking_driver`); a returned value
 //! is compared canonical in the function's IR return type (pointers at the target's
 //! width); a line that expects an exit or a trap must not return; stdout is unbuffered,
 //! so what the function printed before a trap is seen; a line the driver never reached
 //! fails.
 
 use super::corpus::corpus_files;
+use super::forking_driver::{forking_limit, forking_main, split_runs, CaseRun, FORKING_INCLUDES};
 use super::phicc::assemble;
 use super::process::{assert_no_problems, on_two_threads};
 use super::run_lines::{run_lines, Expect, RunLine};
-use super::toolchain::{gcc, require_toolchain, run_binary_for, RUN_TIMEOUT};
+use super::toolchain::{gcc, require_toolchain, run_binary_for};
 use compiler::backend::{RegallocMode, Target};
 use compiler::ir::{Callee, GlobalInit, GlobalItem, Inst, IrModule, IrType};
 use compiler::pipeline::{run_pipeline, PipelineOptions};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 /// The name the module's own `@main` takes (the driver is `main`).
 const IR_MAIN: &str = "phihunt_ir_main";
@@ -101,25 +101,11 @@ fn callee_name(line: &RunLine) -> &str {
     }
 }
 
-/// How long one run line may take inside the driver (`alarm`, so a looping call dies
-/// of SIGALRM and the lines after it still run).
-const LINE_SECONDS: u32 = 10;
-
-/// What the driver prints on stdout after line `i`'s own output.
-fn end_marker(i: usize) -> String {
-    format!("\n@@phihunt run line {i} ended@@\n")
-}
-
-/// A C `main` that makes every call of `lines` in a child process of its own (`fork`: each
-/// call starts from the program's initial state, as if run alone, and one qemu start
-/// serves the whole file). The child prints `result N` (the value as a `long long`;
-/// pointers zero-extended) or `result void` on stderr when the call returns; the parent
-/// then prints `end I STATUS` on stderr (the exit status, or `signal N`) and
-/// [`end_marker`] on stdout.
+/// A C program that makes each call of `lines` in a child process of its own
+/// ([`forking_main`]); the child prints `result N` (the value as a `long long`; pointers
+/// zero-extended) or `result void` on stderr when the call returns.
 pub fn c_driver(module: &IrModule, lines: &[RunLine]) -> Result<String, String> {
-    let mut text = String::from(
-        "#include <stdio.h>\n#include <stdlib.h>\n#include <unistd.h>\n#include <sys/wait.h>\n",
-    );
+    let mut text = String::from(FORKING_INCLUDES);
     let mut declared = std::collections::HashSet::new();
     let mut cases = String::new();
     for (i, line) in lines.iter().enumerate() {
@@ -163,75 +149,17 @@ pub fn c_driver(module: &IrModule, lines: &[RunLine]) -> Result<String, String> 
         };
         let _ = writeln!(cases, "    case {i}: {{ {report} break; }}");
     }
-    let marker = end_marker(0).replace('\n', "\\n").replace(" 0 ", " %d ");
     let _ = writeln!(
         text,
-        "static void run_line(int i) {{\n  switch (i) {{\n{cases}  }}\n}}\n\n\
-         int main(void) {{\n  setvbuf(stdout, 0, _IONBF, 0);\n  setvbuf(stderr, 0, _IONBF, 0);\n  \
-         for (int i = 0; i < {n}; i++) {{\n    pid_t child = fork();\n    \
-         if (child < 0) return 126;\n    \
-         if (child == 0) {{ alarm({LINE_SECONDS}); run_line(i); exit(0); }}\n    \
-         int status;\n    if (waitpid(child, &status, 0) != child) return 127;\n    \
-         if (WIFSIGNALED(status)) fprintf(stderr, \"end %d signal %d\\n\", i, WTERMSIG(status));\n    \
-         else fprintf(stderr, \"end %d %d\\n\", i, WEXITSTATUS(status));\n    \
-         printf(\"{marker}\", i);\n  }}\n  return 0;\n}}",
-        n = lines.len()
+        "static void run_case(int i) {{\n  switch (i) {{\n{cases}  }}\n}}\n"
     );
+    text.push_str(&forking_main(lines.len()));
     Ok(text)
-}
-
-/// What one run line did: its status, its `result` (when the call returned) and its
-/// stdout.
-#[derive(Debug, Default)]
-struct LineRun {
-    status: Option<String>,
-    result: Option<String>,
-    stdout: Vec<u8>,
-}
-
-/// Splits the driver's output into what each of `count` lines did; lines the driver did
-/// not reach (it was killed) have no status.
-fn split_runs(stdout: &[u8], stderr: &[u8], count: usize) -> Vec<LineRun> {
-    let mut runs: Vec<LineRun> = (0..count).map(|_| LineRun::default()).collect();
-    let mut current = 0;
-    for l in String::from_utf8_lossy(stderr).lines() {
-        if let Some(r) = l.strip_prefix("result ") {
-            if let Some(run) = runs.get_mut(current) {
-                run.result.get_or_insert_with(|| r.to_string());
-            }
-        } else if let Some(end) = l.strip_prefix("end ") {
-            let Some((i, status)) = end.split_once(' ') else {
-                continue;
-            };
-            if let Some(run) = i.parse::<usize>().ok().and_then(|i| runs.get_mut(i)) {
-                run.status = Some(status.to_string());
-            }
-            current += 1;
-        }
-    }
-    let mut rest = stdout;
-    for (i, run) in runs.iter_mut().enumerate() {
-        let marker = end_marker(i);
-        let found = rest
-            .windows(marker.len())
-            .position(|w| w == marker.as_bytes());
-        match found {
-            Some(at) => {
-                run.stdout = rest[..at].to_vec();
-                rest = &rest[at + marker.len()..];
-            }
-            None => {
-                run.stdout = rest.to_vec();
-                break;
-            }
-        }
-    }
-    runs
 }
 
 /// Whether `got` (status, the driver's `result` line, stdout) is what `line` expects of
 /// a function returning `ret` on `target`.
-fn line_holds(line: &RunLine, ret: IrType, target: Target, got: &LineRun) -> bool {
+fn line_holds(line: &RunLine, ret: IrType, target: Target, got: &CaseRun) -> bool {
     let ptr_size = target.sizeof_pointer();
     let Some(status) = got.status.as_deref() else {
         return false;
@@ -249,13 +177,9 @@ fn line_holds(line: &RunLine, ret: IrType, target: Target, got: &LineRun) -> boo
     ok && line.stdout.as_ref().is_none_or(|want| *want == got.stdout)
 }
 
-/// Runs every `; run:` line of the IR file `file` for `target` with allocator `mode`;
-/// the lines that fail, described.
-pub fn check_ir_file(
-    target: Target,
-    file: &Path,
-    mode: RegallocMode,
-) -> Result<Vec<String>, String> {
+/// Runs every `; run:` line of the IR file `file` for `target` with both allocators (the
+/// pipeline runs and gcc compiles the driver once); the lines that fail, described.
+pub fn check_ir_file(target: Target, file: &Path) -> Result<Vec<String>, String> {
     let src = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
     let lines = run_lines(&src, file)?;
     if lines.is_empty() {
@@ -265,38 +189,45 @@ pub fn check_ir_file(
     let mut module = run_pipeline(module, &PipelineOptions::default(), &mut |_, _| {})
         .map_err(|e| e.to_string())?;
     prepare_for_driver(&mut module);
-    let asm = assemble(&module, target, mode)?;
-    let driver = c_driver(&module, &lines)?;
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
-    let (s, c, exe) = (
-        dir.path().join("phicc.s"),
-        dir.path().join("driver.c"),
-        dir.path().join("a.out"),
-    );
-    std::fs::write(&s, asm).map_err(|e| e.to_string())?;
-    std::fs::write(&c, driver).map_err(|e| e.to_string())?;
-    gcc(target, &["-O0", "-w"], &[&c, &s], &exe)?;
-    let limit = RUN_TIMEOUT + Duration::from_secs(u64::from(LINE_SECONDS) * lines.len() as u64);
-    let got = run_binary_for(target, &exe, dir.path(), &[], limit)?;
-    let runs = split_runs(&got.stdout, &got.stderr, lines.len());
+    let (c, o) = (dir.path().join("driver.c"), dir.path().join("driver.o"));
+    std::fs::write(&c, c_driver(&module, &lines)?).map_err(|e| e.to_string())?;
+    gcc(target, &["-O0", "-w", "-c"], &[&c], &o)?;
     let mut problems = Vec::new();
-    for (line, run) in lines.iter().zip(&runs) {
-        let ret = module
-            .function(callee_name(line))
-            .map_or(IrType::Void, |f| f.ret);
-        if !line_holds(line, ret, target, run) {
-            problems.push(format!(
-                "{} ({} {}): `{}`: status {}, result {:?}, stdout {:?}",
-                file.display(),
-                target.name(),
-                mode.name(),
-                line.text,
-                run.status
+    for mode in RegallocMode::ALL {
+        let s = dir.path().join(format!("{}.s", mode.name()));
+        let exe = dir.path().join(format!("{}.out", mode.name()));
+        let tag = format!("{} ({} {})", file.display(), target.name(), mode.name());
+        let asm = match assemble(&module, target, mode) {
+            Ok(a) => a,
+            Err(e) => {
+                problems.push(format!("{tag}: backend: {e}"));
+                continue;
+            }
+        };
+        std::fs::write(&s, asm).map_err(|e| e.to_string())?;
+        if let Err(e) = gcc(target, &[], &[&o, &s], &exe) {
+            problems.push(format!("{tag}: {e}"));
+            continue;
+        }
+        let got = run_binary_for(target, &exe, dir.path(), &[], forking_limit(lines.len()))?;
+        let runs = split_runs(&got.stdout, &got.stderr, lines.len());
+        for (line, run) in lines.iter().zip(&runs) {
+            let ret = module
+                .function(callee_name(line))
+                .map_or(IrType::Void, |f| f.ret);
+            if !line_holds(line, ret, target, run) {
+                let status = run
+                    .status
                     .clone()
-                    .unwrap_or_else(|| format!("not reached (the driver ended {})", got.status)),
-                run.result,
-                String::from_utf8_lossy(&run.stdout)
-            ));
+                    .unwrap_or_else(|| format!("not reached (the driver ended {})", got.status));
+                problems.push(format!(
+                    "{tag}: `{}`: status {status}, result {:?}, stdout {:?}",
+                    line.text,
+                    run.result,
+                    String::from_utf8_lossy(&run.stdout)
+                ));
+            }
         }
     }
     Ok(problems)
@@ -320,19 +251,9 @@ pub fn corpus_ir_run_lines_hold(target: Target) {
         "corpus/ir has only {} files",
         files.len()
     );
-    let jobs: Vec<(PathBuf, RegallocMode)> = files
-        .iter()
-        .flat_map(|f| RegallocMode::ALL.map(|m| (f.clone(), m)))
-        .collect();
-    let mut problems = on_two_threads(jobs, |(file, mode)| {
-        check_ir_file(target, &file, mode).unwrap_or_else(|e| {
-            vec![format!(
-                "{} ({} {}): {e}",
-                file.display(),
-                target.name(),
-                mode.name()
-            )]
-        })
+    let mut problems = on_two_threads(files, |file| {
+        check_ir_file(target, &file)
+            .unwrap_or_else(|e| vec![format!("{} ({}): {e}", file.display(), target.name())])
     });
     problems.sort();
     assert_no_problems(&problems, &format!("run lines fail on {}", target.name()));

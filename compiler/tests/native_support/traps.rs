@@ -8,13 +8,15 @@
 //! one hides every other result of a program.
 //!
 //! Invariant: one module and one link per allocator hold every case, with the divisor a
-//! value and a constant; gcc's C `main` calls case `argv[1]` (so the arguments cross the
-//! target's ABI from gcc's code) and exits with its result's low byte.
+//! value and a constant; gcc's C driver runs each case in a process of its own
+//! (`forking_driver`), calling it from gcc's code (so the arguments cross the target's
+//! ABI) and exiting with its result's low byte.
 
+use super::forking_driver::{forking_limit, forking_main, split_runs, FORKING_INCLUDES};
 use super::ir_driver::{c_type, c_value};
 use super::phicc::assemble;
-use super::process::{assert_no_problems, on_two_threads};
-use super::toolchain::{gcc, require_toolchain, run_binary};
+use super::process::assert_no_problems;
+use super::toolchain::{gcc, require_toolchain, run_binary_for};
 use compiler::backend::{RegallocMode, Target};
 use compiler::ir::IrType;
 use std::fmt::Write as _;
@@ -75,7 +77,7 @@ const CASES: &[(&str, IrType, i128, i128, Ending)] = &[
 /// `main`, and for each K the status it must end with and what the case is.
 fn trap_program() -> (String, String, Vec<(String, String)>) {
     let mut text = String::new();
-    let mut driver = String::from("#include <stdlib.h>\n");
+    let mut driver = String::from(FORKING_INCLUDES);
     let mut switch = String::new();
     let mut expected = Vec::new();
     for (i, &(op, ty, a, b, ending)) in CASES.iter().enumerate() {
@@ -108,7 +110,7 @@ fn trap_program() -> (String, String, Vec<(String, String)>) {
             let _ = writeln!(driver, "extern int t_{k}({c}, {c});");
             let _ = writeln!(
                 switch,
-                "    case {k}: return t_{k}({}, {});",
+                "    case {k}: exit(t_{k}({}, {}));",
                 c_value(ty, a as u64),
                 c_value(ty, b as u64)
             );
@@ -123,8 +125,9 @@ fn trap_program() -> (String, String, Vec<(String, String)>) {
     }
     let _ = writeln!(
         driver,
-        "int main(int argc, char **argv) {{\n    switch (atoi(argv[1])) {{\n{switch}    }}\n    return 125;\n}}"
+        "static void run_case(int i) {{\n    switch (i) {{\n{switch}    }}\n}}\n"
     );
+    driver.push_str(&forking_main(expected.len()));
     (text, driver, expected)
 }
 
@@ -142,19 +145,22 @@ pub fn traps_happen_exactly_where_the_ir_traps(target: Target) {
         let exe = dir.path().join(format!("traps_{}.out", mode.name()));
         std::fs::write(&s, asm).expect("write the assembly");
         gcc(target, &["-O0", "-w"], &[&c, &s], &exe).unwrap_or_else(|e| panic!("{e}"));
-        let wrong = on_two_threads(
-            expected.iter().enumerate().collect(),
-            |(k, (want, what))| match run_binary(target, &exe, dir.path(), &[&k.to_string()]) {
-                Ok(o) if o.status == *want => Vec::new(),
-                Ok(o) => vec![format!(
+        let got = run_binary_for(target, &exe, dir.path(), &[], forking_limit(expected.len()))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let runs = split_runs(&got.stdout, &got.stderr, expected.len());
+        let wrong: Vec<String> = expected
+            .iter()
+            .zip(&runs)
+            .filter(|((want, _), run)| run.status.as_deref() != Some(want.as_str()))
+            .map(|((want, what), run)| {
+                format!(
                     "{what} ({} {}): {}, expected {want}",
                     target.name(),
                     mode.name(),
-                    o.status
-                )],
-                Err(e) => vec![e],
-            },
-        );
+                    run.status.as_deref().unwrap_or("not reached")
+                )
+            })
+            .collect();
         assert_no_problems(&wrong, "trap cases end wrong");
     }
 }
