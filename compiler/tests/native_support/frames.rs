@@ -89,107 +89,51 @@ pub fn memcpy_expected(n: u32, src_off: u32, dst_off: u32, seed: i64) -> i64 {
 }
 
 /// One shape of the frame test: the types of `@weigh`'s parameters after its first ten
-/// (`i8, u16, i32, i64, u8, i16, u32, i64, i8, u64`), and the argument lists `@framed`
-/// is called with (ten plus one per extra type).
+/// (`i8, u16, i32, i64, u8, i16, u32, i64, i8, u64`), and the values of those extra
+/// parameters in each call of `@framed` (after [`FRAME_CALLS`]'s ten).
 struct FrameShape {
     suffix: &'static str,
     extra: &'static [IrType],
-    calls: [&'static [i64]; 3],
+    extra_values: [&'static [i64]; 3],
 }
 
-/// The shapes: ten parameters (six in x86-64 registers, four on its stack), and twelve
-/// with two extra narrow ones (four on the stack on AArch64 and RISC-V), with values
-/// whose upper bits the narrowing must drop. Every target runs all three.
+/// The first ten arguments of the three calls of `@framed`, with values whose upper bits
+/// the narrowing must drop.
+const FRAME_CALLS: [[i64; 10]; 3] = [
+    [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+    [
+        -1,
+        300,
+        -70000,
+        1 << 40,
+        255,
+        -32768,
+        -1,
+        i64::MIN,
+        -128,
+        -5,
+    ],
+    [i64::MAX, -129, 65536, -3, 256, 40000, 1 << 33, 77, 127, 1],
+];
+
+/// The shapes: ten parameters (six in x86-64 registers, four on its stack; all on the
+/// stack on i686), and twelve with two extra narrow ones (four on the stack on AArch64
+/// and RISC-V). Every target runs all three.
 const FRAME_SHAPES: [FrameShape; 3] = [
     FrameShape {
         suffix: "10",
         extra: &[],
-        calls: [
-            &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
-            &[
-                -1,
-                300,
-                -70000,
-                1 << 40,
-                255,
-                -32768,
-                -1,
-                i64::MIN,
-                -128,
-                -5,
-            ],
-            &[i64::MAX, -129, 65536, -3, 256, 40000, 1 << 33, 77, 127, 1],
-        ],
+        extra_values: [&[], &[], &[]],
     },
     FrameShape {
         suffix: "12_u16_i32",
         extra: &[IrType::U16, IrType::I32],
-        calls: [
-            &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
-            &[
-                -1,
-                300,
-                -70000,
-                1 << 40,
-                255,
-                -32768,
-                -1,
-                i64::MIN,
-                -128,
-                -5,
-                70000,
-                -1 << 35,
-            ],
-            &[
-                i64::MAX,
-                -129,
-                65536,
-                -3,
-                256,
-                40000,
-                1 << 33,
-                77,
-                127,
-                1,
-                -1,
-                i64::MIN,
-            ],
-        ],
+        extra_values: [&[11, 12], &[70000, -1 << 35], &[-1, i64::MIN]],
     },
     FrameShape {
         suffix: "12_u32_i16",
         extra: &[IrType::U32, IrType::I16],
-        calls: [
-            &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
-            &[
-                -1,
-                300,
-                -70000,
-                1 << 40,
-                255,
-                -32768,
-                -1,
-                i64::MIN,
-                -128,
-                -5,
-                0x8000_0000,
-                -2,
-            ],
-            &[
-                i64::MAX,
-                -129,
-                65536,
-                -3,
-                256,
-                40000,
-                1 << 33,
-                77,
-                127,
-                1,
-                0xffff_ffff,
-                40000,
-            ],
-        ],
+        extra_values: [&[11, 12], &[0x8000_0000, -2], &[0xffff_ffff, 40000]],
     },
 ];
 
@@ -386,9 +330,10 @@ pub fn frames_stack_arguments_and_memcpy_of_every_size(target: Target) {
     let mut calls = Vec::new();
     for (k, shape) in FRAME_SHAPES.iter().enumerate() {
         text.push_str(&frame_functions(shape, 800 + 20 * k as u32));
-        for p in shape.calls {
+        for (first, extra) in FRAME_CALLS.iter().zip(shape.extra_values) {
+            let p: Vec<i64> = first.iter().chain(extra).copied().collect();
             let args: Vec<String> = p.iter().map(|v| format!("i64 {v}")).collect();
-            let want = framed_expected(shape, p);
+            let want = framed_expected(shape, &p);
             calls.push((format!("framed_{}", shape.suffix), args.join(", "), want));
         }
     }
