@@ -178,36 +178,19 @@ fn frame_functions(shape: &FrameShape, first_block: u32) -> String {
     for (k, t) in shape.extra.iter().enumerate() {
         let _ = writeln!(weigh, "    %{} = cast {t} %{} to i64", 42 + k, 40 + k);
     }
-    weigh.push_str(
-        "    %20 = mul i64 %10, 3
-    %21 = add i64 %20, %11
-    %22 = mul i64 %21, 3
-    %23 = add i64 %22, %12
-    %24 = mul i64 %23, 3
-    %25 = add i64 %24, %3
-    %26 = mul i64 %25, 3
-    %27 = add i64 %26, %14
-    %28 = mul i64 %27, 3
-    %29 = add i64 %28, %15
-    %30 = mul i64 %29, 3
-    %31 = add i64 %30, %16
-    %32 = mul i64 %31, 3
-    %33 = add i64 %32, %7
-    %34 = mul i64 %33, 3
-    %35 = add i64 %34, %18
-    %36 = mul i64 %35, 3
-    %37 = add i64 %36, %19
-",
-    );
-    let mut last = 37;
-    for k in 0..shape.extra.len() {
-        let (m, a) = (44 + 2 * k, 45 + 2 * k);
+    // h = 3h + p over the widened parameters, in order (%20.. for the first ten, %44..
+    // for the extra ones).
+    let first_ten = [11, 12, 3, 14, 15, 16, 7, 18, 19];
+    let extra = (0..shape.extra.len()).map(|k| 42 + k);
+    let mut last = 10;
+    for (j, term) in first_ten.into_iter().chain(extra).enumerate() {
+        let m = if j < 9 { 20 + 2 * j } else { 44 + 2 * (j - 9) };
         let _ = writeln!(
             weigh,
-            "    %{m} = mul i64 %{last}, 3\n    %{a} = add i64 %{m}, %{}",
-            42 + k
+            "    %{m} = mul i64 %{last}, 3\n    %{} = add i64 %{m}, %{term}",
+            m + 1
         );
-        last = a;
+        last = m + 1;
     }
     let _ = writeln!(weigh, "    ret i64 %{last}\n}}\n");
 
