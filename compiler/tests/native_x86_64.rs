@@ -109,3 +109,8 @@ fn seeded_backend_bugs_change_what_runs() {
         seeded_bug_changes_what_runs(TARGET, mutant, text, &[], right, modes);
     }
 }
+
+#[test]
+fn a_real_segfault_in_a_forked_case_is_reported_after_its_rerun() {
+    native_support::forking_driver::a_real_segfault_is_reported_after_its_rerun(TARGET);
+}
