@@ -137,7 +137,9 @@ pub fn bench_csmith(args: CsmithArgs) -> i32 {
                     let keep = result.mismatch().is_some()
                         || matches!(
                             result.verdict,
-                            program::Verdict::OracleInvalid(_) | program::Verdict::Suspect(_)
+                            program::Verdict::OracleInvalid(_)
+                                | program::Verdict::Undefined { .. }
+                                | program::Verdict::Suspect(_)
                         );
                     let saved =
                         keep.then(|| save_mismatch(&out_dir, &result, &args.csmith_options));
