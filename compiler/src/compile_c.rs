@@ -52,7 +52,11 @@ pub fn compile_c_source(
     text: &str,
     opts: &PreprocessOptions,
 ) -> Result<CompiledC, Diagnostic> {
-    compile_preprocessed(preprocess_str(name, text, opts)?, opts, LowerOptions::default())
+    compile_preprocessed(
+        preprocess_str(name, text, opts)?,
+        opts,
+        LowerOptions::default(),
+    )
 }
 
 fn compile_preprocessed(

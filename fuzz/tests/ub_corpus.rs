@@ -60,7 +60,9 @@ fn every_ub_program_is_its_category_and_every_twin_passes() {
                 match judge_defined(&checked, &settings.run) {
                     Err(Invalid::Undefined { category, .. }) if category == want => {}
                     Err(other) => failures.push(format!("{name}: want {want}, judge: {other:?}")),
-                    Ok(run) => failures.push(format!("{name}: want {want}, judge: defined ({run})")),
+                    Ok(run) => {
+                        failures.push(format!("{name}: want {want}, judge: defined ({run})"))
+                    }
                 }
                 if summary.failed > 0 || summary.invalid != 1 || !out.contains(&want) {
                     failures.push(format!("{name}: phihunt check does not discard it:\n{out}"));

@@ -36,10 +36,10 @@
 
 use compiler::backend::{compile_module, BackendOptions, RegallocMode};
 use compiler::compile_c::{compile_c_file_with, default_options};
-use compiler::lowering::LowerOptions;
 use compiler::frontend::{preprocess, tokens_to_text, PreprocessOptions, Target};
 use compiler::ir::text::{parse_module, print_module};
 use compiler::ir::IrModule;
+use compiler::lowering::LowerOptions;
 use compiler::pipeline::{run_pipeline, PipelineOptions, STAGE_PHI_ELIM};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};

@@ -106,7 +106,10 @@ impl FnLower<'_, '_> {
         let wide = self.cast(it, i, IrType::I64);
         self.intrinsic(
             UbIntrinsic::Index,
-            vec![(IrType::I64, wide), (IrType::I64, exact(IrType::I64, limit))],
+            vec![
+                (IrType::I64, wide),
+                (IrType::I64, exact(IrType::I64, limit)),
+            ],
         );
     }
 

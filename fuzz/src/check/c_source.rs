@@ -52,7 +52,10 @@ pub enum Invalid {
     OracleInvalid(String),
     /// The UB judge (`ub_judge.rs`): the checked lowering's `main` has undefined
     /// behaviour of this category (a `Ub` kind's name, `DivByZero`, `DivOverflow`).
-    Undefined { category: String, detail: String },
+    Undefined {
+        category: String,
+        detail: String,
+    },
 }
 
 impl Invalid {

@@ -210,7 +210,13 @@ pub fn check_c_file(
             return invalid(out, summary, why);
         }
     };
-    match judge_stages(&module, &checked, reference, &settings.pipeline, &settings.run) {
+    match judge_stages(
+        &module,
+        &checked,
+        reference,
+        &settings.pipeline,
+        &settings.run,
+    ) {
         Err(why) => invalid(out, summary, why),
         Ok(mut j) => {
             let include_dirs = reference_cfg.include_dirs.clone();

@@ -31,7 +31,6 @@ use super::code::{
     CallSite, CallTarget, CompiledFunc, Edge, FuncRef, Loc, Op, PhiMove, Reg, SwitchTable, NO_INST,
 };
 use super::libc::LibcFn;
-use compiler::ub_intrinsics::UbIntrinsic;
 use super::memory::{AllocKind, Memory};
 use super::value::{prepare_pred, Canon};
 use super::InterpError;
@@ -40,6 +39,7 @@ use compiler::ir::{
     BinOp, BlockId, Callee, GlobalInit, GlobalItem, Inst, IrFunction, IrModule, IrType, Operand,
     Terminator, UnOp, Value,
 };
+use compiler::ub_intrinsics::UbIntrinsic;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
