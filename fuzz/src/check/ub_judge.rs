@@ -31,8 +31,17 @@ pub fn checked_front_end(
     path: &Path,
     include_dirs: &[PathBuf],
 ) -> Result<IrModule, FrontEndFailure> {
+    checked_front_end_for(path, include_dirs, Target::X86_64)
+}
+
+/// [`checked_front_end`] for `target`'s data model (i686 is ILP32).
+pub fn checked_front_end_for(
+    path: &Path,
+    include_dirs: &[PathBuf],
+    target: Target,
+) -> Result<IrModule, FrontEndFailure> {
     let mut opts = default_options();
-    opts.target = Target::X86_64;
+    opts.target = target;
     opts.include_dirs.extend(include_dirs.iter().cloned());
     let lowering = LowerOptions { ub_checks: true };
     match catch_unwind(AssertUnwindSafe(|| {
@@ -43,6 +52,34 @@ pub fn checked_front_end(
         Err(payload) => Err(FrontEndFailure::Panic(crate::stages::panic_message(
             &payload,
         ))),
+    }
+}
+
+/// Fuel of the judge's run for a target other than x86_64 (a csmith program gcc runs in
+/// 0.15 s can take 2e9 steps).
+pub const TARGET_JUDGE_FUEL: u64 = 10_000_000_000;
+
+/// The judge for a target whose data model differs from x86_64's (4-byte pointers and
+/// `long`: a program defined on x86_64 may overflow there): `Some(reason)` when the
+/// checked lowering for `target` is undefined in the oracle at its pointer width. No
+/// verdict (front-end refusal, out of fuel) is `None`: the row's other guards apply.
+pub fn undefined_on_target(
+    path: &Path,
+    include_dirs: &[PathBuf],
+    target: Target,
+) -> Option<String> {
+    let checked = checked_front_end_for(path, include_dirs, target).ok()?;
+    let cfg = RunConfig {
+        ptr_bytes: target.sizeof_pointer(),
+        fuel: TARGET_JUDGE_FUEL,
+        ..RunConfig::default()
+    };
+    match judge_defined(&checked, &cfg) {
+        Err(Invalid::Undefined { category, detail }) => Some(format!(
+            "ub ({}): {category}: the checked lowering ends {detail}",
+            target.name()
+        )),
+        _ => None,
     }
 }
 
