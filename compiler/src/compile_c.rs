@@ -52,11 +52,17 @@ pub fn compile_c_source(
     text: &str,
     opts: &PreprocessOptions,
 ) -> Result<CompiledC, Diagnostic> {
-    compile_preprocessed(
-        preprocess_str(name, text, opts)?,
-        opts,
-        LowerOptions::default(),
-    )
+    compile_c_source_with(name, text, opts, LowerOptions::default())
+}
+
+/// [`compile_c_source`] with lowering options.
+pub fn compile_c_source_with(
+    name: &str,
+    text: &str,
+    opts: &PreprocessOptions,
+    lowering: LowerOptions,
+) -> Result<CompiledC, Diagnostic> {
+    compile_preprocessed(preprocess_str(name, text, opts)?, opts, lowering)
 }
 
 fn compile_preprocessed(

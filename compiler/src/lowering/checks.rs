@@ -132,7 +132,9 @@ impl FnLower<'_, '_> {
             return;
         }
         let mut slots = Vec::new();
-        for item in items {
+        // The function's body (the first scope) lives as long as the frame: no markers.
+        let body = self.scopes.is_empty();
+        for item in items.iter().filter(|_| !body) {
             if let Stmt::Decl(decls) = item.inner() {
                 for (id, _) in decls {
                     if let Some(slot) = self.scoped_slot(*id) {
