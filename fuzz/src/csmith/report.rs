@@ -24,6 +24,7 @@ pub fn save_mismatch(
     let kind = match r.verdict {
         Verdict::Mismatched { .. } => "mismatch",
         Verdict::Suspect(_) => "suspect",
+        Verdict::Undefined { .. } => "undefined",
         _ => "oracle-invalid",
     };
     let dir = out.join(format!("{kind}-seed-{}", r.seed));

@@ -42,7 +42,7 @@ pub(crate) fn execute(k: UbIntrinsic, a: u64, b: u64, mem: &mut Memory) -> Resul
             }
         }
         UbIntrinsic::Aligned => {
-            if b != 0 && a % b == 0 {
+            if b != 0 && a.is_multiple_of(b) {
                 Ok(0)
             } else {
                 Err(Ub::Misaligned)
