@@ -189,6 +189,29 @@ pub fn check_c_file(
         Err(FrontEndFailure::Refused(why)) => return invalid(out, summary, why),
         Err(FrontEndFailure::Panic(msg)) => return panicked(out, summary, msg),
     };
+    // A `// ub: CATEGORY` line (corpus/ub) is an expectation: the judge must report
+    // exactly that category; the program is never run natively.
+    let source = std::fs::read_to_string(path).unwrap_or_default();
+    if let Some(want) = ub_judge::expected_ub(&source) {
+        match ub_judge::judge_defined(&checked, &settings.run) {
+            Err(Invalid::Undefined { category, detail }) if category == want => {
+                out.push_str(&format!(
+                    "ub {want} as expected: {detail}\n1 passed, 0 failed\n\n"
+                ));
+                summary.passed += 1;
+            }
+            other => {
+                let got = match other {
+                    Ok(run) => format!("defined ({run})"),
+                    Err(why) => why.message(),
+                };
+                out.push_str(&format!("✗ expected ub {want}, the judge says: {got}\n\n"));
+                summary.failed += 1;
+                summary.failing_files.push(path.to_path_buf());
+            }
+        }
+        return;
+    }
     let mut reference_cfg = settings.reference.clone();
     reference_cfg
         .include_dirs

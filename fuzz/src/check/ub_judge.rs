@@ -83,6 +83,17 @@ pub fn undefined_on_target(
     }
 }
 
+/// The category a C file's `// ub: CATEGORY` line expects the judge to report (the
+/// `corpus/ub` convention), if it has one.
+pub fn expected_ub(source: &str) -> Option<String> {
+    source.lines().find_map(|l| {
+        l.trim_start()
+            .strip_prefix("// ub:")
+            .and_then(|rest| rest.split_whitespace().next())
+            .map(str::to_string)
+    })
+}
+
 /// The UB category of a run's outcome, if it is undefined (division traps included).
 pub fn ub_category(outcome: &Outcome) -> Option<String> {
     match outcome {
