@@ -8,7 +8,7 @@
 use crate::frontend::parse::parse_translation_unit;
 use crate::frontend::{preprocess, preprocess_str, Diagnostic, PpOutput, PreprocessOptions};
 use crate::ir::IrModule;
-use crate::lowering::lower;
+use crate::lowering::{lower_with, LowerOptions};
 use std::path::{Path, PathBuf};
 
 /// A compiled C translation unit: the `lowered` stage and every warning.
@@ -33,7 +33,17 @@ pub fn default_options() -> PreprocessOptions {
 
 /// Compiles the C file at `path` to the `lowered` IR.
 pub fn compile_c_file(path: &Path, opts: &PreprocessOptions) -> Result<CompiledC, Diagnostic> {
-    compile_preprocessed(preprocess(path, opts)?, opts)
+    compile_c_file_with(path, opts, LowerOptions::default())
+}
+
+/// [`compile_c_file`] with lowering options (`ub_checks`: the UB judge's checked
+/// lowering, `docs/ub-judge.md`).
+pub fn compile_c_file_with(
+    path: &Path,
+    opts: &PreprocessOptions,
+    lowering: LowerOptions,
+) -> Result<CompiledC, Diagnostic> {
+    compile_preprocessed(preprocess(path, opts)?, opts, lowering)
 }
 
 /// Compiles C source text as if it were the file `name`.
@@ -42,10 +52,24 @@ pub fn compile_c_source(
     text: &str,
     opts: &PreprocessOptions,
 ) -> Result<CompiledC, Diagnostic> {
-    compile_preprocessed(preprocess_str(name, text, opts)?, opts)
+    compile_c_source_with(name, text, opts, LowerOptions::default())
 }
 
-fn compile_preprocessed(pp: PpOutput, opts: &PreprocessOptions) -> Result<CompiledC, Diagnostic> {
+/// [`compile_c_source`] with lowering options.
+pub fn compile_c_source_with(
+    name: &str,
+    text: &str,
+    opts: &PreprocessOptions,
+    lowering: LowerOptions,
+) -> Result<CompiledC, Diagnostic> {
+    compile_preprocessed(preprocess_str(name, text, opts)?, opts, lowering)
+}
+
+fn compile_preprocessed(
+    pp: PpOutput,
+    opts: &PreprocessOptions,
+    lowering: LowerOptions,
+) -> Result<CompiledC, Diagnostic> {
     let PpOutput {
         tokens,
         sources,
@@ -53,6 +77,6 @@ fn compile_preprocessed(pp: PpOutput, opts: &PreprocessOptions) -> Result<Compil
     } = pp;
     let parsed = parse_translation_unit(tokens, &sources, opts.target)?;
     warnings.extend(parsed.warnings);
-    let module = lower(&parsed.unit, &sources)?;
+    let module = lower_with(&parsed.unit, &sources, lowering)?;
     Ok(CompiledC { module, warnings })
 }

@@ -12,3 +12,4 @@ pub mod mutants;
 pub mod passes;
 pub mod pipeline;
 pub mod target;
+pub mod ub_intrinsics;

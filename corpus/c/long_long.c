@@ -41,7 +41,7 @@ int main(void) {
     ASSERT(4294967295LL, big - 1);
     ASSERT(792891155752493184LL, p * q);
     ASSERT(-792891155752493184LL, -p * q);
-    ASSERT(4006702525494310818LL, r * s);
+    ASSERT(4006702525494310818LL, (long long)((unsigned long long)r * s)); /* r * s overflows */
     ASSERT(6148914691236517205LL, all / 3);
     ASSERT(615, all % 1000);
     ASSERT(-1234567890, n / 1000);

@@ -33,7 +33,7 @@ int main(void) {
         ASSERT(30, *q++);
         ASSERT(40, *q);
         ASSERT(50, *++q);
-        ASSERT(30, 2[a - 1 + 2] - 10);
+        ASSERT(30, 2[a + 2 - 1] - 10); /* a - 1 would point before the array: undefined */
     }
     {
         char buf[4] = {'a', 'b', 'c', 0};

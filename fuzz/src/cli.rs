@@ -89,6 +89,39 @@ enum BenchWhat {
         #[arg(last = true)]
         csmith_options: Vec<String>,
     },
+    /// The UB judge (checked lowering in the oracle) against gcc's
+    /// -fsanitize=undefined,address,pointer-compare,pointer-subtract on csmith programs
+    /// (or `--corpus DIR`'s .c files): agreement table, UB categories, and the judge's
+    /// cost (checked vs plain `lowered` run). Options after `--` go to csmith.
+    Ub {
+        /// Number of csmith programs.
+        #[arg(long, default_value_t = 20)]
+        count: u64,
+        #[arg(long, default_value_t = 1)]
+        seed_start: u64,
+        /// The `.c` files of this directory instead of csmith programs.
+        #[arg(long, value_name = "DIR")]
+        corpus: Option<PathBuf>,
+        /// Where disagreements are saved (default: reports/ub-<UTC timestamp>/).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Oracle instructions for the judge's run.
+        #[arg(long, default_value_t = 10_000_000_000)]
+        fuel: u64,
+        /// Time limit of csmith itself.
+        #[arg(long, default_value = "60s", value_parser = parse_duration)]
+        csmith_timeout: Duration,
+        /// Time limit of the sanitized binary.
+        #[arg(long, default_value = "10s", value_parser = parse_duration)]
+        run_timeout: Duration,
+        /// Build and run gcc's sanitized binary only for programs the judge calls
+        /// undefined (the false-positive check alone).
+        #[arg(long)]
+        gcc_only_on_ub: bool,
+        /// Options passed to csmith after `--seed K`.
+        #[arg(last = true)]
+        csmith_options: Vec<String>,
+    },
     /// Hunt each mutant (all, or the ones named) until the first finding; prints a table
     /// ending in `N found, M missed`.
     Mutants {
@@ -503,6 +536,30 @@ pub fn cli_main(args: Vec<String>) -> i32 {
                 },
             )
         }
+        Command::Bench {
+            what:
+                BenchWhat::Ub {
+                    count,
+                    seed_start,
+                    corpus,
+                    out,
+                    fuel,
+                    csmith_timeout,
+                    run_timeout,
+                    gcc_only_on_ub,
+                    csmith_options,
+                },
+        } => crate::csmith::ub_bench::bench_ub(crate::csmith::ub_bench::UbBenchArgs {
+            count,
+            seed_start,
+            corpus,
+            out,
+            fuel,
+            csmith_timeout,
+            run_timeout,
+            csmith_options,
+            gcc_only_on_ub,
+        }),
         Command::Gen { generator, seed } => crate::campaign::cli::gen_command(&generator, seed),
         Command::Reduce {
             file,

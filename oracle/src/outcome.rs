@@ -47,7 +47,7 @@ pub enum Ub {
     UndefinedValue,
     /// A call whose argument count or types do not match the callee.
     BadCall,
-    /// A libc call with invalid arguments (bad format string, overlapping memcpy, ...).
+    /// A libc call with invalid arguments (bad format string, double free, ...).
     BadLibcCall,
     /// Call depth beyond the configured limit (a stack overflow on a real machine).
     StackOverflow,
@@ -58,6 +58,26 @@ pub enum Ub {
     /// The program wrote more than `RunConfig::max_stdout` bytes; the run is too big to
     /// judge (stdout keeps the bytes that fit).
     OutputLimit,
+    // ---- reported only by the checked lowering's intrinsics (docs/ub-judge.md) ----
+    /// Signed `+ - *` or unary `-` in `int`, `long` or `long long` whose result does not
+    /// fit (C99 6.5p5).
+    SignedOverflow,
+    /// `a << n` of a signed `a` that is negative or whose `a * 2^n` does not fit
+    /// (C99 6.5.7p4).
+    SignedShift,
+    /// `p - q` of pointers into different objects (C99 6.5.6p9).
+    PointerSubtraction,
+    /// `p < q` (`<=`, `>`, `>=`) of pointers into different objects (C99 6.5.8p5).
+    PointerComparison,
+    /// Access to a block-scope object after its block ended (C99 6.2.4p2,5).
+    UseAfterScope,
+    /// An array index (or arithmetic on an array's elements) outside the array, even when
+    /// the enclosing object goes on (C99 6.5.6p8: `s.a[4]` of `int a[4]`).
+    IndexOutOfBounds,
+    /// Access through a pointer not aligned for the object's type (C99 6.3.2.3p7).
+    Misaligned,
+    /// `memcpy` of overlapping ranges (C99 7.21.2.1p2).
+    MemcpyOverlap,
 }
 
 /// Where undefined behaviour happened.

@@ -331,7 +331,7 @@ func @overlap() -> void {
         assert_eq!(r("f", &[4]), undefined_at(Ub::UninitRead, "f", 0, Some(6)));
         assert_eq!(
             r("overlap", &[]),
-            undefined_at(Ub::BadLibcCall, "overlap", 1, Some(5))
+            undefined_at(Ub::MemcpyOverlap, "overlap", 1, Some(5))
         );
     }
 }

@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! phicc FILE.c  [-I DIR]... [-D NAME[=V]]... [--target=T] [-E] [--emit-ir[=STAGE]] [-o OUT]
+//! phicc FILE.c  --ub-checks --emit-ir=lowered     (the UB judge's checked lowering)
 //! phicc FILE.ir [--emit-ir[=STAGE]] [-o OUT]
 //! phicc FILE.c|FILE.ir [--target=T] [--regalloc=linear|stack] -S [-o OUT.s]
 //! phicc FILE.c|FILE.ir [--target=T] [--regalloc=linear|stack] -o EXECUTABLE
@@ -34,10 +35,11 @@
 //! for a verdict on the input.
 
 use compiler::backend::{compile_module, BackendOptions, RegallocMode};
-use compiler::compile_c::{compile_c_file, default_options};
+use compiler::compile_c::{compile_c_file_with, default_options};
 use compiler::frontend::{preprocess, tokens_to_text, PreprocessOptions, Target};
 use compiler::ir::text::{parse_module, print_module};
 use compiler::ir::IrModule;
+use compiler::lowering::LowerOptions;
 use compiler::pipeline::{run_pipeline, PipelineOptions, STAGE_PHI_ELIM};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
@@ -79,6 +81,9 @@ struct Args {
     output: Option<PathBuf>,
     opts: PreprocessOptions,
     regalloc: RegallocMode,
+    /// `--ub-checks`: the UB judge's checked lowering (only `--emit-ir=lowered` is
+    /// meaningful: its intrinsics are for the oracle, not the optimizer or a backend).
+    ub_checks: bool,
 }
 
 /// Why the command line was not understood.
@@ -95,6 +100,7 @@ fn parse_args(args: &[String]) -> Result<Args, UsageError> {
     let mut preprocess_only = false;
     let mut assembly = false;
     let mut regalloc = RegallocMode::default();
+    let mut ub_checks = false;
     let mut output: Option<PathBuf> = None;
     let mut opts = default_options();
     let mut i = 0;
@@ -144,6 +150,8 @@ fn parse_args(args: &[String]) -> Result<Args, UsageError> {
             })?;
         } else if let Some(out) = value_of("-o") {
             output = Some(PathBuf::from(out?));
+        } else if a == "--ub-checks" {
+            ub_checks = true;
         } else if a == "-E" {
             preprocess_only = true;
         } else if a == "-S" {
@@ -187,6 +195,7 @@ fn parse_args(args: &[String]) -> Result<Args, UsageError> {
         output,
         opts,
         regalloc,
+        ub_checks,
     })
 }
 
@@ -236,7 +245,10 @@ fn run(args: &Args) -> Result<String, ExitCode> {
         return preprocess_file(file, &args.opts);
     }
     let module = if is_c {
-        match compile_c_file(Path::new(file), &args.opts) {
+        let lowering = LowerOptions {
+            ub_checks: args.ub_checks,
+        };
+        match compile_c_file_with(Path::new(file), &args.opts, lowering) {
             Ok(compiled) => {
                 for w in &compiled.warnings {
                     eprintln!("{w}");

@@ -15,7 +15,7 @@ use super::function::{FnLower, Res};
 use super::types::scalar_type;
 use crate::frontend::ast::{BinaryOp, Expr, IncDecOp};
 use crate::frontend::types::{IntKind, Type};
-use crate::ir::{BinOp, Operand};
+use crate::ir::BinOp;
 
 impl FnLower<'_, '_> {
     /// `lhs = rhs`.
@@ -54,14 +54,7 @@ impl FnLower<'_, '_> {
         let new = if let Some(size) = ptr_elem_size {
             // Pointer += / -= index.
             let y = if op == BinaryOp::Sub {
-                let dest = self.value();
-                self.emit(crate::ir::Inst::Un {
-                    dest,
-                    op: crate::ir::UnOp::Neg,
-                    ty: yt,
-                    src: y,
-                });
-                Operand::Value(dest)
+                self.c_neg(yt, y)
             } else {
                 y
             };
@@ -106,7 +99,7 @@ impl FnLower<'_, '_> {
             let pt = scalar_type(self.ctx.target, &promoted).map_err(|m| self.err(e.loc, m))?;
             let x = self.convert(old, t, &promoted, pt);
             let op = if up { BinOp::Add } else { BinOp::Sub };
-            let r = self.bin(op, pt, x, exact(pt, 1));
+            let r = self.c_bin(op, pt, x, exact(pt, 1));
             self.convert(r, pt, ty, t)
         };
         let stored = self.store_lvalue(lv, t, ty, new);

@@ -116,7 +116,11 @@ impl FnLower<'_, '_> {
     }
 
     fn addr_value(&mut self, inner: &Expr) -> Res<RVal> {
-        let a = self.address_of(inner)?;
+        // `&a[i]` and a decaying `m[i]` form an address only: one past the end is valid.
+        self.address_only = true;
+        let a = self.address_of(inner);
+        self.address_only = false;
+        let a = a?;
         Ok(RVal::Scalar(a, IrType::Ptr))
     }
 
@@ -128,6 +132,10 @@ impl FnLower<'_, '_> {
     fn ptr_add(&mut self, ptr: &Expr, index: &Expr, elem_size: u64) -> Res<RVal> {
         let (p, _) = self.scalar(ptr)?;
         let (i, it) = self.scalar(index)?;
+        if let Some(len) = decayed_array_len(ptr) {
+            // Arithmetic on an array's own elements stays within it or one past it.
+            self.check_index(i, it, len, true);
+        }
         let r = self.ptr_offset(p, i, it, elem_size);
         Ok(RVal::Scalar(r, IrType::Ptr))
     }
@@ -136,6 +144,7 @@ impl FnLower<'_, '_> {
         let t = self.ir_type_of(e)?;
         let (a, _) = self.scalar(lhs)?;
         let (b, _) = self.scalar(rhs)?;
+        self.check_pointer_pair(true, a, b);
         let ai = self.cast(IrType::Ptr, a, t);
         let bi = self.cast(IrType::Ptr, b, t);
         let d = self.bin(BinOp::Sub, t, ai, bi);
@@ -188,16 +197,12 @@ impl FnLower<'_, '_> {
     fn unary(&mut self, op: UnaryOp, a: &Expr, e: &Expr) -> Res<RVal> {
         let (v, t) = self.scalar(a)?;
         match op {
-            UnaryOp::Neg | UnaryOp::BitNot => {
-                let un = if op == UnaryOp::Neg {
-                    UnOp::Neg
-                } else {
-                    UnOp::Not
-                };
+            UnaryOp::Neg => Ok(RVal::Scalar(self.c_neg(t, v), t)),
+            UnaryOp::BitNot => {
                 let dest = self.value();
                 self.emit(crate::ir::Inst::Un {
                     dest,
-                    op: un,
+                    op: UnOp::Not,
                     ty: t,
                     src: v,
                 });
@@ -299,6 +304,9 @@ impl FnLower<'_, '_> {
             _ => CmpPred::Uge,
         };
         let y = self.cast(yt, y, t);
+        if t == IrType::Ptr && !matches!(op, BinaryOp::Eq | BinaryOp::Ne) {
+            self.check_pointer_pair(false, x, y);
+        }
         Ok(self.cmp(pred, t, x, y))
     }
 
@@ -320,7 +328,7 @@ impl FnLower<'_, '_> {
             BinaryOp::Shr if signed => BinOp::AShr,
             _ => BinOp::LShr,
         };
-        self.bin(bop, t, x, y)
+        self.c_bin(bop, t, x, y)
     }
 
     fn conditional(&mut self, c: &Expr, a: &Expr, b: &Expr, e: &Expr) -> Res<RVal> {
@@ -367,6 +375,17 @@ fn is_commutative(op: BinaryOp) -> bool {
         op,
         BinaryOp::Add | BinaryOp::Mul | BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor
     )
+}
+
+/// The length of the array `e` decays from (`Decay(array of N)`, N > 0), if it is one.
+pub fn decayed_array_len(e: &Expr) -> Option<u64> {
+    match &e.kind {
+        ExprKind::Decay(inner) => match &inner.ty.ty {
+            Type::Array(_, Some(n)) if *n > 0 => Some(*n),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// An integer constant, possibly converted.

@@ -35,6 +35,14 @@ pub(crate) struct FnLower<'a, 'c> {
     /// `break` and `continue` targets, innermost last.
     pub breaks: Vec<BlockId>,
     pub continues: Vec<BlockId>,
+    /// Checked lowering: `scopes.len()` when each `breaks`/`continues` target was pushed.
+    pub break_scopes: Vec<usize>,
+    pub continue_scopes: Vec<usize>,
+    /// Checked lowering: the slots of the objects of each open block, innermost last.
+    pub scopes: Vec<Vec<Operand>>,
+    /// Checked lowering: the lvalue being lowered is only an address (`&a[i]`, a
+    /// decaying `m[i]`), so an array index may be one past the end.
+    pub address_only: bool,
     pub labels: Vec<Option<BlockId>>,
     pub cases: Vec<Option<BlockId>>,
     pub depth: u32,
@@ -57,6 +65,10 @@ pub(crate) fn lower_function<'a>(ctx: &mut ModuleCtx<'a>, def: &'a FunctionDef) 
         sret: None,
         breaks: Vec::new(),
         continues: Vec::new(),
+        break_scopes: Vec::new(),
+        continue_scopes: Vec::new(),
+        scopes: Vec::new(),
+        address_only: false,
         labels: vec![None; def.num_labels as usize],
         cases: vec![None; def.num_cases as usize],
         depth: 0,

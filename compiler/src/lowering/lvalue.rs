@@ -40,6 +40,8 @@ impl FnLower<'_, '_> {
     }
 
     fn lvalue_inner(&mut self, e: &Expr) -> Res<LVal> {
+        // Only this lvalue itself is an address-only use (`&a[i]`), not its operands.
+        let address_only = std::mem::take(&mut self.address_only);
         match &e.kind {
             ExprKind::Local(id) => match self.locals.get(id.0 as usize) {
                 Some(&a) => Ok(LVal::Addr(a)),
@@ -74,10 +76,7 @@ impl FnLower<'_, '_> {
                 self.ctx.reference_function(name, e.loc, None)?;
                 Ok(LVal::Addr(self.global_addr(name)))
             }
-            ExprKind::Deref(p) => {
-                let (v, _) = self.scalar(p)?;
-                Ok(LVal::Addr(v))
-            }
+            ExprKind::Deref(p) => self.deref_lvalue(p, e, address_only),
             ExprKind::Member {
                 base,
                 record,
@@ -108,6 +107,33 @@ impl FnLower<'_, '_> {
                 Err(self.err(e.loc, "internal error: expression is not an lvalue"))
             }
         }
+    }
+
+    /// `*p`. In the checked lowering, `*(array + i)` (`a[i]`) checks `i` against the
+    /// array's length (one past it when only the address is wanted), and any other `*p`
+    /// checks that `p` is aligned for the object it designates.
+    fn deref_lvalue(&mut self, p: &Expr, e: &Expr, address_only: bool) -> Res<LVal> {
+        if self.ub_checks() {
+            if let ExprKind::PtrAdd {
+                ptr,
+                index,
+                elem_size,
+            } = &p.kind
+            {
+                if let Some(len) = super::expr::decayed_array_len(ptr) {
+                    let (base, _) = self.scalar(ptr)?;
+                    let (i, it) = self.scalar(index)?;
+                    self.check_index(i, it, len, address_only);
+                    return Ok(LVal::Addr(self.ptr_offset(base, i, it, *elem_size)));
+                }
+            }
+        }
+        let (v, _) = self.scalar(p)?;
+        if self.ub_checks() && !address_only && !matches!(e.ty.ty, Type::Function(_) | Type::Void) {
+            let align = super::types::object_align(self.ctx, &e.ty.ty);
+            self.check_aligned(v, align);
+        }
+        Ok(LVal::Addr(v))
     }
 
     /// The address of a record-typed expression, lvalue or not.

@@ -48,6 +48,7 @@ mod bitfield;
 mod branch;
 mod builder;
 mod calls;
+mod checks;
 mod convert;
 mod expr;
 mod function;
@@ -75,9 +76,28 @@ pub const MAX_DEPTH: u32 = 450;
 /// Symbol of the constant all-zero global used to clear large objects.
 const ZERO_GLOBAL: &str = ".zero";
 
+/// How to lower.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LowerOptions {
+    /// The checked lowering of the UB judge (`checks.rs`, `docs/ub-judge.md`): C's
+    /// undefined behaviour the IR cannot see becomes calls to `ub_intrinsics`. Only
+    /// the oracle runs such a module; it never enters the optimizer.
+    pub ub_checks: bool,
+}
+
 /// Lowers a translation unit to an IR module in alloca form (the `lowered` stage).
 pub fn lower(unit: &TranslationUnit, sources: &SourceMap) -> Result<IrModule, Diagnostic> {
+    lower_with(unit, sources, LowerOptions::default())
+}
+
+/// [`lower`] with options (the checked lowering).
+pub fn lower_with(
+    unit: &TranslationUnit,
+    sources: &SourceMap,
+    options: LowerOptions,
+) -> Result<IrModule, Diagnostic> {
     let mut ctx = ModuleCtx::new(unit, sources);
+    ctx.ub_checks = options.ub_checks;
     // Non-static functions are always emitted; static ones only once something that is
     // emitted refers to them (csmith's unused static helpers may use floating point).
     for (i, f) in unit.functions.iter().enumerate() {
@@ -128,6 +148,8 @@ pub(crate) struct ModuleCtx<'a> {
     pub strings_used: Vec<bool>,
     /// Size of the all-zero constant global, 0 when none is needed.
     pub zero_size: u32,
+    /// The checked lowering (`LowerOptions::ub_checks`).
+    pub ub_checks: bool,
 }
 
 impl<'a> ModuleCtx<'a> {
@@ -153,6 +175,7 @@ impl<'a> ModuleCtx<'a> {
             decls: BTreeMap::new(),
             strings_used: vec![false; unit.strings.len()],
             zero_size: 0,
+            ub_checks: false,
         }
     }
 

@@ -54,9 +54,14 @@ impl FnLower<'_, '_> {
                 Ok(())
             }
             Stmt::Compound(items) => {
+                self.open_scope(items);
                 for item in items {
-                    self.stmt(item)?;
+                    if let Err(e) = self.stmt(item) {
+                        self.scopes.pop();
+                        return Err(e);
+                    }
                 }
+                self.close_scope();
                 Ok(())
             }
             Stmt::If {
@@ -91,11 +96,13 @@ impl FnLower<'_, '_> {
             Stmt::Case(id, inner) => {
                 let label = self.case_label(*id, self.stmt_loc)?;
                 self.start(label);
+                self.revive_scopes();
                 self.stmt(inner)
             }
             Stmt::Label(id, inner) => {
                 let label = self.goto_label(*id, self.stmt_loc)?;
                 self.start(label);
+                self.revive_scopes();
                 self.stmt(inner)
             }
             Stmt::Goto(id) => {
@@ -105,6 +112,8 @@ impl FnLower<'_, '_> {
             }
             Stmt::Break => match self.breaks.last() {
                 Some(&l) => {
+                    let depth = self.break_scopes.last().copied().unwrap_or(0);
+                    self.end_scopes_to(depth);
                     self.br(l);
                     Ok(())
                 }
@@ -112,6 +121,8 @@ impl FnLower<'_, '_> {
             },
             Stmt::Continue => match self.continues.last() {
                 Some(&l) => {
+                    let depth = self.continue_scopes.last().copied().unwrap_or(0);
+                    self.end_scopes_to(depth);
                     self.br(l);
                     Ok(())
                 }
@@ -198,9 +209,13 @@ impl FnLower<'_, '_> {
     fn loop_body(&mut self, body: &Stmt, brk: BlockId, cont: BlockId) -> Res<()> {
         self.breaks.push(brk);
         self.continues.push(cont);
+        self.break_scopes.push(self.scopes.len());
+        self.continue_scopes.push(self.scopes.len());
         let r = self.stmt(body);
         self.breaks.pop();
         self.continues.pop();
+        self.break_scopes.pop();
+        self.continue_scopes.pop();
         r
     }
 

@@ -55,8 +55,10 @@ impl FnLower<'_, '_> {
             cases: ir_cases,
         });
         self.breaks.push(exit);
+        self.break_scopes.push(self.scopes.len());
         let r = self.stmt(body);
         self.breaks.pop();
+        self.break_scopes.pop();
         r?;
         self.br(exit);
         self.start(exit);

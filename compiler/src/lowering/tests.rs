@@ -244,3 +244,51 @@ fn statements_nested_too_deeply_are_reported_at_the_innermost_one() {
         )
     );
 }
+
+#[test]
+fn the_checked_lowering_adds_exactly_the_c_checks() {
+    let src = "struct s { int a[4]; int b; };
+        int f(int x, unsigned u, long l, struct s *p, int *q, int *r) {
+            int t = x + 1;
+            unsigned v = u + 1u;
+            char c = 1;
+            c++;
+            for (int i = 0; i < 2; i++) { int k = i; t += k; }
+            t += p->a[x];
+            long d = q - r;
+            return t + (q < r) + (q == r) + (int)(l << 2) + (int)v + c + (int)d;
+        }";
+    let opts = default_options();
+    let plain = print_module(&lower_c(src));
+    assert!(!plain.contains("__phi_ub"), "{plain}");
+    let checked = crate::compile_c::compile_c_source_with(
+        "t.c",
+        src,
+        &opts,
+        super::LowerOptions { ub_checks: true },
+    )
+    .unwrap_or_else(|d| panic!("{d}"))
+    .module;
+    let text = print_module(&checked);
+    let calls = |name: &str| {
+        let call = format!(" @{name}(");
+        text.lines()
+            .filter(|l| l.contains("call ") && l.contains(&call))
+            .count()
+    };
+    // Signed int adds: x + 1, c++ (computed in int), i++, t += k, t += p->a[x] and the
+    // six `+` of the return; u + 1u is unsigned and not checked.
+    assert_eq!(calls("__phi_ub.add.i32"), 11, "{text}");
+    assert_eq!(calls("__phi_ub.shl.i64"), 1, "{text}");
+    assert_eq!(calls("__phi_ub.ptrsub"), 1, "{text}");
+    assert_eq!(calls("__phi_ub.ptrcmp"), 1, "{text}"); // `==` is not checked
+    assert_eq!(calls("__phi_ub.index"), 1, "{text}");
+    assert_eq!(calls("__phi_ub.aligned"), 1, "{text}"); // p->a
+                                                        // The loop body's `k`: started at body entry, ended when it falls off the end.
+    assert_eq!(calls("__phi_ub.scope_start"), 1, "{text}");
+    assert_eq!(calls("__phi_ub.scope_end"), 1, "{text}");
+    assert!(
+        text.contains("declare @__phi_ub.add.i32(i32, i32) -> i32"),
+        "{text}"
+    );
+}

@@ -15,8 +15,9 @@
 //! Invariants:
 //! - an input that cannot be judged is an [`Invalid`] with its reason: front-end
 //!   error (the diagnostic's headline), gcc rejects it, the reference times out or dies by
-//!   a signal, the oracle cannot run the `lowered` stage (an unsupported external), or the
-//!   `lowered` stage itself ends in undefined behaviour or runs out of fuel;
+//!   a signal, the oracle cannot run the `lowered` stage (an unsupported external), the
+//!   UB judge (`ub_judge.rs`, the checked lowering run first) finds undefined behaviour,
+//!   or the `lowered` stage itself ends in undefined behaviour or runs out of fuel;
 //! - a front-end panic, a stage failing the verifier or panicking, and any stage whose
 //!   (status, stdout) differs from gcc's are failures, reported per stage;
 //! - the front end runs under `catch_unwind`: a panic is reported, never propagated.
@@ -46,8 +47,15 @@ pub enum Invalid {
     ReferenceCrash(i32),
     /// The oracle cannot run the `lowered` stage (unknown external, bad `main`).
     OracleCannotRun(String),
-    /// The `lowered` stage has undefined behaviour or runs out of fuel in the oracle.
+    /// The `lowered` stage runs out of fuel (or, in the normal lowering, has undefined
+    /// behaviour the checked one did not see) in the oracle.
     OracleInvalid(String),
+    /// The UB judge (`ub_judge.rs`): the checked lowering's `main` has undefined
+    /// behaviour of this category (a `Ub` kind's name, `DivByZero`, `DivOverflow`).
+    Undefined {
+        category: String,
+        detail: String,
+    },
 }
 
 impl Invalid {
@@ -61,6 +69,9 @@ impl Invalid {
             Invalid::OracleCannotRun(m) => format!("the oracle cannot run this input: {m}"),
             Invalid::OracleInvalid(m) => {
                 format!("the lowered program is not a valid reference in the oracle: {m}")
+            }
+            Invalid::Undefined { category, detail } => {
+                format!("undefined behaviour ({category}): the checked lowering ends {detail}")
             }
         }
     }
@@ -181,10 +192,12 @@ fn describe(r: &RunResult, want_stdout: &[u8]) -> String {
     s
 }
 
-/// Runs the pipeline on `module` and every stage's `main` in the oracle; compares each
-/// with `reference` (status, stdout).
+/// Asks the UB judge whether the program is defined (`checked` is its checked lowering,
+/// see `ub_judge.rs`), then runs the pipeline on `module` and every stage's `main` in the
+/// oracle; compares each with `reference` (status, stdout).
 pub fn judge_stages(
     module: &IrModule,
+    checked: &IrModule,
     reference: (i32, Vec<u8>),
     opts: &PipelineOptions,
     cfg: &RunConfig,
@@ -194,6 +207,7 @@ pub fn judge_stages(
             "the program defines no `main`".into(),
         ));
     }
+    super::ub_judge::judge_defined(checked, cfg)?;
     let staged = snapshot_stages(module, opts);
     let timings = staged
         .snapshots

@@ -13,6 +13,7 @@ pub mod directives;
 pub mod evaluate;
 pub mod native_rows;
 pub mod table;
+pub mod ub_judge;
 
 use compiler::pipeline::PipelineOptions;
 use evaluate::{check_ir_source, FileVerdict};
@@ -173,16 +174,44 @@ pub fn check_c_file(
     }
     let fe = front_end(path, &settings.c_include_dirs);
     let front_end_time = fe.elapsed;
+    let panicked = |out: &mut String, summary: &mut CheckSummary, msg: String| {
+        out.push_str(&format!("✗ the front end panicked: {msg}\n\n"));
+        summary.failed += 1;
+        summary.failing_files.push(path.to_path_buf());
+    };
     let module = match fe.result {
         Ok(m) => m,
         Err(FrontEndFailure::Refused(why)) => return invalid(out, summary, why),
-        Err(FrontEndFailure::Panic(msg)) => {
-            out.push_str(&format!("✗ the front end panicked: {msg}\n\n"));
-            summary.failed += 1;
-            summary.failing_files.push(path.to_path_buf());
-            return;
-        }
+        Err(FrontEndFailure::Panic(msg)) => return panicked(out, summary, msg),
     };
+    let checked = match ub_judge::checked_front_end(path, &settings.c_include_dirs) {
+        Ok(m) => m,
+        Err(FrontEndFailure::Refused(why)) => return invalid(out, summary, why),
+        Err(FrontEndFailure::Panic(msg)) => return panicked(out, summary, msg),
+    };
+    // A `// ub: CATEGORY` line (corpus/ub) is an expectation: the judge must report
+    // exactly that category; the program is never run natively.
+    let source = std::fs::read_to_string(path).unwrap_or_default();
+    if let Some(want) = ub_judge::expected_ub(&source) {
+        match ub_judge::judge_defined(&checked, &settings.run) {
+            Err(Invalid::Undefined { category, detail }) if category == want => {
+                out.push_str(&format!(
+                    "ub {want} as expected: {detail}\n1 passed, 0 failed\n\n"
+                ));
+                summary.passed += 1;
+            }
+            other => {
+                let got = match other {
+                    Ok(run) => format!("defined ({run})"),
+                    Err(why) => why.message(),
+                };
+                out.push_str(&format!("✗ expected ub {want}, the judge says: {got}\n\n"));
+                summary.failed += 1;
+                summary.failing_files.push(path.to_path_buf());
+            }
+        }
+        return;
+    }
     let mut reference_cfg = settings.reference.clone();
     reference_cfg
         .include_dirs
@@ -195,9 +224,22 @@ pub fn check_c_file(
     };
     let reference = match reference_result(&reference) {
         Ok(r) => r,
-        Err(why) => return invalid(out, summary, why),
+        Err(why) => {
+            // A crash or timeout of gcc's binary is often the program's UB: name it.
+            let why = match ub_judge::judge_defined(&checked, &settings.run) {
+                Err(ub @ Invalid::Undefined { .. }) => ub,
+                _ => why,
+            };
+            return invalid(out, summary, why);
+        }
     };
-    match judge_stages(&module, reference, &settings.pipeline, &settings.run) {
+    match judge_stages(
+        &module,
+        &checked,
+        reference,
+        &settings.pipeline,
+        &settings.run,
+    ) {
         Err(why) => invalid(out, summary, why),
         Ok(mut j) => {
             let include_dirs = reference_cfg.include_dirs.clone();

@@ -11,7 +11,8 @@
 //! - `report`: saving mismatches and printing the summary (counts, errors histogram,
 //!   times, native stages);
 //! - `native_bench`: `bench native`, the native stages' cost and phicc's code's speed
-//!   against gcc -O0 and -O2.
+//!   against gcc -O0 and -O2;
+//! - `ub_bench`: `bench ub`, the UB judge against gcc's sanitizers, and its cost.
 //!
 //! Invariants: every child (csmith, gcc, the binary) has a timeout; a reference that times
 //! out is counted as such, never as a mismatch (its probe may make it a suspect, see
@@ -23,6 +24,7 @@
 pub mod native_bench;
 pub mod program;
 pub mod report;
+pub mod ub_bench;
 
 use compiler::pipeline::PipelineOptions;
 use program::{run_seed, SeedConfig};
@@ -137,7 +139,9 @@ pub fn bench_csmith(args: CsmithArgs) -> i32 {
                     let keep = result.mismatch().is_some()
                         || matches!(
                             result.verdict,
-                            program::Verdict::OracleInvalid(_) | program::Verdict::Suspect(_)
+                            program::Verdict::OracleInvalid(_)
+                                | program::Verdict::Undefined { .. }
+                                | program::Verdict::Suspect(_)
                         );
                     let saved =
                         keep.then(|| save_mismatch(&out_dir, &result, &args.csmith_options));

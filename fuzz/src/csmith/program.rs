@@ -19,6 +19,7 @@
 
 use crate::check::c_source::{front_end, judge_stages, reference_result, FrontEndFailure};
 use crate::check::c_source::{run_main, CJudgement, Invalid};
+use crate::check::ub_judge::checked_front_end;
 use crate::cli::CSMITH_INCLUDE;
 use crate::native::c_program::{judge_c_natively, CNativeRows};
 use crate::native::NativePlan;
@@ -72,8 +73,11 @@ pub enum Verdict {
     /// The front end refused the program (its first error).
     Unsupported(String),
     /// The oracle cannot use the `lowered` stage as a reference (unsupported external,
-    /// undefined behaviour, out of fuel).
+    /// out of fuel).
     OracleInvalid(String),
+    /// The UB judge found undefined behaviour of this category (`check::ub_judge`): no
+    /// verdict, counted by category; saved, since csmith promises programs without UB.
+    Undefined { category: String, detail: String },
     /// gcc's binary ran past even the long time limit, but the oracle's `lowered` stage
     /// finished within the probe's fuel (what it did is the detail): no verdict, but
     /// likely a front-end bug; saved for a human.
@@ -136,6 +140,9 @@ impl SeedResult {
             Verdict::ReferenceInvalid(m) => format!("reference invalid: {m}"),
             Verdict::Unsupported(m) => format!("unsupported: {m}"),
             Verdict::OracleInvalid(m) => format!("oracle invalid: {m}{place}"),
+            Verdict::Undefined { category, detail } => {
+                format!("undefined ({category}): {detail}{place}")
+            }
             Verdict::Matched => "matched".into(),
             Verdict::Mismatched { stage, detail } => {
                 format!("MISMATCH at {stage}: {detail}{place}")
@@ -280,7 +287,23 @@ fn judge(
         fuel: cfg.fuel,
         ..RunConfig::default()
     };
-    let verdict = match judge_stages(&module, reference, &cfg.pipeline, &run) {
+    let checked = match checked_front_end(path, &includes) {
+        Ok(m) => m,
+        Err(FrontEndFailure::Refused(why)) => {
+            let prefix = format!("{}/", cfg.work_dir.display());
+            return Ok(Verdict::Unsupported(why.message().replace(&prefix, "")));
+        }
+        Err(FrontEndFailure::Panic(msg)) => {
+            return Ok(Verdict::Mismatched {
+                stage: "frontend".into(),
+                detail: format!("the checked front end panicked: {msg}"),
+            })
+        }
+    };
+    let verdict = match judge_stages(&module, &checked, reference, &cfg.pipeline, &run) {
+        Err(Invalid::Undefined { category, detail }) => {
+            return Ok(Verdict::Undefined { category, detail })
+        }
         Err(why) => return Ok(Verdict::OracleInvalid(why.message())),
         Ok(j) => {
             let verdict = match j.first_mismatch() {

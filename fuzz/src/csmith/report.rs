@@ -24,6 +24,7 @@ pub fn save_mismatch(
     let kind = match r.verdict {
         Verdict::Mismatched { .. } => "mismatch",
         Verdict::Suspect(_) => "suspect",
+        Verdict::Undefined { .. } => "undefined",
         _ => "oracle-invalid",
     };
     let dir = out.join(format!("{kind}-seed-{}", r.seed));
@@ -45,6 +46,12 @@ pub fn save_mismatch(
         let _ = writeln!(
             info,
             "oracle invalid (no verdict; csmith emits no UB): {why}"
+        );
+    } else if let Verdict::Undefined { category, detail } = &r.verdict {
+        let _ = writeln!(
+            info,
+            "undefined behaviour {category} (no verdict; csmith emits no UB: check it \
+             with gcc's sanitizers): {detail}"
         );
     } else if let Verdict::Suspect(why) = &r.verdict {
         let _ = writeln!(
@@ -141,6 +148,8 @@ pub struct Summary {
     pub reference_invalid: usize,
     pub unsupported: usize,
     pub oracle_invalid: usize,
+    /// UB judge discards by category (`check::ub_judge`).
+    pub undefined: BTreeMap<String, usize>,
     pub matched: usize,
     pub mismatched: usize,
     /// Front end accepted the program.
@@ -247,6 +256,11 @@ impl Summary {
                     s.oracle_invalid += 1;
                     s.other_invalid.push((r.seed, m.clone()));
                 }
+                Verdict::Undefined { category, detail } => {
+                    *s.undefined.entry(category.clone()).or_default() += 1;
+                    s.other_invalid
+                        .push((r.seed, format!("undefined ({category}): {detail}")));
+                }
                 Verdict::Matched => s.matched += 1,
                 Verdict::Mismatched { stage, detail } => {
                     s.mismatched += 1;
@@ -304,10 +318,15 @@ impl Summary {
                 "reference invalid (gcc rejects / crash)",
                 self.reference_invalid,
             ),
-            ("oracle invalid (UB / fuel / external)", self.oracle_invalid),
+            ("oracle invalid (fuel / external)", self.oracle_invalid),
             ("csmith failed", self.generator_failed),
+            ("undefined (UB judge)", self.undefined.values().sum()),
         ];
         for (label, n) in rows {
+            let _ = writeln!(o, "  {label:<42} {n:>6}");
+        }
+        for (category, n) in &self.undefined {
+            let label = format!("  ub:{category}");
             let _ = writeln!(o, "  {label:<42} {n:>6}");
         }
         if !self.native.is_empty() {

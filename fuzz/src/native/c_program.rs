@@ -17,6 +17,9 @@
 //!   that when gcc's run took more than a twentieth of the limit (a slow program, and
 //!   phicc's code may well be slower than gcc -O0's), phicc's binary is run again with
 //!   the long limit first, and only a second timeout is the failure;
+//! - a target whose data model is not x86_64's (i686) first asks the UB judge on its own
+//!   data model (`check::ub_judge::undefined_on_target`): UB there discards the row
+//!   (`ub (i686): CATEGORY: ...`);
 //! - the front end refusing a program for one target that gcc builds for it is
 //!   `Discarded` (`front end (i686): ...`): counted and shown, not a finding here (the
 //!   x86_64 rows of `check` already judge the front end's coverage); a front-end panic, or a
@@ -139,6 +142,12 @@ pub fn phicc_module(
     includes: &[PathBuf],
     pipeline: &PipelineOptions,
 ) -> Result<(IrModule, Duration), RowVerdict> {
+    if target.sizeof_pointer() != 8 {
+        // The stage-level judge ran on x86_64's data model; this one differs.
+        if let Some(why) = crate::check::ub_judge::undefined_on_target(path, includes, target) {
+            return Err(RowVerdict::Discarded(why));
+        }
+    }
     let start = Instant::now();
     let fe = front_end_for(path, includes, target);
     let module = match fe.result {

@@ -25,6 +25,7 @@
 use super::libc::LibcFn;
 use super::value::{Canon, Pred};
 use compiler::ir::{BlockId, IrType};
+use compiler::ub_intrinsics::UbIntrinsic;
 
 /// A register index in the current frame.
 pub(crate) type Reg = u32;
@@ -209,6 +210,20 @@ pub(crate) enum Op {
     /// A call described by `calls[site]`.
     Call {
         site: u32,
+    },
+    /// A call of a checked-lowering intrinsic with a result: `d = k(a, b)` (`b` is `a`
+    /// for one-argument ones); see `intrinsic.rs`.
+    IntrinsicValue {
+        d: Reg,
+        a: Reg,
+        b: Reg,
+        k: UbIntrinsic,
+    },
+    /// A call of a checked-lowering intrinsic without a result.
+    IntrinsicCheck {
+        a: Reg,
+        b: Reg,
+        k: UbIntrinsic,
     },
 
     // ---- terminators ----

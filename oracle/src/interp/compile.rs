@@ -39,6 +39,7 @@ use compiler::ir::{
     BinOp, BlockId, Callee, GlobalInit, GlobalItem, Inst, IrFunction, IrModule, IrType, Operand,
     Terminator, UnOp, Value,
 };
+use compiler::ub_intrinsics::UbIntrinsic;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
@@ -61,6 +62,8 @@ enum Symbol {
     Global,
     Func(u32),
     Libc(LibcFn),
+    /// A checked-lowering intrinsic: callable directly only.
+    Intrinsic(UbIntrinsic),
 }
 
 /// Module-wide facts every function's decoding needs.
@@ -153,6 +156,20 @@ pub(crate) fn compile_reusing(
     for d in &module.decls {
         if symbols.contains_key(d.name.as_str()) {
             // A prototype of something the module defines.
+            continue;
+        }
+        if let Some(k) = UbIntrinsic::by_name(&d.name) {
+            if *d != k.decl() {
+                return Err(err(format!(
+                    "intrinsic @{} is declared with the wrong signature",
+                    d.name
+                )));
+            }
+            // An address nothing can read, write or call.
+            let (_, addr) = image
+                .allocate(0, 1, AllocKind::ConstGlobal)
+                .ok_or_else(|| err("too many symbols".into()))?;
+            symbols.insert(&d.name, (Symbol::Intrinsic(k), addr));
             continue;
         }
         let f = LibcFn::by_name(&d.name).ok_or_else(|| {
@@ -743,6 +760,13 @@ impl<'a> FuncCompiler<'a> {
                     Symbol::Global => {
                         return Err(self.fail(format!("call to @{name}, which is not a function")))
                     }
+                    Symbol::Intrinsic(k) => {
+                        let d = k.decl();
+                        if signature_matches(arg_types(), ret, &d.params, d.variadic, d.ret) {
+                            return self.intrinsic_call(k, dest, args);
+                        }
+                        CallTarget::Mismatch
+                    }
                     Symbol::Func(i) => {
                         let f = &self.ctx.module.functions[i as usize];
                         if signature_matches(arg_types(), ret, &f.params, f.variadic, f.ret) {
@@ -779,6 +803,36 @@ impl<'a> FuncCompiler<'a> {
             ret,
         });
         self.emit(Op::Call { site });
+        Ok(())
+    }
+
+    /// A call of intrinsic `k` whose signature matched: one instruction, no call frame.
+    fn intrinsic_call(
+        &mut self,
+        k: UbIntrinsic,
+        dest: Option<Value>,
+        args: &[(IrType, Operand)],
+    ) -> Result<(), InterpError> {
+        let mut regs = Vec::with_capacity(2);
+        for (ty, op) in args {
+            regs.push(self.read(op, *ty)?);
+        }
+        let a = *regs
+            .first()
+            .ok_or_else(|| self.fail("an intrinsic call without arguments"))?;
+        let b = regs.get(1).copied().unwrap_or(a);
+        match dest {
+            Some(d) => {
+                let op = Op::IntrinsicValue {
+                    d: self.reg(d),
+                    a,
+                    b,
+                    k,
+                };
+                self.define(d, op);
+            }
+            None => self.emit(Op::IntrinsicCheck { a, b, k }),
+        }
         Ok(())
     }
 

@@ -19,6 +19,7 @@
 
 use super::code::{CallTarget, CompiledFunc, Edge, FuncRef, Op, NO_INST};
 use super::compile::{signature_matches, CompiledProgram};
+use super::intrinsic;
 use super::libc::{self, LibcResult};
 use super::memory::{AllocKind, Memory};
 use super::output::Stdout;
@@ -509,6 +510,19 @@ impl<'p> Machine<'p> {
                     Op::Call { site } => {
                         charge!();
                         break 'frame Transfer::Call(site);
+                    }
+                    Op::IntrinsicValue { d, a, b, k } => {
+                        charge!();
+                        match intrinsic::execute(k, r!(a), r!(b), mem) {
+                            Ok(v) => r!(d) = v,
+                            Err(u) => ub!(u),
+                        }
+                    }
+                    Op::IntrinsicCheck { a, b, k } => {
+                        charge!();
+                        if let Err(u) = intrinsic::execute(k, r!(a), r!(b), mem) {
+                            ub!(u);
+                        }
                     }
                     Op::Br { edge } => {
                         charge!();

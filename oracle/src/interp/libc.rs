@@ -360,7 +360,7 @@ mod tests {
         );
         assert_eq!(
             call8(LibcFn::Memcpy, &[q + 1, q, 4], &mut mem, &mut out),
-            Err(Ub::BadLibcCall)
+            Err(Ub::MemcpyOverlap)
         );
     }
 

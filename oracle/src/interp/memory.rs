@@ -61,6 +61,9 @@ pub(crate) enum Status {
     FrameReturned,
     /// A heap block passed to `free`.
     Freed,
+    /// A stack slot whose C block ended (checked lowering: `__phi_ub.scope_end`); its
+    /// bytes are kept for a `scope_start` that revives it, uninitialised.
+    ScopeEnded,
 }
 
 #[derive(Clone, Debug)]
@@ -162,13 +165,58 @@ impl Memory {
     /// Ends a stack slot's life when its frame returns.
     pub fn kill_stack_slot(&mut self, id: u32) {
         let a = &mut self.allocs[id as usize];
-        if a.status == Status::Live {
+        if matches!(a.status, Status::Live | Status::ScopeEnded) {
             a.status = Status::FrameReturned;
             a.readable = false;
             a.writable = false;
             self.live_bytes -= a.size;
             a.data = Vec::new();
             a.init = Vec::new();
+        }
+    }
+
+    /// The live stack slot `addr` starts, if it is one.
+    fn stack_slot_at(&mut self, addr: u64) -> Option<&mut Allocation> {
+        let (id, off) = self.resolve(addr).ok()?;
+        let a = &mut self.allocs[id];
+        (a.kind == AllocKind::Stack && off == 0).then_some(a)
+    }
+
+    /// The C block of the stack slot at `addr` ended: accesses are `UseAfterScope` until
+    /// [`Memory::start_scope`]. Anything else (a dead frame's slot) is left alone.
+    pub fn end_scope(&mut self, addr: u64) {
+        if let Some(a) = self.stack_slot_at(addr) {
+            if a.status == Status::Live {
+                a.status = Status::ScopeEnded;
+                a.readable = false;
+                a.writable = false;
+            }
+        }
+    }
+
+    /// Control entered the C block of the stack slot at `addr`: a slot whose block had
+    /// ended lives again with indeterminate (uninitialised) bytes; a live one is left
+    /// alone.
+    pub fn start_scope(&mut self, addr: u64) {
+        if let Some(a) = self.stack_slot_at(addr) {
+            if a.status == Status::ScopeEnded {
+                a.status = Status::Live;
+                a.readable = true;
+                a.writable = true;
+                a.init.fill(0);
+            }
+        }
+    }
+
+    /// True when `p` and `q` may be subtracted or compared: they are equal, or both
+    /// designate (or point one past) the same allocation.
+    pub fn same_object(&self, p: u64, q: u64) -> bool {
+        if p == q {
+            return true;
+        }
+        match (self.resolve(p), self.resolve(q)) {
+            (Ok((a, _)), Ok((b, _))) => a == b,
+            _ => false,
         }
     }
 
@@ -244,6 +292,7 @@ impl Memory {
             Status::Live => {}
             Status::FrameReturned => return Ub::DeadFrame,
             Status::Freed => return Ub::UseAfterFree,
+            Status::ScopeEnded => return Ub::UseAfterScope,
         }
         if let AllocKind::Function(_) = a.kind {
             return Ub::InvalidPointer;
@@ -306,7 +355,7 @@ impl Memory {
         if sid == did {
             let overlaps = so < d + n && d < so + n;
             if overlaps && so != d && !overlap_ok {
-                return Err(Ub::BadLibcCall);
+                return Err(Ub::MemcpyOverlap);
             }
             let a = &mut self.allocs[sid];
             a.data.copy_within(so..so + n, d);
@@ -451,6 +500,28 @@ mod tests {
     }
 
     #[test]
+    fn ended_scopes_are_dead_until_revived_uninitialised() {
+        for mut m in both() {
+            let (id, p) = m.allocate(4, 4, AllocKind::Stack).unwrap();
+            let (_, q) = m.allocate(4, 4, AllocKind::Stack).unwrap();
+            m.store(p, 4, 7).unwrap();
+            m.start_scope(p);
+            assert_eq!(m.load(p, 4), Ok(7), "starting a live slot changes nothing");
+            m.end_scope(p);
+            assert_eq!(m.load(p, 4), Err(Ub::UseAfterScope));
+            assert_eq!(m.store(p, 1, 0), Err(Ub::UseAfterScope));
+            assert!(m.same_object(p, p + 4) && !m.same_object(p, q));
+            m.start_scope(p);
+            assert_eq!(m.load(p, 4), Err(Ub::UninitRead));
+            m.store(p, 4, 8).unwrap();
+            m.end_scope(p);
+            m.kill_stack_slot(id);
+            m.start_scope(p);
+            assert_eq!(m.load(p, 4), Err(Ub::DeadFrame));
+        }
+    }
+
+    #[test]
     fn const_globals_and_functions() {
         for mut m in both() {
             let (id, g) = m.allocate(2, 1, AllocKind::ConstGlobal).unwrap();
@@ -475,7 +546,7 @@ mod tests {
             m.copy(b, a, 8, false).unwrap();
             assert_eq!(m.load(b, 2), Ok(0x0102));
             assert_eq!(m.load(b + 2, 1), Err(Ub::UninitRead));
-            assert_eq!(m.copy(a + 1, a, 4, false), Err(Ub::BadLibcCall));
+            assert_eq!(m.copy(a + 1, a, 4, false), Err(Ub::MemcpyOverlap));
             m.copy(a + 1, a, 2, true).unwrap();
             assert_eq!(m.load(a, 1), Ok(0x02));
             assert_eq!(m.load(a + 1, 2), Ok(0x0102));

@@ -16,6 +16,7 @@
 //!   initialisation;
 //! - `exec`: the execution loop, frames, calls and returns;
 //! - `libc`, `printf`: the supported externals; `output`: captured stdout and its limit;
+//! - `intrinsic`: the checked lowering's UB checks (`compiler::ub_intrinsics`);
 //! - `startup`: the hosted forms of `main` and the `argv` (and `envp`) it is given.
 //!
 //! Invariants of the API: [`InterpError`] only ever means "this input cannot be run at all"
@@ -30,6 +31,7 @@ mod assigned;
 mod code;
 mod compile;
 mod exec;
+mod intrinsic;
 mod libc;
 mod memory;
 mod output;

@@ -1,0 +1,174 @@
+//! The intrinsics of the checked lowering: the calls through which phicc's front end tells
+//! the oracle what C makes undefined and the IR cannot see (see `docs/ub-judge.md`).
+//!
+//! Why: IR arithmetic wraps, a pointer is an allocation plus an offset and an `alloca`
+//! lives as long as its frame, so signed overflow, sub-object bounds, block lifetimes
+//! and cross-object pointer comparisons are invisible in the normal lowering. The
+//! *checked* lowering (`lowering::LowerOptions::ub_checks`) replaces or precedes the
+//! operations C restricts with calls to these declared externals; the oracle implements
+//! them (`oracle::interp::intrinsic`) and reports a violation as `Undefined(kind)`. Only
+//! the UB judge runs this module: it never enters the optimizer, whose input stays the
+//! normal lowering, so no pass, backend or IR rule needs to know these names.
+//!
+//! Invariants: this enum is the whole set; a name is `__phi_ub.` followed by the
+//! operation (`.i32`/`.i64` for the typed ones); each has exactly the signature
+//! [`UbIntrinsic::decl`] gives, which the oracle checks like a libc prototype. The
+//! arithmetic ones return the wrapped result (what the plain instruction computes) when
+//! they do not report.
+
+use crate::ir::{IrDecl, IrType};
+
+/// One intrinsic of the checked lowering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UbIntrinsic {
+    /// `(a, b) -> a + b` of a signed type; `SignedOverflow` when the sum does not fit.
+    AddI32,
+    AddI64,
+    SubI32,
+    SubI64,
+    MulI32,
+    MulI64,
+    /// `(a) -> -a`; `SignedOverflow` for the type's minimum.
+    NegI32,
+    NegI64,
+    /// `(a, n) -> a << n` of a signed `a`: `ShiftTooLarge` unless `0 <= n < width`,
+    /// `SignedShift` when `a < 0` or `a * 2^n` does not fit (C99 6.5.7p3,4).
+    ShlI32,
+    ShlI64,
+    /// `(p, q) -> void` before `p - q`: `PointerSubtraction` unless both point into (or
+    /// one past) the same object, or are equal.
+    PtrSub,
+    /// `(p, q) -> void` before `p < q` (`<=`, `>`, `>=`): `PointerComparison` unless both
+    /// point into (or one past) the same object, or are equal.
+    PtrCmp,
+    /// `(i, limit) -> void`, `i64`s: `IndexOutOfBounds` unless `0 <= i < limit`. The
+    /// lowering passes the array's length (an access) or length + 1 (an address).
+    Index,
+    /// `(p, align) -> void`: `Misaligned` unless `p` is a multiple of `align`.
+    Aligned,
+    /// `(p) -> void` at the entry of the block that declares the object at `p` (and at
+    /// labels inside it): an object whose block had ended lives again, uninitialised.
+    ScopeStart,
+    /// `(p) -> void` where that block ends: later accesses are `UseAfterScope`.
+    ScopeEnd,
+}
+
+impl UbIntrinsic {
+    pub const ALL: [UbIntrinsic; 16] = [
+        UbIntrinsic::AddI32,
+        UbIntrinsic::AddI64,
+        UbIntrinsic::SubI32,
+        UbIntrinsic::SubI64,
+        UbIntrinsic::MulI32,
+        UbIntrinsic::MulI64,
+        UbIntrinsic::NegI32,
+        UbIntrinsic::NegI64,
+        UbIntrinsic::ShlI32,
+        UbIntrinsic::ShlI64,
+        UbIntrinsic::PtrSub,
+        UbIntrinsic::PtrCmp,
+        UbIntrinsic::Index,
+        UbIntrinsic::Aligned,
+        UbIntrinsic::ScopeStart,
+        UbIntrinsic::ScopeEnd,
+    ];
+
+    /// The declared symbol.
+    pub fn name(self) -> &'static str {
+        match self {
+            UbIntrinsic::AddI32 => "__phi_ub.add.i32",
+            UbIntrinsic::AddI64 => "__phi_ub.add.i64",
+            UbIntrinsic::SubI32 => "__phi_ub.sub.i32",
+            UbIntrinsic::SubI64 => "__phi_ub.sub.i64",
+            UbIntrinsic::MulI32 => "__phi_ub.mul.i32",
+            UbIntrinsic::MulI64 => "__phi_ub.mul.i64",
+            UbIntrinsic::NegI32 => "__phi_ub.neg.i32",
+            UbIntrinsic::NegI64 => "__phi_ub.neg.i64",
+            UbIntrinsic::ShlI32 => "__phi_ub.shl.i32",
+            UbIntrinsic::ShlI64 => "__phi_ub.shl.i64",
+            UbIntrinsic::PtrSub => "__phi_ub.ptrsub",
+            UbIntrinsic::PtrCmp => "__phi_ub.ptrcmp",
+            UbIntrinsic::Index => "__phi_ub.index",
+            UbIntrinsic::Aligned => "__phi_ub.aligned",
+            UbIntrinsic::ScopeStart => "__phi_ub.scope_start",
+            UbIntrinsic::ScopeEnd => "__phi_ub.scope_end",
+        }
+    }
+
+    /// The intrinsic declared as `name`, if any.
+    pub fn by_name(name: &str) -> Option<UbIntrinsic> {
+        UbIntrinsic::ALL.into_iter().find(|i| i.name() == name)
+    }
+
+    /// The checked form of a signed binary operation in `ty` (`i32` or `i64`), if C
+    /// restricts it: `+ - * <<`.
+    pub fn signed_binary(op: crate::ir::BinOp, ty: IrType) -> Option<UbIntrinsic> {
+        use crate::ir::BinOp;
+        let wide = match ty {
+            IrType::I32 => false,
+            IrType::I64 => true,
+            _ => return None,
+        };
+        Some(match (op, wide) {
+            (BinOp::Add, false) => UbIntrinsic::AddI32,
+            (BinOp::Add, true) => UbIntrinsic::AddI64,
+            (BinOp::Sub, false) => UbIntrinsic::SubI32,
+            (BinOp::Sub, true) => UbIntrinsic::SubI64,
+            (BinOp::Mul, false) => UbIntrinsic::MulI32,
+            (BinOp::Mul, true) => UbIntrinsic::MulI64,
+            (BinOp::Shl, false) => UbIntrinsic::ShlI32,
+            (BinOp::Shl, true) => UbIntrinsic::ShlI64,
+            _ => return None,
+        })
+    }
+
+    /// The checked negation in `ty`, if it is `i32` or `i64`.
+    pub fn signed_neg(ty: IrType) -> Option<UbIntrinsic> {
+        match ty {
+            IrType::I32 => Some(UbIntrinsic::NegI32),
+            IrType::I64 => Some(UbIntrinsic::NegI64),
+            _ => None,
+        }
+    }
+
+    /// The declaration the checked lowering emits.
+    pub fn decl(self) -> IrDecl {
+        use IrType::{Ptr, Void, I32, I64};
+        let (params, ret) = match self {
+            UbIntrinsic::AddI32 | UbIntrinsic::SubI32 | UbIntrinsic::MulI32 => {
+                (vec![I32, I32], I32)
+            }
+            UbIntrinsic::ShlI32 => (vec![I32, I32], I32),
+            UbIntrinsic::AddI64 | UbIntrinsic::SubI64 | UbIntrinsic::MulI64 => {
+                (vec![I64, I64], I64)
+            }
+            UbIntrinsic::ShlI64 => (vec![I64, I64], I64),
+            UbIntrinsic::NegI32 => (vec![I32], I32),
+            UbIntrinsic::NegI64 => (vec![I64], I64),
+            UbIntrinsic::PtrSub | UbIntrinsic::PtrCmp => (vec![Ptr, Ptr], Void),
+            UbIntrinsic::Index => (vec![I64, I64], Void),
+            UbIntrinsic::Aligned => (vec![Ptr, I64], Void),
+            UbIntrinsic::ScopeStart | UbIntrinsic::ScopeEnd => (vec![Ptr], Void),
+        };
+        IrDecl {
+            name: self.name().to_string(),
+            params,
+            variadic: false,
+            ret,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_round_trip() {
+        for i in UbIntrinsic::ALL {
+            assert_eq!(UbIntrinsic::by_name(i.name()), Some(i));
+            assert_eq!(i.decl().name, i.name());
+        }
+        assert_eq!(UbIntrinsic::by_name("printf"), None);
+    }
+}
