@@ -4,20 +4,38 @@
 //!
 //! Expected values come from the C standard (and gcc), never from phihunt's output.
 
-use std::path::PathBuf;
 mod common;
 use common::{counts, last_line, phihunt};
 
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("phihunt-c-{}-{tag}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A C file in its own scratch directory: it reads as the file's path, and the directory
+/// is removed when the guard drops (a shared static directory would never be dropped).
+struct TempC {
+    _dir: tempfile::TempDir,
+    path: String,
 }
 
-fn temp_c(name: &str, text: &str) -> String {
-    let p = temp_dir("files").join(name);
-    std::fs::write(&p, text).unwrap();
-    p.display().to_string()
+impl std::ops::Deref for TempC {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.path
+    }
+}
+
+impl std::fmt::Display for TempC {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.path)
+    }
+}
+
+/// Writes `text` to `name` in a fresh scratch directory (removed when the guard drops).
+fn temp_c(name: &str, text: &str) -> TempC {
+    let dir = tempfile::tempdir().expect("a scratch directory");
+    let p = dir.path().join(name);
+    std::fs::write(&p, text).expect("write the C file");
+    TempC {
+        path: p.display().to_string(),
+        _dir: dir,
+    }
 }
 
 #[test]

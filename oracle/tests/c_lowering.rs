@@ -711,21 +711,20 @@ fn deep_nesting_is_a_diagnostic_not_a_stack_overflow() {
 
 // ---------- C sources, compared with host gcc -O0 ----------
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
 /// Runs `cmd` with a timeout; `None` when it could not start or ran too long. Output
-/// goes through files (a pipe nobody reads would block a chatty child).
+/// goes through anonymous temporary files (a pipe nobody reads would block a chatty
+/// child; the files vanish with their handles).
 fn run_with_timeout(cmd: &mut Command, limit: Duration) -> Option<std::process::Output> {
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = scratch_dir();
-    let (out_path, err_path) = (dir.join(format!("out{k}")), dir.join(format!("err{k}")));
+    use std::io::{Read, Seek};
+    let (mut out, mut err) = (tempfile::tempfile().ok()?, tempfile::tempfile().ok()?);
     let mut child = cmd
         .stdin(Stdio::null())
-        .stdout(std::fs::File::create(&out_path).ok()?)
-        .stderr(std::fs::File::create(&err_path).ok()?)
+        .stdout(out.try_clone().ok()?)
+        .stderr(err.try_clone().ok()?)
         .spawn()
         .ok()?;
     let start = std::time::Instant::now();
@@ -741,25 +740,23 @@ fn run_with_timeout(cmd: &mut Command, limit: Duration) -> Option<std::process::
             Err(_) => return None,
         }
     };
-    let output = std::process::Output {
-        status,
-        stdout: std::fs::read(&out_path).ok()?,
-        stderr: std::fs::read(&err_path).ok()?,
+    let read_all = |f: &mut std::fs::File| -> Option<Vec<u8>> {
+        let mut bytes = Vec::new();
+        f.rewind().ok()?;
+        f.read_to_end(&mut bytes).ok()?;
+        Some(bytes)
     };
-    let _ = std::fs::remove_file(&out_path);
-    let _ = std::fs::remove_file(&err_path);
-    Some(output)
-}
-
-fn scratch_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("phicc_c_lowering_{}", std::process::id()));
-    let _ = std::fs::create_dir_all(&dir);
-    dir
+    Some(std::process::Output {
+        status,
+        stdout: read_all(&mut out)?,
+        stderr: read_all(&mut err)?,
+    })
 }
 
 /// What host gcc -O0 makes of `src`: (exit status, stdout), or an explanation.
 fn gcc_reference(name: &str, src: &str, include: &[&Path]) -> Result<(i32, Vec<u8>), String> {
-    let dir = scratch_dir();
+    let scratch = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let dir = scratch.path();
     let c = dir.join(format!("{name}.c"));
     let exe = dir.join(name);
     std::fs::write(&c, src).map_err(|e| e.to_string())?;
@@ -777,8 +774,6 @@ fn gcc_reference(name: &str, src: &str, include: &[&Path]) -> Result<(i32, Vec<u
     }
     let run = run_with_timeout(&mut Command::new(&exe), Duration::from_secs(10))
         .ok_or("the gcc-built program timed out")?;
-    let _ = std::fs::remove_file(&exe);
-    let _ = std::fs::remove_file(&c);
     let code = run
         .status
         .code()
