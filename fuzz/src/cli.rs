@@ -112,6 +112,38 @@ enum BenchWhat {
         #[arg(long)]
         list: bool,
     },
+    /// The C generator checked: seeds through the host gcc -O0 (and with `--sanitize`
+    /// UBSan+ASan) against `gen c --expected`, and with `--oracle` through phicc and
+    /// every stage in the oracle. Ends with `N programs, M failures`.
+    Cgen {
+        #[arg(long, default_value_t = 100)]
+        count: u64,
+        #[arg(long, default_value_t = 1)]
+        seed_start: u64,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Skip the plain gcc -O0 build.
+        #[arg(long)]
+        no_gcc: bool,
+        /// Also build with -fsanitize=undefined,address -fno-sanitize-recover.
+        #[arg(long)]
+        sanitize: bool,
+        /// Also run phicc and every stage in the oracle against the expected output.
+        #[arg(long)]
+        oracle: bool,
+        /// Where failing seeds are saved (default: reports/cgen-<UTC timestamp>/).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Time limit of each gcc binary's run.
+        #[arg(long, default_value = "10s", value_parser = parse_duration)]
+        run_timeout: Duration,
+        /// Oracle instructions per stage run.
+        #[arg(long, default_value_t = 100_000_000)]
+        fuel: u64,
+        #[command(flatten)]
+        c: CGenArgs,
+    },
     /// csmith programs through phicc (front end, every stage in the oracle) against the
     /// host gcc -O0 build; prints counts, front-end errors and compile times. Options after
     /// `--` go to csmith.
@@ -230,10 +262,18 @@ enum Command {
     /// Print the program a generator makes for a seed, with `; run:` lines of the
     /// oracle's reference outcomes.
     Gen {
-        /// cfg or phi.
+        /// cfg, phi or c.
         generator: String,
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// (c) The target whose data model `--expected` is for (i686 is ILP32).
+        #[arg(long, default_value = "x86_64")]
+        target: String,
+        /// (c) Print the exact stdout the program must produce instead of the program.
+        #[arg(long)]
+        expected: bool,
+        #[command(flatten)]
+        c: CGenArgs,
     },
     /// Shrink a failing `.ir` file while its bug signature (kind, stage) holds. The entry
     /// and argument vectors come from its `; run:` lines (the first line's function).
@@ -257,6 +297,31 @@ enum Command {
         #[arg(long, default_value = "auto", value_name = "auto|none|T[,T]")]
         targets: String,
     },
+}
+
+/// The C generator's options (`gen c`, `bench cgen`, `hunt --gen c`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct CGenArgs {
+    /// (c) Program size, 1 (small) to 10.
+    #[arg(long, default_value_t = 3)]
+    size: u32,
+    /// (c) Features never used, comma-separated (`--no goto,switch`; see c/gen/features.rs).
+    #[arg(long, value_name = "FEATURE[,FEATURE]")]
+    no: Option<String>,
+    /// (c) Every program uses every allowed feature (no swarm subsets).
+    #[arg(long)]
+    no_swarm: bool,
+}
+
+impl CGenArgs {
+    fn options(&self) -> crate::c::cli::CGenOptions {
+        crate::c::cli::CGenOptions {
+            size: self.size,
+            no: self.no.clone(),
+            with: None,
+            no_swarm: self.no_swarm,
+        }
+    }
 }
 
 /// The native plan `--targets SPEC` asks for, and what it left out; the error says why a
@@ -462,6 +527,38 @@ pub fn cli_main(args: Vec<String>) -> i32 {
         }
         Command::Bench {
             what:
+                BenchWhat::Cgen {
+                    count,
+                    seed_start,
+                    jobs,
+                    no_gcc,
+                    sanitize,
+                    oracle,
+                    out,
+                    run_timeout,
+                    fuel,
+                    c,
+                },
+        } => crate::c::bench::bench_cgen(crate::c::bench::CGenBenchArgs {
+            count,
+            seed_start,
+            jobs: jobs.unwrap_or_else(crate::campaign::cli::default_jobs),
+            gen: c.options(),
+            gcc: !no_gcc,
+            sanitize,
+            oracle,
+            out: out.unwrap_or_else(|| {
+                PathBuf::from("reports").join(format!(
+                    "cgen-{}",
+                    crate::findings::timestamp(crate::findings::unix_now())
+                ))
+            }),
+            run_timeout,
+            fuel,
+            pipeline,
+        }),
+        Command::Bench {
+            what:
                 BenchWhat::Native {
                     count,
                     seed_start,
@@ -497,7 +594,19 @@ pub fn cli_main(args: Vec<String>) -> i32 {
                 },
             )
         }
-        Command::Gen { generator, seed } => crate::campaign::cli::gen_command(&generator, seed),
+        Command::Gen {
+            generator,
+            seed,
+            target,
+            expected,
+            c,
+        } => {
+            if generator == "c" {
+                crate::c::cli::gen_c_command(seed, &target, expected, &c.options())
+            } else {
+                crate::campaign::cli::gen_command(&generator, seed)
+            }
+        }
         Command::Reduce {
             file,
             output,
