@@ -97,7 +97,7 @@ enum BenchWhat {
         /// Time budget per mutant.
         #[arg(long, default_value = "60s", value_parser = parse_duration)]
         budget: Duration,
-        /// Generators: cfg, phi, or all.
+        /// Generators: cfg, phi, c (generated C), a list of them, or all.
         #[arg(long = "gen", default_value = "all")]
         generators: String,
         #[arg(long, default_value_t = 1)]
@@ -222,7 +222,7 @@ enum Command {
     /// The main job: generate programs, run every stage, save, reduce and report
     /// findings. Ends with the line `N findings`.
     Hunt {
-        /// Generators: cfg, phi, or all.
+        /// Generators: cfg, phi, c (generated C), a list of them, or all.
         #[arg(long = "gen", default_value = "all")]
         generators: String,
         /// How long to hunt, e.g. 30s, 10m, 8h.

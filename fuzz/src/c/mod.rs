@@ -7,4 +7,5 @@
 pub mod bench;
 pub mod cli;
 pub mod gen;
+pub mod hunt;
 pub mod judge;
