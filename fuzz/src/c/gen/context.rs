@@ -64,6 +64,8 @@ pub struct Gen<'c> {
     pub nest: u32,
     /// A volatile object has been read in the current statement (one read at most).
     pub volatile_used: bool,
+    /// How many index expressions are being generated inside each other.
+    pub in_index: u32,
     /// Only globals may be named (initializers of globals).
     pub globals_only: bool,
     /// The integer kinds this program uses.

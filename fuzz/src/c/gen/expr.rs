@@ -80,12 +80,15 @@ impl Gen<'_> {
     /// An index into an array of `n` elements: a constant, a loop counter or any
     /// expression (the evaluator guards it when it leaves the bounds).
     pub fn index(&mut self, n: u32) -> Expr {
-        if self.globals_only || self.chance(0.4) {
-            return Expr::Const(Val::new(
+        let constant = |g: &mut Self| {
+            Expr::Const(Val::new(
                 IntKind::Int,
-                self.below(n as usize) as i128,
+                g.below(n as usize) as i128,
                 NARROW_DM,
-            ));
+            ))
+        };
+        if self.globals_only || self.chance(0.4) {
+            return constant(self);
         }
         let counters: Vec<VarRef> = self
             .readonly
@@ -97,9 +100,15 @@ impl Gen<'_> {
             let c = self.pick(&counters);
             return Expr::Read(LVal::Var(c));
         }
+        // An index inside an index is a constant or a counter: no unbounded nesting.
+        if self.in_index > 0 {
+            return constant(self);
+        }
         let saved = self.volatile_used;
         self.volatile_used = true;
+        self.in_index += 1;
         let e = self.expr(1);
+        self.in_index -= 1;
         self.volatile_used = saved;
         e
     }

@@ -112,6 +112,7 @@ pub fn generate(seed: u64, cfg: &GenConfig) -> Result<CProgram, String> {
         switch_depth: 0,
         nest: 0,
         volatile_used: false,
+        in_index: 0,
         globals_only: false,
     };
     for _ in 0..ATTEMPTS {
