@@ -182,7 +182,10 @@ pub fn native_c(
         let target = stage.target;
         let name = stage.name();
         if !modules.contains_key(target.name()) {
-            modules.insert(target.name(), phicc_module(target, path, &[], pipeline));
+            modules.insert(
+                target.name(),
+                phicc_module(target, path, &p.include_dirs, pipeline),
+            );
         }
         let tally = report.stages.entry(name.clone()).or_default();
         let (module, front) = match &modules[target.name()] {
@@ -219,7 +222,7 @@ pub fn native_c(
                 let behaviour = matches!(f.kind, FindingKind::Mismatch | FindingKind::Timeout);
                 if behaviour {
                     // gcc decides whether the expected output is right on this target.
-                    match gcc_reference(target, path, &[], &plan.limits)? {
+                    match gcc_reference(target, path, &p.include_dirs, &plan.limits)? {
                         CReference::Usable { o0, .. }
                             if o0.exit == Exit::Code(0) && o0.stdout == reference.stdout => {}
                         CReference::Usable { o0, .. } => {

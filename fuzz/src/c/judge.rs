@@ -57,6 +57,7 @@ pub fn gcc_verdict(
     file.write_all(p.text.as_bytes())
         .map_err(|e| format!("cannot write the program: {e}"))?;
     let cfg = ReferenceConfig {
+        include_dirs: p.include_dirs.clone(),
         extra_flags: if sanitize {
             SANITIZER_FLAGS.iter().map(|s| s.to_string()).collect()
         } else {
@@ -86,6 +87,7 @@ pub fn gcc_verdict(
 pub fn front_end(p: &CProgram, target: Target) -> Result<IrModule, (bool, String)> {
     let mut opts = default_options();
     opts.target = target;
+    opts.include_dirs.extend(p.include_dirs.iter().cloned());
     let name = format!("cgen-{}.c", p.seed);
     match catch_unwind(AssertUnwindSafe(|| compile_c_source(&name, &p.text, &opts))) {
         Ok(Ok(c)) => Ok(c.module),

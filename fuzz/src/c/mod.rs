@@ -6,6 +6,7 @@
 
 pub mod bench;
 pub mod cli;
+pub mod csmith_source;
 pub mod gen;
 pub mod hunt;
 pub mod judge;

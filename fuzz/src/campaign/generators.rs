@@ -33,15 +33,20 @@ impl ProgramSource for IrGenerator {
     }
 }
 
-/// `cfg`, `phi`, `c` (a list of them) or `all` to the list of sources.
+/// `cfg`, `phi`, `c`, `csmith` (a list of them) or `all` (every one but csmith) to the
+/// list of sources.
 pub fn sources_for(name: &str) -> Result<Vec<Box<dyn ProgramSource>>, String> {
     let one = |n: &str| -> Result<Box<dyn ProgramSource>, String> {
         if n == "c" {
             return Ok(Box::new(CGenerator::default()));
         }
+        // Not in `all`: csmith is a baseline (gcc in its inner loop), not a hunter here.
+        if n == "csmith" {
+            return Ok(Box::new(crate::c::csmith_source::CsmithSource::default()));
+        }
         n.parse::<GenKind>()
             .map(|k| Box::new(IrGenerator(k)) as Box<dyn ProgramSource>)
-            .map_err(|e| format!("{e} (or `c`)"))
+            .map_err(|e| format!("{e} (or `c`, `csmith`)"))
     };
     if name == "all" {
         let mut all: Vec<Box<dyn ProgramSource>> = GenKind::ALL

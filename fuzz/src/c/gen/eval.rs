@@ -607,3 +607,81 @@ impl Machine<'_> {
         Ok(Flow::Normal)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::c::gen::print::program_text;
+    use crate::c::gen::DATA_MODELS;
+
+    fn int(v: i128) -> Expr {
+        Expr::Const(Val {
+            kind: IntKind::Int,
+            v,
+        })
+    }
+
+    fn global(name: &str, v: i128) -> Var {
+        Var {
+            name: name.into(),
+            ty: Ty::Int(IntKind::Int),
+            is_const: false,
+            is_volatile: false,
+            owner: None,
+            init: Init::Expr(int(v)),
+        }
+    }
+
+    fn g(i: usize) -> LVal {
+        LVal::Var(VarRef::Global(i))
+    }
+
+    /// `g_0 = g_0 + 1` with `g_0 == INT_MAX` becomes `g_0 - 1` (the first swap defined on
+    /// those values); `g_1 = -g_1` with `g_1 == INT_MIN` has no swap and is done in
+    /// `unsigned int`. Expected values computed by hand (the checksum with Python).
+    #[test]
+    fn undefined_operations_are_rewritten_and_the_output_follows() {
+        let p = Program {
+            structs: Vec::new(),
+            globals: vec![
+                global("g_0", i32::MAX as i128),
+                global("g_1", i32::MIN as i128),
+            ],
+            funcs: vec![Func {
+                name: "func_0".into(),
+                ret: None,
+                params: 0,
+                locals: Vec::new(),
+                body: vec![
+                    Stmt::Assign {
+                        lv: g(0),
+                        rhs: Expr::Binary(
+                            BinOp::Add.into(),
+                            Box::new(Expr::Read(g(0))),
+                            Box::new(int(1)),
+                            Fix::default(),
+                        ),
+                        style: AssignStyle::Plain,
+                    },
+                    Stmt::Assign {
+                        lv: g(1),
+                        rhs: Expr::Unary(UnOp::Neg, Box::new(Expr::Read(g(1))), Fix::default()),
+                        style: AssignStyle::Plain,
+                    },
+                    Stmt::Print(Expr::Read(g(0))),
+                ],
+                depth_param: None,
+            }],
+            main_args: Vec::new(),
+        };
+        let outs = settle(&p, &DATA_MODELS, 1000).unwrap();
+        assert_eq!(outs[0], "2147483646\nchecksum = fffe9644fffa459a\n");
+        assert_eq!(outs[0], outs[1]);
+        let text = program_text(&p);
+        assert!(text.contains("g_0 = (g_0 - 1);"), "{text}");
+        assert!(
+            text.contains("g_1 = ((int)(-(unsigned int)(g_1)));"),
+            "{text}"
+        );
+    }
+}

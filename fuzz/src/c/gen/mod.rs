@@ -57,6 +57,9 @@ pub struct CProgram {
     pub expected_ilp32: String,
     /// The features this program could use (its swarm subset).
     pub features: FeatureSet,
+    /// `-I` directories the program needs (none for generated programs; csmith's
+    /// headers for csmith's).
+    pub include_dirs: Vec<std::path::PathBuf>,
     /// Operations the evaluator rewrote: (operator swapped, made defined for all
     /// values, index guarded).
     pub rewrites: (u64, u64, u64),
@@ -137,6 +140,7 @@ pub fn generate(seed: u64, cfg: &GenConfig) -> Result<CProgram, String> {
                     expected_lp64: outs[0].clone(),
                     expected_ilp32: outs[1].clone(),
                     features: gen.feats.clone(),
+                    include_dirs: Vec::new(),
                     rewrites: count_rewrites(&gen.prog),
                 })
             }
