@@ -165,6 +165,8 @@ pub struct Func {
     pub body: Vec<Stmt>,
     /// The parameter (an `int`) that bounds recursion, if the function recurses.
     pub depth_param: Option<usize>,
+    /// Every call goes through the global function pointer `NAME_ptr`.
+    pub indirect: bool,
 }
 
 /// A whole program. `funcs[0]` is called by `main`; every global's scalars go into the

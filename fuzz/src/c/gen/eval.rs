@@ -671,6 +671,7 @@ mod tests {
                     Stmt::Print(Expr::Read(g(0))),
                 ],
                 depth_param: None,
+                indirect: false,
             }],
             main_args: Vec::new(),
         };

@@ -64,6 +64,8 @@ features! {
     Calls = "calls": "calls to other functions",
     StructArgs = "struct-args": "structs passed and returned by value",
     Recursion = "recursion": "bounded recursion through a depth parameter",
+    FuncPtrs = "func-ptrs": "functions called only through function pointers",
+    Swaps = "swaps": "swaps and rotations of variables through a temporary (phi cycles)",
     Print = "print": "printf of values along the way",
 }
 

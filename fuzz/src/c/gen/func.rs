@@ -7,7 +7,8 @@
 //! - all signatures exist before any body, and a body calls only later functions (or
 //!   itself through its depth parameter, under `depth > 0`, with `depth - 1`), so the
 //!   call graph ends;
-//! - `funcs[0]` (called by `main`) takes integers only;
+//! - `funcs[0]` (called by `main`) takes integers only and is called directly; a function
+//!   marked `indirect` is only ever called through its function pointer;
 //! - a local's initializer reads only globals, parameters and earlier locals; a local
 //!   pointer starts pointing at a global or parameter's object or an earlier local's;
 //!   static locals are globals owned by the function, with constant initializers;
@@ -58,6 +59,7 @@ impl Gen<'_> {
                 let ty = self.param_type(i as usize);
                 locals.push(param(format!("p_{}", locals.len()), ty));
             }
+            let indirect = i > 0 && self.has(Feature::FuncPtrs) && self.chance(0.4);
             self.prog.funcs.push(Func {
                 name: format!("func_{i}"),
                 ret,
@@ -65,6 +67,7 @@ impl Gen<'_> {
                 locals,
                 body: Vec::new(),
                 depth_param,
+                indirect,
             });
         }
         let f0 = &self.prog.funcs[0];

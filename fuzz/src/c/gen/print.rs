@@ -123,6 +123,12 @@ impl Printer<'_> {
             let proto = self.prototype(i, f);
             let _ = writeln!(self.out, "{proto};");
         }
+        for (i, f) in p.funcs.iter().enumerate().filter(|(_, f)| f.indirect) {
+            let proto = self.prototype(i, f);
+            let pointer =
+                proto.replacen(&format!(" {}(", f.name), &format!(" (*{}_ptr)(", f.name), 1);
+            let _ = writeln!(self.out, "{pointer} = {};", f.name);
+        }
         self.out.push('\n');
         for i in 0..p.funcs.len() {
             self.function(i);
@@ -244,7 +250,12 @@ impl Printer<'_> {
             }
             Stmt::Call { dst, func, args } => {
                 let a: Vec<String> = args.iter().map(|a| self.expr(f, a)).collect();
-                let call = format!("{}({})", self.p.funcs[*func].name, a.join(", "));
+                let callee = &self.p.funcs[*func];
+                let call = if callee.indirect {
+                    format!("(*{}_ptr)({})", callee.name, a.join(", "))
+                } else {
+                    format!("{}({})", callee.name, a.join(", "))
+                };
                 let text = match dst {
                     Some(d) => format!("{} = {call};", self.p.var(f, *d).name),
                     None => format!("{call};"),
@@ -298,7 +309,9 @@ impl Printer<'_> {
                         Some(v) => self.line(depth, &format!("case {v}:")),
                         None => self.line(depth, "default:"),
                     }
-                    self.block(f, "", &c.body, depth + 1);
+                    if !c.body.is_empty() {
+                        self.block(f, "", &c.body, depth + 1);
+                    }
                     if c.brk {
                         self.line(depth + 1, "break;");
                     }

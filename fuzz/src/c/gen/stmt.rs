@@ -81,6 +81,7 @@ impl Gen<'_> {
             (shallow as u32),
             3 * self.has(Feature::Pointers) as u32,
             2 * self.has(Feature::Structs) as u32,
+            2 * self.has(Feature::Swaps) as u32,
         ];
         let s = match self.weighted(&w) {
             0 => self.assign(),
@@ -123,7 +124,8 @@ impl Gen<'_> {
                 Some(Stmt::Block(self.block(n)))
             }
             12 => self.pointer_assign(),
-            _ => self.struct_assign(),
+            13 => self.struct_assign(),
+            _ => self.rotation(),
         };
         s.unwrap_or_else(|| Stmt::Print(self.expr(EXPR_DEPTH)))
     }
@@ -361,6 +363,14 @@ impl Gen<'_> {
         let cases = cases
             .into_iter()
             .map(|value| {
+                // An empty case falls through: several switch edges reach one block.
+                if self.chance(0.2) {
+                    return Case {
+                        value,
+                        body: Vec::new(),
+                        brk: false,
+                    };
+                }
                 let n = 1 + self.below(2);
                 Case {
                     value,
@@ -417,6 +427,59 @@ impl Gen<'_> {
             }
             _ => None,
         }
+    }
+
+    /// `t = a; a = b; b = t;` (or a rotation of three) through a fresh temporary: in a
+    /// loop, the phis of `a` and `b` form a cycle that phi elimination must break.
+    fn rotation(&mut self) -> Option<Stmt> {
+        let k = self.kind();
+        let vars: Vec<VarRef> = self
+            .visible_vars()
+            .into_iter()
+            .filter(|&v| {
+                let var = self.var(v);
+                var.ty == Ty::Int(k)
+                    && !var.is_const
+                    && !var.is_volatile
+                    && !self.readonly.contains(&v)
+            })
+            .collect();
+        if vars.len() < 2 {
+            return None;
+        }
+        let n = if vars.len() >= 3 && self.chance(0.3) {
+            3
+        } else {
+            2
+        };
+        let mut picked = Vec::new();
+        while picked.len() < n {
+            let v = self.pick(&vars);
+            if !picked.contains(&v) {
+                picked.push(v);
+            }
+        }
+        let func = &mut self.prog.funcs[self.f];
+        let t = VarRef::Local(func.locals.len());
+        func.locals.push(Var {
+            name: format!("t_{}", func.locals.len()),
+            ty: Ty::Int(k),
+            is_const: false,
+            is_volatile: false,
+            owner: None,
+            init: Init::Expr(Expr::Const(Val::new(k, 0, NARROW_DM))),
+        });
+        let copy = |dst: VarRef, src: VarRef| Stmt::Assign {
+            lv: LVal::Var(dst),
+            rhs: Expr::Read(LVal::Var(src)),
+            style: AssignStyle::Plain,
+        };
+        let mut out = vec![copy(t, picked[0])];
+        for w in picked.windows(2) {
+            out.push(copy(w[0], w[1]));
+        }
+        out.push(copy(picked[n - 1], t));
+        Some(Stmt::Block(out))
     }
 
     fn struct_assign(&mut self) -> Option<Stmt> {
