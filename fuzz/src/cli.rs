@@ -132,6 +132,10 @@ enum BenchWhat {
         /// Also run phicc and every stage in the oracle against the expected output.
         #[arg(long)]
         oracle: bool,
+        /// The gcc build's target (x86_64: the host gcc; others: cross gcc under qemu),
+        /// held to that target's expected output.
+        #[arg(long, default_value = "x86_64")]
+        target: String,
         /// Where failing seeds are saved (default: reports/cgen-<UTC timestamp>/).
         #[arg(long)]
         out: Option<PathBuf>,
@@ -534,12 +538,20 @@ pub fn cli_main(args: Vec<String>) -> i32 {
                     no_gcc,
                     sanitize,
                     oracle,
+                    target,
                     out,
                     run_timeout,
                     fuel,
                     c,
                 },
         } => crate::c::bench::bench_cgen(crate::c::bench::CGenBenchArgs {
+            target: match compiler::target::Target::from_name(&target) {
+                Some(t) => t,
+                None => {
+                    eprintln!("error: unknown target `{target}`");
+                    return 2;
+                }
+            },
             count,
             seed_start,
             jobs: jobs.unwrap_or_else(crate::campaign::cli::default_jobs),

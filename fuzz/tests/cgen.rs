@@ -29,6 +29,7 @@ fn thirty_seeds_agree_with_gcc_and_every_oracle_stage() {
         sanitize: false,
         oracle: true,
         out: out.path().to_path_buf(),
+        target: Target::X86_64,
         run_timeout: Duration::from_secs(10),
         fuel: 100_000_000,
         pipeline: PipelineOptions::default(),

@@ -12,7 +12,7 @@
 
 use super::cli::CGenOptions;
 use super::gen::{generate, CProgram};
-use super::judge::{gcc_verdict, oracle_verdict, GccVerdict, OracleVerdict};
+use super::judge::{gcc_verdict_on, oracle_verdict, GccVerdict, OracleVerdict};
 use crate::findings::write_atomically;
 use compiler::pipeline::PipelineOptions;
 use compiler::target::Target;
@@ -36,6 +36,9 @@ pub struct CGenBenchArgs {
     /// Run phicc and every stage in the oracle.
     pub oracle: bool,
     pub out: PathBuf,
+    /// The target whose gcc builds the program (x86_64: the host gcc) and whose expected
+    /// output it must print.
+    pub target: Target,
     pub run_timeout: Duration,
     pub fuel: u64,
     pub pipeline: PipelineOptions,
@@ -115,12 +118,12 @@ fn bench_seed(seed: u64, a: &CGenBenchArgs, t: &Mutex<CGenBenchTally>) -> Result
         }
     };
     let gcc = if a.gcc {
-        Some(gcc_verdict(&p, false, a.run_timeout)?)
+        Some(gcc_verdict_on(&p, a.target, false, a.run_timeout)?)
     } else {
         None
     };
     let san = if a.sanitize {
-        Some(gcc_verdict(&p, true, a.run_timeout * 3)?)
+        Some(gcc_verdict_on(&p, Target::X86_64, true, a.run_timeout * 3)?)
     } else {
         None
     };
@@ -243,8 +246,14 @@ pub fn render(a: &CGenBenchArgs, t: &CGenBenchTally, elapsed: Duration) -> Strin
     ));
     if a.gcc {
         s.push_str(&format!(
-            "gcc -O0 (host): {} agree with --expected, {} differ\n",
-            t.gcc_agree, t.gcc_bugs
+            "gcc -O0 ({}): {} agree with --expected, {} differ\n",
+            if a.target == Target::X86_64 {
+                "host".to_string()
+            } else {
+                format!("{}, under qemu", a.target.name())
+            },
+            t.gcc_agree,
+            t.gcc_bugs
         ));
     }
     if a.sanitize {

@@ -49,6 +49,18 @@ pub fn gcc_verdict(
     sanitize: bool,
     run_timeout: Duration,
 ) -> Result<GccVerdict, String> {
+    gcc_verdict_on(p, Target::X86_64, sanitize, run_timeout)
+}
+
+/// [`gcc_verdict`] on `target`: the host gcc for x86_64, otherwise the target's cross
+/// gcc (`-static`, run under qemu-user; no sanitizers there), against `target`'s expected
+/// output.
+pub fn gcc_verdict_on(
+    p: &CProgram,
+    target: Target,
+    sanitize: bool,
+    run_timeout: Duration,
+) -> Result<GccVerdict, String> {
     let mut file = tempfile::Builder::new()
         .prefix("phihunt-cgen-")
         .suffix(".c")
@@ -66,8 +78,12 @@ pub fn gcc_verdict(
         run_timeout,
         ..ReferenceConfig::default()
     };
-    let run = reference_run(file.path(), &cfg)?;
-    let want = p.expected(Target::X86_64).as_bytes();
+    let run = if target == Target::X86_64 {
+        reference_run(file.path(), &cfg)?
+    } else {
+        oracle::native::gcc::reference_on(target, file.path(), &cfg, "-O0")?
+    };
+    let want = p.expected(target).as_bytes();
     Ok(match run.outcome {
         NativeOutcome::Exited { code: 0, stdout } if stdout == want => GccVerdict::Agrees,
         NativeOutcome::Exited { code, stdout } => GccVerdict::GeneratorBug(format!(

@@ -20,7 +20,8 @@ use std::fmt::Write;
 /// same under every model (kinds' signedness and names, array lengths).
 const TYPING_DM: DataModel = DataModel { long_bits: 64 };
 
-/// A literal of value `v` (its kind's C spelling, casts for kinds below `int`).
+/// A literal of value `v` (its kind's C spelling, casts for kinds below `int`); its type
+/// is `v`'s kind under every data model.
 pub fn literal(v: Val) -> String {
     let k = v.kind;
     if k.rank() < IntKind::Int.rank() {
@@ -30,8 +31,9 @@ pub fn literal(v: Val) -> String {
     if v.v >= 0 {
         format!("{}{sfx}", v.v)
     } else {
-        // -MIN does not fit its kind: write MIN as -(MAX) - 1.
-        let max = if k == IntKind::Int {
+        // -MIN does not fit its kind: write MIN as -(MAX) - 1. `long` constants stay
+        // within 32 bits, so `2147483648L` (a `long long` on ILP32) is never written.
+        let max = if matches!(k, IntKind::Int | IntKind::Long) {
             i32::MAX as i128
         } else {
             i64::MAX as i128
@@ -416,5 +418,23 @@ impl Printer<'_> {
             ),
             Expr::Comma(a, b) => format!("({}, {})", self.expr(f, a), self.expr(f, b)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_keep_their_kind_under_ilp32_and_lp64() {
+        let v = |kind, v| literal(Val { kind, v });
+        assert_eq!(v(IntKind::Int, i32::MIN as i128), "(-2147483647 - 1)");
+        assert_eq!(v(IntKind::Long, i32::MIN as i128), "(-2147483647L - 1)");
+        assert_eq!(
+            v(IntKind::LLong, i64::MIN as i128),
+            "(-9223372036854775807LL - 1)"
+        );
+        assert_eq!(v(IntKind::ULong, u32::MAX as i128), "4294967295UL");
+        assert_eq!(v(IntKind::Short, -3), "((short)(-3))");
     }
 }
