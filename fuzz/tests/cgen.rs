@@ -10,8 +10,14 @@ use phihunt::c::bench::{run_bench, CGenBenchArgs};
 use phihunt::c::cli::CGenOptions;
 use phihunt::c::gen::features::{Feature, FeatureSet};
 use phihunt::c::gen::{generate, GenConfig};
+use phihunt::c::hunt::CGenerator;
 use phihunt::c::judge::front_end;
+use phihunt::campaign::source::{Candidate, ProgramSource, Rejection};
+use phihunt::campaign::{hunt, HuntConfig};
 use phihunt::check::c_source::judge_stages;
+use phihunt::diff::DiffConfig;
+use phihunt::native::NativePlan;
+use std::sync::Arc;
 use std::time::Duration;
 
 #[test]
@@ -121,4 +127,55 @@ fn switched_off_features_never_appear() {
     ] {
         assert!(text.contains(token), "no `{token}` in 20 programs");
     }
+}
+
+/// A source whose expected output is wrong (as a buggy generator's would be).
+struct WrongExpected;
+
+impl ProgramSource for WrongExpected {
+    fn name(&self) -> &'static str {
+        "c-wrong"
+    }
+
+    fn make(&self, seed: u64) -> Result<Candidate, Rejection> {
+        let mut cand = CGenerator::default().make(seed)?;
+        let mut p = (**cand.c_program.as_ref().unwrap()).clone();
+        p.expected_lp64 = "checksum = 0000000000000000\n".into();
+        cand.c_program = Some(Arc::new(p));
+        Ok(cand)
+    }
+}
+
+/// gcc contradicts the expected output: every program is a generator bug, saved with its
+/// program, and none is a compiler finding.
+#[test]
+fn a_wrong_expected_output_is_a_generator_bug_never_a_finding() {
+    let out = tempfile::tempdir().unwrap();
+    let cfg = HuntConfig {
+        native: NativePlan::none(),
+        native_every: 1,
+        duration: Duration::from_secs(120),
+        base_seed: 1,
+        jobs: 1,
+        out_dir: out.path().to_path_buf(),
+        mutants: Vec::new(),
+        diff: DiffConfig::default(),
+        stop_at_first: false,
+        reduce_budget: Duration::ZERO,
+        corpus_found: None,
+        max_programs: Some(3),
+        show_progress: false,
+    };
+    let r = hunt(&[&WrongExpected], &cfg).unwrap();
+    assert_eq!(r.totals.programs, 3);
+    assert_eq!(r.totals.generator_bugs, 3, "{:?}", r.totals);
+    assert_eq!(r.totals.findings, 0);
+    assert!(r.signatures.is_empty());
+    let saved = out.path().join("generator-bugs/c-wrong-2");
+    assert!(saved.join("program.c").is_file() && saved.join("reason.txt").is_file());
+    let report = std::fs::read_to_string(out.path().join("report.md")).unwrap();
+    assert!(
+        report.contains("| c-wrong | 3 | 0 | 0 | 0 | 3 |"),
+        "{report}"
+    );
 }
