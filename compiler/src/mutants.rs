@@ -9,6 +9,7 @@
 //! hunt jobs do not see each other's mutants) and costs one thread-local load when off;
 //! a pass consults [`enabled`] at the exact decision the mutant breaks.
 
+use crate::target::Target;
 use std::cell::Cell;
 use std::fmt;
 
@@ -162,23 +163,44 @@ impl Mutant {
     /// True for the seeded bugs below the IR (a backend, the register allocator, the
     /// parallel-move resolver): only native runs can find them.
     pub fn is_backend(self) -> bool {
-        matches!(
-            self,
-            Mutant::X86_64CalleeSavedNotSaved
-                | Mutant::RegallocSharedSpillSlot
-                | Mutant::X86I8LoadNoSignExtend
-                | Mutant::X86UnsignedCmpAsSigned
-                | Mutant::X86_64StackArgOffBy8
-                | Mutant::ParallelMoveInOrder
-                | Mutant::I686AddNoCarry
-                | Mutant::Aarch64NarrowParamNotExtended
-                | Mutant::Aarch64DivZeroNoTrap
-                | Mutant::Aarch64WideImmediateTruncated
-                | Mutant::Riscv64NarrowParamNotExtended
-                | Mutant::Riscv64DivZeroNoTrap
-                | Mutant::Riscv64LuiNoRounding
-                | Mutant::Riscv64I32AddNotWord
-        )
+        !self.targets().is_empty()
+    }
+
+    /// The targets whose generated code the seeded bug changes: one target for a bug in
+    /// that target's backend, both x86 targets for the shared x86 code, every target for
+    /// the shared register allocator and parallel-move resolver, none for a bug above the
+    /// IR's backend boundary (every stage and target sees those).
+    pub fn targets(self) -> &'static [Target] {
+        use Target::*;
+        match self {
+            Mutant::RegallocSharedSpillSlot | Mutant::ParallelMoveInOrder => &Target::ALL,
+            Mutant::X86I8LoadNoSignExtend | Mutant::X86UnsignedCmpAsSigned => &[X86_64, I686],
+            Mutant::X86_64CalleeSavedNotSaved | Mutant::X86_64StackArgOffBy8 => &[X86_64],
+            Mutant::I686AddNoCarry => &[I686],
+            Mutant::Aarch64NarrowParamNotExtended
+            | Mutant::Aarch64DivZeroNoTrap
+            | Mutant::Aarch64WideImmediateTruncated => &[Aarch64],
+            Mutant::Riscv64NarrowParamNotExtended
+            | Mutant::Riscv64DivZeroNoTrap
+            | Mutant::Riscv64LuiNoRounding
+            | Mutant::Riscv64I32AddNotWord => &[Riscv64],
+            Mutant::PhiElimNoTemporaries
+            | Mutant::PhiElimNoTrampoline
+            | Mutant::PhiElimRepeatedTargetOnce
+            | Mutant::M2rPromoteGepBase
+            | Mutant::M2rNoStackPop
+            | Mutant::M2rFrontierSkipsLoopHeader
+            | Mutant::M2rNoNarrowing
+            | Mutant::InlineSkipParamStore
+            | Mutant::CfgSimplifyNoPhiFix
+            | Mutant::CopyPropAfterPhiElim
+            | Mutant::ConstFoldUdivSigned
+            | Mutant::SimplifyAshrAsLshr
+            | Mutant::GvnLoadAcrossStore
+            | Mutant::LicmHoistGuardedDiv
+            | Mutant::DceRemovesStore
+            | Mutant::DeadStaticIgnoresAddressTaken => &[],
+        }
     }
 
     /// The mutant called `name`.

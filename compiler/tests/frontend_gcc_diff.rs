@@ -131,9 +131,8 @@ fn random_program(rng: &mut Rng) -> String {
 #[test]
 fn random_macro_programs_match_gcc() {
     gcc_available();
-    let dir = std::env::temp_dir().join(format!("phicc_gcc_diff_{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("random.c");
+    let dir = tempfile::tempdir().expect("a scratch directory");
+    let path = dir.path().join("random.c");
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let (mut compared, mut both_failed) = (0, 0);
     for case in 0..400 {

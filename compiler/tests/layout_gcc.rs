@@ -441,7 +441,6 @@ fn random_records_match_gcc_on_all_four_targets() {
                 .join("\n")
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Hand-written corner cases, one record `R<i>` per paragraph (a paragraph may also
@@ -605,7 +604,6 @@ fn corner_case_records_match_gcc_on_all_four_targets() {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
     assert_no_differences(&mismatches);
 }
 
@@ -677,5 +675,4 @@ fn aligned_typedefs_are_rejected_unless_on_the_record() {
             .expect("struct T");
         assert_eq!(want, [t.size], "{}: sizeof(struct T)", target.name());
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

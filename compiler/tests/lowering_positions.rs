@@ -33,16 +33,16 @@ fn phicc(args: &[&str]) -> (Option<i32>, String) {
     (status.code(), err)
 }
 
-fn temp_file(name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("phicc-positions-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let p = dir.join(name);
+/// Writes `text` to `name` in the test's scratch directory (removed when it drops).
+fn temp_file(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
+    let p = dir.path().join(name);
     std::fs::write(&p, text).expect("write the C file");
     p.display().to_string()
 }
 
 #[test]
 fn a_float_multiplication_is_reported_at_its_operator() {
+    let scratch = tempfile::tempdir().expect("a scratch directory");
     // Line 5 is "  a = 1; g * h;": two spaces, "a = 1;" in columns 3-8, a space, `g` in
     // column 10, a space, `*` in column 12. The function starts on line 3.
     let src = "double g;\n\
@@ -50,7 +50,7 @@ fn a_float_multiplication_is_reported_at_its_operator() {
                int f(int a)\n\
                {\n  a = 1; g * h;\n  return a;\n}\n\
                int main(void) { return f(2); }\n";
-    let path = temp_file("mul.c", src);
+    let path = temp_file(&scratch, "mul.c", src);
     let (code, err) = phicc(&[&path]);
     assert_eq!(code, Some(1), "{err}");
     assert_eq!(
@@ -61,12 +61,13 @@ fn a_float_multiplication_is_reported_at_its_operator() {
 
 #[test]
 fn a_float_conversion_in_a_nested_statement_is_reported_at_its_expression() {
+    let scratch = tempfile::tempdir().expect("a scratch directory");
     // Line 7 is "      x = g;" inside a `while` inside an `if`: the conversion of `g`
     // (a double) to int is placed at `g`, column 11 (six spaces, "x = " in 7-10).
     let src = "double g;\n\
                int f(int a)\n\
                {\n  int x = 0;\n  if (a)\n    while (a--)\n      x = g;\n  return x;\n}\n";
-    let path = temp_file("conv.c", src);
+    let path = temp_file(&scratch, "conv.c", src);
     let (code, err) = phicc(&[&path]);
     assert_eq!(code, Some(1), "{err}");
     let first = err.lines().next().unwrap_or("");

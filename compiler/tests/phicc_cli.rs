@@ -16,10 +16,10 @@ fn phicc(args: &[&str]) -> (i32, String, String) {
     )
 }
 
-fn temp(name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("phicc-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
+/// Writes `text` to `name` inside the test's scratch directory (removed when the test's
+/// `TempDir` drops, even when the test fails).
+fn temp(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
+    let p = dir.path().join(name);
     std::fs::create_dir_all(p.parent().unwrap()).unwrap();
     std::fs::write(&p, text).unwrap();
     p.display().to_string()
@@ -29,7 +29,8 @@ const IR: &str = "func @f() -> i32 {\n.LBB0:\n    %0 = alloca i32, 4, 4\n    sto
 
 #[test]
 fn ir_input_prints_any_stage() {
-    let f = temp("f.ir", IR);
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    let f = temp(&scratch, "f.ir", IR);
     let (code, lowered, err) = phicc(&[&f, "--emit-ir=lowered"]);
     assert_eq!(code, 0, "{err}");
     assert!(lowered.contains("load i32"), "{lowered}");
@@ -50,8 +51,9 @@ fn ir_input_prints_any_stage() {
 
 #[test]
 fn dash_o_writes_the_output_to_a_file() {
-    let f = temp("g.ir", IR);
-    let out = std::env::temp_dir().join(format!("phicc-cli-{}-g.out", std::process::id()));
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    let f = temp(&scratch, "g.ir", IR);
+    let out = scratch.path().join("g.out");
     let o = out.display().to_string();
     let (code, stdout, err) = phicc(&[&f, "--emit-ir=lowered", "-o", &o]);
     assert_eq!(code, 0, "{err}");
@@ -62,12 +64,17 @@ fn dash_o_writes_the_output_to_a_file() {
 
 #[test]
 fn preprocess_only_with_defines_and_includes() {
-    let dir = PathBuf::from(temp("inc/x.h", ""))
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    let dir = PathBuf::from(temp(&scratch, "inc/x.h", ""))
         .parent()
         .unwrap()
         .to_path_buf();
-    temp("inc/x.h", "#define FROM_HEADER 7\n");
-    let c = temp("p.c", "#include \"x.h\"\nint a = FROM_HEADER + N;\n");
+    temp(&scratch, "inc/x.h", "#define FROM_HEADER 7\n");
+    let c = temp(
+        &scratch,
+        "p.c",
+        "#include \"x.h\"\nint a = FROM_HEADER + N;\n",
+    );
     let (code, out, err) = phicc(&["-E", "-DN=5", "-I", dir.to_str().unwrap(), &c]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.trim(), "int a = 7 + 5;");
@@ -78,13 +85,14 @@ fn preprocess_only_with_defines_and_includes() {
 
 #[test]
 fn errors_have_file_line_col_and_status_1() {
-    let c = temp("e.c", "int x;\n#error stop here\n");
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    let c = temp(&scratch, "e.c", "int x;\n#error stop here\n");
     let (code, out, err) = phicc(&[&c]);
     assert_eq!(code, 1);
     assert_eq!(out, "");
     assert!(err.starts_with(&format!("{c}:2:")), "{err}");
     assert!(err.contains(": error: "), "{err}");
-    let bad = temp("bad.ir", "func @f( -> i32 {\n");
+    let bad = temp(&scratch, "bad.ir", "func @f( -> i32 {\n");
     let (code, _, err) = phicc(&[&bad]);
     assert_eq!(code, 1);
     assert!(err.starts_with(&format!("{bad}:1:")), "{err}");
@@ -95,7 +103,8 @@ fn errors_have_file_line_col_and_status_1() {
 
 #[test]
 fn usage_errors_exit_2() {
-    let f = temp("u.ir", IR);
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    let f = temp(&scratch, "u.ir", IR);
     assert_eq!(phicc(&[]).0, 2);
     assert_eq!(phicc(&[&f, "--frobnicate"]).0, 2);
     assert_eq!(phicc(&[&f, "--target", "vax"]).0, 2);
@@ -108,7 +117,9 @@ fn usage_errors_exit_2() {
 /// Needs the C front end (issue 5): a C file goes through every stage.
 #[test]
 fn c_input_prints_the_lowered_and_final_ir() {
+    let scratch = tempfile::tempdir().expect("a scratch directory");
     let c = temp(
+        &scratch,
         "m.c",
         "int twice(int x) { return x * 2; }\nint main(void) { return twice(21); }\n",
     );

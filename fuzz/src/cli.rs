@@ -111,6 +111,10 @@ enum BenchWhat {
         /// Print every mutant's name and exit.
         #[arg(long)]
         list: bool,
+        /// Reduce each mutant's first finding with this time budget, print the sizes and
+        /// times, and check that the reduced case is 1-minimal for the reducer's edits.
+        #[arg(long, value_name = "BUDGET", value_parser = parse_duration)]
+        reduce: Option<Duration>,
     },
     /// The C generator checked: seeds through the host gcc -O0 (and with `--sanitize`
     /// UBSan+ASan) against `gen c --expected`, and with `--oracle` through phicc and
@@ -468,6 +472,7 @@ pub fn cli_main(args: Vec<String>) -> i32 {
                     jobs,
                     out,
                     list,
+                    reduce,
                 },
         } => {
             if list {
@@ -484,6 +489,7 @@ pub fn cli_main(args: Vec<String>) -> i32 {
                 jobs,
                 out,
                 pipeline,
+                reduce,
             })
         }
         Command::Bench {

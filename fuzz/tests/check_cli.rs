@@ -5,10 +5,9 @@ use std::path::PathBuf;
 mod common;
 use common::{counts, last_line, phihunt};
 
-fn temp_file(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("phihunt-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
+/// Writes `text` to `name` in the test's scratch directory (removed when it drops).
+fn temp_file(dir: &tempfile::TempDir, name: &str, text: &str) -> PathBuf {
+    let p = dir.path().join(name);
     std::fs::write(&p, text).unwrap();
     p
 }
@@ -46,7 +45,8 @@ const GOOD: &str = "; run: @f(2) == 3\nfunc @f(i32) -> i32 {\n.LBB0:\n    %0 = p
 
 #[test]
 fn a_wrong_expectation_is_a_mismatch_exit_1() {
-    let p = temp_file("wrong.ir", &GOOD.replace("== 3", "== 4"));
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    let p = temp_file(&scratch, "wrong.ir", &GOOD.replace("== 3", "== 4"));
     let (code, out, _) = phihunt(&["check", "--targets", "none", p.to_str().unwrap()]);
     assert_eq!(code, 1, "{out}");
     // Every stage row fails, the reference included: one cell per stage.
@@ -57,7 +57,8 @@ fn a_wrong_expectation_is_a_mismatch_exit_1() {
 
 #[test]
 fn a_right_expectation_passes_exit_0() {
-    let p = temp_file("good.ir", GOOD);
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    let p = temp_file(&scratch, "good.ir", GOOD);
     let (code, out, _) = phihunt(&["check", "--targets", "none", p.to_str().unwrap()]);
     assert_eq!(code, 0, "{out}");
     let rows = out.lines().filter(|l| l.ends_with(" ok")).count();
@@ -67,6 +68,7 @@ fn a_right_expectation_passes_exit_0() {
 
 #[test]
 fn invalid_inputs_exit_2_with_a_location() {
+    let scratch = tempfile::tempdir().expect("a scratch directory");
     let cases = [
         ("parse.ir", GOOD.replace("add i32", "ad i32"), ":5:"),
         ("directive.ir", GOOD.replace("== 3", "=! 3"), ":1:"),
@@ -84,7 +86,7 @@ fn invalid_inputs_exit_2_with_a_location() {
         ),
     ];
     for (name, text, loc) in cases {
-        let p = temp_file(name, &text);
+        let p = temp_file(&scratch, name, &text);
         let (code, out, _) = phihunt(&["check", "--targets", "none", p.to_str().unwrap()]);
         assert_eq!(code, 2, "{name}: {out}");
         assert!(

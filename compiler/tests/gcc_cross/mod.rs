@@ -4,7 +4,9 @@
 //! (a size, an offset, a bit pattern) is taken from gcc without running anything for
 //! aarch64 or riscv64 (no qemu needed).
 //!
-//! Shared by `layout_gcc.rs` and `target_facts_gcc.rs`.
+//! Shared by `layout_gcc.rs` and `target_facts_gcc.rs`; its child-process runner
+//! ([`run_limited`]) also runs the native tests' gcc, qemu and programs
+//! (`native_support`).
 //!
 //! Invariants: a missing cross gcc fails the calling test with the way to install it
 //! (`scripts/setup.sh`), never a skip; every child process runs under a time limit; the
@@ -28,48 +30,99 @@ pub fn gcc_for(target: Target) -> (&'static str, &'static str) {
     }
 }
 
-/// Runs `cmd` with its stdout and stderr sent to files in `dir` (no pipe can fill up)
-/// and returns (success, stdout, stderr); panics after `limit`, and when the program
-/// cannot be started (with the way to install it).
-pub fn run_with_timeout(cmd: &mut Command, limit: Duration, dir: &Path) -> (bool, String, String) {
-    let out_path = dir.join("child.stdout");
-    let err_path = dir.join("child.stderr");
-    let out = std::fs::File::create(&out_path).expect("stdout file");
-    let err = std::fs::File::create(&err_path).expect("stderr file");
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::from(out))
-        .stderr(Stdio::from(err))
-        .spawn()
-        .unwrap_or_else(|e| {
-            panic!(
-                "cannot run {cmd:?}: {e}: run scripts/setup.sh (it installs gcc and the cross \
-                 compilers gcc-i686-linux-gnu, gcc-aarch64-linux-gnu, gcc-riscv64-linux-gnu)"
-            )
-        });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{cmd:?} timed out after {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    let read =
-        |p: &Path| String::from_utf8_lossy(&std::fs::read(p).unwrap_or_default()).into_owned();
-    (status.success(), read(&out_path), read(&err_path))
+/// How a child run under [`run_limited`] ended, and what it printed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finished {
+    /// The exit status (`"0"`, `"1"`, ...), `"signal N"`, or `"timeout"` when it was killed
+    /// after its time limit.
+    pub status: String,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
 }
 
-/// A fresh scratch directory for one test (process id and test name keep parallel tests
-/// apart).
-pub fn scratch_dir(test: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("phicc_{test}_{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+/// Runs `cmd` with stdin empty and its stdout and stderr sent to anonymous temporary
+/// files (no pipe can fill up; parallel runs in one directory cannot clash), killing it
+/// after `limit` (its status is then `"timeout"`). `Err` only when it cannot be started.
+pub fn run_limited(cmd: &mut Command, limit: Duration) -> Result<Finished, String> {
+    use std::io::{Read, Seek};
+    use std::os::unix::process::ExitStatusExt;
+    let mut out = tempfile::tempfile().map_err(|e| format!("stdout file: {e}"))?;
+    let mut err = tempfile::tempfile().map_err(|e| format!("stderr file: {e}"))?;
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(out.try_clone().map_err(|e| e.to_string())?))
+        .stderr(Stdio::from(err.try_clone().map_err(|e| e.to_string())?))
+        .spawn()
+        .map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if start.elapsed() > limit => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+            Err(e) => return Err(format!("waiting for {cmd:?}: {e}")),
+        }
+    };
+    let read = |f: &mut std::fs::File| {
+        let mut bytes = Vec::new();
+        let _ = f.rewind();
+        let _ = f.read_to_end(&mut bytes);
+        bytes
+    };
+    let status = match status {
+        None => "timeout".to_string(),
+        Some(s) => match (s.code(), s.signal()) {
+            (Some(code), _) => code.to_string(),
+            (None, Some(sig)) => format!("signal {sig}"),
+            (None, None) => format!("{s}"),
+        },
+    };
+    Ok(Finished {
+        status,
+        stdout: read(&mut out),
+        stderr: read(&mut err),
+    })
+}
+
+/// The way to install every toolchain these tests use.
+pub const SETUP_HINT: &str = "run scripts/setup.sh (it installs gcc, the cross compilers \
+     gcc-i686-linux-gnu, gcc-aarch64-linux-gnu, gcc-riscv64-linux-gnu, and qemu-user)";
+
+/// [`run_limited`] for a tool that must finish: returns (success, stdout, stderr); panics
+/// after `limit`, and when the program cannot be started (with the way to install it).
+pub fn run_with_timeout(cmd: &mut Command, limit: Duration) -> (bool, String, String) {
+    let done = run_limited(cmd, limit).unwrap_or_else(|e| panic!("{e}: {SETUP_HINT}"));
+    assert!(
+        done.status != "timeout",
+        "{cmd:?} timed out after {limit:?}"
+    );
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (done.status == "0", text(&done.stdout), text(&done.stderr))
+}
+
+/// A fresh scratch directory for one test, removed when the test's value drops (even when
+/// the test fails); it reads as the directory's `Path`.
+pub struct ScratchDir(tempfile::TempDir);
+
+impl std::ops::Deref for ScratchDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+/// A scratch directory for `test` (the name shows in the directory's name, for debugging).
+pub fn scratch_dir(test: &str) -> ScratchDir {
+    ScratchDir(
+        tempfile::Builder::new()
+            .prefix(&format!("phicc_{test}_"))
+            .tempdir()
+            .expect("temp dir"),
+    )
 }
 
 /// Compiles `program` for `target` with `gcc -std=gnu99 -w -O0 -S` plus `extra`, and
@@ -87,7 +140,6 @@ pub fn gcc_asm(target: Target, program: &str, extra: &[&str], dir: &Path, name: 
             .arg("-o")
             .arg(&s),
         Duration::from_secs(120),
-        dir,
     );
     assert!(
         ok,
@@ -98,12 +150,11 @@ pub fn gcc_asm(target: Target, program: &str, extra: &[&str], dir: &Path, name: 
 }
 
 /// gcc's predefined macros for `target` under `-std=gnu99` (`gcc -dM -E`), by name.
-pub fn gcc_predefined(target: Target, dir: &Path) -> HashMap<String, String> {
+pub fn gcc_predefined(target: Target) -> HashMap<String, String> {
     let (gcc, package) = gcc_for(target);
     let (ok, stdout, stderr) = run_with_timeout(
         Command::new(gcc).args(["-std=gnu99", "-dM", "-E", "-x", "c", "/dev/null"]),
         Duration::from_secs(60),
-        dir,
     );
     assert!(ok, "{gcc} -dM -E (package {package}) failed:\n{stderr}");
     let mut macros = HashMap::new();

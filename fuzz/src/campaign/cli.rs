@@ -105,10 +105,16 @@ pub fn hunt_command(args: HuntArgs) -> i32 {
                 r.report_path.display()
             );
             for s in &r.signatures {
+                let stages: Vec<String> = s
+                    .stages_seen
+                    .iter()
+                    .map(|(stage, n)| format!("{stage} x{n}"))
+                    .collect();
                 println!(
-                    "  {} x{}: {}",
+                    "  {} x{} (at {}): {}",
                     s.signature,
                     s.count,
+                    stages.join(", "),
                     s.reduced.as_deref().unwrap_or(&s.first)
                 );
             }
@@ -201,6 +207,8 @@ pub struct BenchArgs {
     pub jobs: Option<usize>,
     pub out: Option<PathBuf>,
     pub pipeline: PipelineOptions,
+    /// Reduce each first finding with this budget (and check it is 1-minimal).
+    pub reduce: Option<Duration>,
 }
 
 /// Runs `phihunt bench mutants`; the last line is `N found, M missed`.
@@ -255,11 +263,20 @@ pub fn bench_mutants_command(args: BenchArgs) -> i32 {
         out_dir,
         pipeline: args.pipeline,
         native: native.with_limits(hunt_native_limits()),
+        reduce: args.reduce,
     };
     match super::bench::bench_mutants(&settings) {
         Ok(rows) => {
             let found = rows.iter().filter(|r| r.found).count();
-            println!("{} found, {} missed", found, rows.len() - found);
+            let not_hunted = rows.iter().filter(|r| !r.hunted).count();
+            let missed = rows.len() - found - not_hunted;
+            if not_hunted > 0 {
+                println!(
+                    "{found} found, {missed} missed, {not_hunted} not hunted (toolchain missing)"
+                );
+            } else {
+                println!("{found} found, {missed} missed");
+            }
             if found == rows.len() {
                 0
             } else {

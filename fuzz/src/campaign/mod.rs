@@ -439,7 +439,10 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
     let (tx, rx) = mpsc::channel::<Event>();
     let mut totals = Totals::default();
     let mut per_generator: BTreeMap<String, Totals> = BTreeMap::new();
+    // Keyed by the bug's signature (the pass, not the slot or iteration); the stages
+    // actually seen under it are counted for the report.
     let mut first_by_sig: BTreeMap<Signature, (u64, SavedFinding)> = BTreeMap::new();
+    let mut stages_by_sig: BTreeMap<Signature, BTreeMap<String, u64>> = BTreeMap::new();
     let mut fatal: Option<String> = None;
     let mut first_finding: Option<(Duration, u64)> = None;
     let mut progress = progress::Progress::new(cfg.show_progress, cfg.duration);
@@ -547,8 +550,14 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                             if cfg.stop_at_first {
                                 stop.store(true, Ordering::SeqCst);
                             }
+                            let bug = f.record.signature.bug();
+                            *stages_by_sig
+                                .entry(bug.clone())
+                                .or_default()
+                                .entry(f.record.signature.stage.clone())
+                                .or_default() += 1;
                             first_by_sig
-                                .entry(f.record.signature.clone())
+                                .entry(bug)
                                 .and_modify(|(n, _)| *n += 1)
                                 .or_insert((1, *f));
                         }
@@ -585,6 +594,7 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
         let mut tally = SignatureTally {
             signature: sig.clone(),
             count,
+            stages_seen: stages_by_sig.remove(&sig).unwrap_or_default(),
             first: saved.dir.display().to_string(),
             first_seed: saved.record.seed,
             first_generator: saved.record.generator.clone(),

@@ -8,6 +8,7 @@ use super::stats::Totals;
 use super::{HuntConfig, HuntResult};
 use crate::findings::write_atomically;
 use serde_json::json;
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 fn totals_table(out: &mut String, name: &str, t: &Totals) {
@@ -138,23 +139,57 @@ pub fn write_reports(
     if r.signatures.is_empty() {
         let _ = writeln!(md, "None.");
     } else {
-        let _ = writeln!(md, "| signature | count | first (generator, seed) | reduced size | reduced case | corpus copy |");
-        let _ = writeln!(md, "|---|---|---|---|---|---|");
+        let _ = writeln!(
+            md,
+            "One row per bug: a signature names the pass, the stages column says where \
+             (slot and iteration) its findings broke.\n"
+        );
+        let _ = writeln!(md, "| signature | count | stages seen | first (generator, seed) | reduced size | reduced case | corpus copy |");
+        let _ = writeln!(md, "|---|---|---|---|---|---|---|");
         for s in &r.signatures {
             let size = match (s.size_before, s.size_after) {
                 (Some(a), Some(b)) => format!("{a} -> {b}"),
                 _ => "-".into(),
             };
+            let stages = s
+                .stages_seen
+                .iter()
+                .map(|(stage, n)| format!("`{stage}` x{n}"))
+                .collect::<Vec<_>>()
+                .join(", ");
             let _ = writeln!(
                 md,
-                "| `{}` | {} | {} seed {} | {} | {} | {} |",
+                "| `{}` | {} | {} | {} seed {} | {} | {} | {} |",
                 s.signature,
                 s.count,
+                stages,
                 s.first_generator,
                 s.first_seed.map_or("-".into(), |x| x.to_string()),
                 size,
                 s.reduced.as_deref().unwrap_or("-"),
                 s.corpus_copy.as_deref().unwrap_or("-")
+            );
+        }
+    }
+    // One pass, several kinds: say so, so nobody counts two bugs before comparing the
+    // reduced cases.
+    let mut kinds_by_place: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for s in &r.signatures {
+        kinds_by_place
+            .entry(s.signature.stage.clone())
+            .or_default()
+            .push(format!("`{}` x{}", s.signature, s.count));
+    }
+    let shared: Vec<_> = kinds_by_place.iter().filter(|(_, k)| k.len() > 1).collect();
+    if !shared.is_empty() {
+        let _ = writeln!(md, "\n### Places with more than one kind of finding\n");
+        for (place, kinds) in shared {
+            let _ = writeln!(
+                md,
+                "- `{place}`: {}. One wrong decision in a pass often leaves malformed IR \
+                 on some programs (verify) and well-formed but wrong IR on others \
+                 (mismatch): compare the reduced cases before counting two bugs.",
+                kinds.join(", ")
             );
         }
     }

@@ -54,8 +54,12 @@ impl Totals {
 /// One unique signature's tally.
 #[derive(Clone, Debug, Serialize)]
 pub struct SignatureTally {
+    /// The bug's signature ([`Signature::bug`]): the pass, not the slot or iteration.
     pub signature: Signature,
     pub count: u64,
+    /// The stages the findings under this signature broke at, as they ran (`gvn#2`,
+    /// `gvn`), with their counts.
+    pub stages_seen: BTreeMap<String, u64>,
     /// Directory of the first finding with this signature.
     pub first: String,
     pub first_seed: Option<u64>,

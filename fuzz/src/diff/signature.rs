@@ -10,6 +10,13 @@
 //! width), a bug only a 4-byte-pointer target shows, found by a native stage's width
 //! check and never blamed on the backend.
 //!
+//! A signature records the stage that broke the program exactly as it ran (`gvn#3`,
+//! `cfg_simplify2`); [`Signature::bug`] is the signature of the *bug*, the key findings
+//! are deduplicated by: the stage becomes its pass (`gvn`, `cfg_simplify`, see
+//! `compiler::pipeline::pass_of_stage`), because one wrong decision in a pass shows in
+//! whichever slot or iteration first meets a program that triggers it. Native stages and
+//! the `@4` width mark stay as they are (a target or a pointer width is a different place).
+//!
 //! Invariants: `Display` is `kind@stage` (`mismatch@native:i686`,
 //! `regalloc_check@native:x86_64`, `mismatch@gvn@4`); [`Signature::file_component`] is
 //! the same text made a valid file-name component (`/` becomes `+`).
@@ -83,6 +90,23 @@ impl Signature {
         }
     }
 
+    /// The bug's signature: the same kind at the stage's pass, the width mark kept
+    /// (`mismatch@gvn#3@4` → `mismatch@gvn@4`). Idempotent.
+    pub fn bug(&self) -> Signature {
+        let (stage, width) = match self.stage.split_once('@') {
+            Some((stage, width)) => (stage, Some(width)),
+            None => (self.stage.as_str(), None),
+        };
+        let pass = compiler::pipeline::pass_of_stage(stage);
+        Signature {
+            kind: self.kind,
+            stage: match width {
+                Some(w) => format!("{pass}@{w}"),
+                None => pass.to_string(),
+            },
+        }
+    }
+
     /// True when the finding is a native stage's (`native:...`).
     pub fn is_native(&self) -> bool {
         self.stage.starts_with("native:")
@@ -120,6 +144,32 @@ mod tests {
         assert_eq!(
             Signature::new(FindingKind::RegallocCheck, "native:i686").to_string(),
             "regalloc_check@native:i686"
+        );
+    }
+
+    #[test]
+    fn a_bug_is_named_by_its_pass_not_its_slot_or_iteration() {
+        let bug = |kind, stage: &str| Signature::new(kind, stage).bug().to_string();
+        assert_eq!(bug(FindingKind::Mismatch, "gvn#3"), "mismatch@gvn");
+        assert_eq!(
+            bug(FindingKind::Verify, "cfg_simplify2"),
+            "verify@cfg_simplify"
+        );
+        assert_eq!(
+            bug(FindingKind::Verify, "cfg_simplify2#2"),
+            "verify@cfg_simplify"
+        );
+        assert_eq!(bug(FindingKind::Mismatch, "gvn#2@4"), "mismatch@gvn@4");
+        assert_eq!(
+            bug(FindingKind::Mismatch, "native:x86_64/stack"),
+            "mismatch@native:x86_64/stack"
+        );
+        assert_eq!(bug(FindingKind::Panic, "licm"), "panic@licm");
+        let s = Signature::new(FindingKind::Mismatch, "copy_prop2#3");
+        assert_eq!(s.bug().bug(), s.bug());
+        assert_ne!(
+            Signature::new(FindingKind::Mismatch, "gvn").bug(),
+            Signature::new(FindingKind::Verify, "gvn").bug()
         );
     }
 }

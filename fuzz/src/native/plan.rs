@@ -123,6 +123,19 @@ impl NativePlan {
         }
     }
 
+    /// The plan's stages on `targets` only (same limits).
+    pub fn restricted_to(&self, targets: &[Target]) -> NativePlan {
+        NativePlan {
+            stages: self
+                .stages
+                .iter()
+                .filter(|s| targets.contains(&s.target))
+                .cloned()
+                .collect(),
+            limits: self.limits,
+        }
+    }
+
     pub fn with_limits(mut self, limits: NativeLimits) -> NativePlan {
         self.limits = limits;
         self

@@ -15,50 +15,49 @@ use compiler::ir::IrConst;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// Runs the command; returns the exit code (0 reduced, 1 nothing to reduce, 2 bad input).
-/// `plan`: the native stages that may show the bug (the first failing one's signature is
-/// kept, and only that stage re-runs while reducing).
-pub fn reduce_file(file: &Path, output: Option<&Path>, budget: Duration, plan: &NativePlan) -> i32 {
+/// A failing input read from a test file, with what the reducer must keep.
+pub struct LoadedFinding {
+    pub module: compiler::ir::IrModule,
+    pub goal: ReduceGoal,
+    /// The finding's detail (outcomes, verifier message), for the user.
+    pub detail: String,
+}
+
+/// Why a file cannot be reduced: an input error (exit 2) or nothing to reduce (exit 1).
+pub enum LoadError {
+    Invalid(String),
+    NothingToReduce(String),
+}
+
+/// Reads `file` (IR with `; run:` lines), runs the differential (with `plan`'s native
+/// stages) and returns the module with the goal of keeping the finding it shows.
+pub fn load_finding(file: &Path, plan: &NativePlan) -> Result<LoadedFinding, LoadError> {
+    use LoadError::Invalid;
     let name = file.display().to_string();
-    let src = match std::fs::read_to_string(file) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("{name}: error: {e}");
-            return 2;
-        }
-    };
-    let module = match parse_module(&src) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("{}: parse error", e.with_file(&name));
-            return 2;
-        }
-    };
+    let src = std::fs::read_to_string(file).map_err(|e| Invalid(format!("{name}: error: {e}")))?;
+    let module =
+        parse_module(&src).map_err(|e| Invalid(format!("{}: parse error", e.with_file(&name))))?;
     if let Err(errors) = verify_module(&module, VerifyMode::Ssa) {
-        eprintln!(
+        return Err(Invalid(format!(
             "{name}:1:1: error: the input does not verify: {}",
             errors[0]
-        );
-        return 2;
+        )));
     }
     let directives = match parse_directives(&src) {
         Ok(d) if !d.is_empty() => d,
         Ok(_) => {
-            eprintln!("{name}:1:1: error: no `; run:` line says which function to call");
-            return 2;
+            return Err(Invalid(format!(
+                "{name}:1:1: error: no `; run:` line says which function to call"
+            )))
         }
-        Err(e) => {
-            eprintln!("{}", e.with_file(&name));
-            return 2;
-        }
+        Err(e) => return Err(Invalid(e.with_file(&name).to_string())),
     };
     let entry = directives[0].func.clone();
     let Some(func) = module.function(&entry) else {
-        eprintln!(
+        return Err(Invalid(format!(
             "{name}:{}:1: error: no function @{entry}",
             directives[0].line
-        );
-        return 2;
+        )));
     };
     let mut vectors = Vec::new();
     for d in directives.iter().filter(|d| d.func == entry) {
@@ -68,11 +67,10 @@ pub fn reduce_file(file: &Path, output: Option<&Path>, budget: Duration, plan: &
                 .zip(&func.params)
                 .any(|(a, t)| !IrConst::fits(*t, *a))
         {
-            eprintln!(
+            return Err(Invalid(format!(
                 "{name}:{}:1: error: arguments do not fit @{entry}'s parameters",
                 d.line
-            );
-            return 2;
+            )));
         }
         vectors.push(
             d.args
@@ -84,23 +82,19 @@ pub fn reduce_file(file: &Path, output: Option<&Path>, budget: Duration, plan: &
     }
     let diff = DiffConfig::default();
     let finding = match full_verdict(&module, &entry, &vectors, &diff, plan) {
-        Err(setup) => {
-            eprintln!("error: cannot run natively: {setup}");
-            return 2;
-        }
+        Err(setup) => return Err(Invalid(format!("error: cannot run natively: {setup}"))),
         Ok((Verdict::Finding(f), _)) => f,
         Ok((Verdict::Agree { .. }, _)) => {
-            println!("every stage agrees with the reference: nothing to reduce");
-            return 1;
+            return Err(LoadError::NothingToReduce(
+                "every stage agrees with the reference: nothing to reduce".into(),
+            ))
         }
         Ok((Verdict::Discarded { reason }, _)) => {
-            eprintln!(
+            return Err(Invalid(format!(
                 "{name}:1:1: error: the reference run is not valid ({reason}): nothing to reduce"
-            );
-            return 2;
+            )))
         }
     };
-    println!("signature {}: {}", finding.signature, finding.detail);
     let arg_vectors = if finding.args.is_empty() {
         vectors
     } else {
@@ -108,11 +102,40 @@ pub fn reduce_file(file: &Path, output: Option<&Path>, budget: Duration, plan: &
     };
     let goal = ReduceGoal {
         native: ReduceGoal::native_plan_for(&finding.signature, plan.limits),
-        entry: entry.clone(),
-        arg_vectors: arg_vectors.clone(),
+        entry,
+        arg_vectors,
         signature: finding.signature.clone(),
-        diff: diff.clone(),
+        diff,
     };
+    Ok(LoadedFinding {
+        module,
+        goal,
+        detail: finding.detail.clone(),
+    })
+}
+
+/// Runs the command; returns the exit code (0 reduced, 1 nothing to reduce, 2 bad input).
+/// `plan`: the native stages that may show the bug (the first failing one's signature is
+/// kept, and only that stage re-runs while reducing).
+pub fn reduce_file(file: &Path, output: Option<&Path>, budget: Duration, plan: &NativePlan) -> i32 {
+    let name = file.display().to_string();
+    let LoadedFinding {
+        module,
+        goal,
+        detail,
+    } = match load_finding(file, plan) {
+        Ok(l) => l,
+        Err(LoadError::Invalid(msg)) => {
+            eprintln!("{msg}");
+            return 2;
+        }
+        Err(LoadError::NothingToReduce(msg)) => {
+            println!("{msg}");
+            return 1;
+        }
+    };
+    println!("signature {}: {detail}", goal.signature);
+    let entry = goal.entry.clone();
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     let reduced = reduce(&module, &goal, budget);

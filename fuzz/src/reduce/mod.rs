@@ -6,15 +6,18 @@
 //! repeats until a whole round changes nothing or the time budget runs out.
 //!
 //! Invariant: a candidate is interesting only when the stage differential on it reports
-//! the same signature `(kind, stage)` — which also means its reference run is valid (no
+//! the same bug signature `(kind, pass)` (`Signature::bug`) — which also means its reference run is valid (no
 //! undefined behaviour, no fuel exhaustion) and its input verifies. For a native
 //! signature (`mismatch@native:i686`, ...) the predicate also re-runs that one native
 //! stage (`crate::native::full_verdict`, the hunt's own check), and for `STAGE@4` the
 //! width check of a 4-byte-pointer target, so the signature kept is the one found. The
 //! reducer never returns something bigger than it was given, and it is deterministic.
 
+mod chunks;
 pub mod cli;
 pub mod edits;
+mod operand_edits;
+mod simplify_edits;
 
 use crate::diff::{DiffConfig, Finding, Signature, Verdict};
 use crate::native::{full_verdict, NativeLimits, NativePlan, NativeStage};
@@ -57,10 +60,12 @@ impl ReduceGoal {
         }
     }
 
-    /// True when `m` still shows the bug.
+    /// True when `m` still shows the bug: a finding with the same bug signature
+    /// ([`Signature::bug`]), so a candidate that breaks at `gvn` where the original broke at
+    /// `gvn#2` is the same bug, kept.
     pub fn holds(&self, m: &IrModule) -> bool {
         self.finding(m)
-            .is_some_and(|f| f.signature == self.signature)
+            .is_some_and(|f| f.signature.bug() == self.signature.bug())
     }
 }
 
@@ -126,4 +131,21 @@ pub fn reduce(module: &IrModule, goal: &ReduceGoal, budget: Duration) -> Reduced
         candidates_kept: kept,
         finished,
     }
+}
+
+/// The places where a single edit of [`edits::EDITS`] still keeps the bug: empty when
+/// `module` is 1-minimal for the edit set (what a finished [`reduce`] guarantees).
+/// Each entry is `(edit name, index)`; costs one differential run per applicable edit.
+pub fn one_minimal_violations(module: &IrModule, goal: &ReduceGoal) -> Vec<(&'static str, usize)> {
+    let mut violations = Vec::new();
+    for (name, edit) in edits::EDITS {
+        let mut index = 0;
+        while let Some(candidate) = edit(module, &goal.entry, index) {
+            if candidate != *module && size(&candidate) <= size(module) && goal.holds(&candidate) {
+                violations.push((name, index));
+            }
+            index += 1;
+        }
+    }
+    violations
 }
