@@ -21,7 +21,7 @@
 //!   silently tolerated.
 
 use super::ast::*;
-use super::expected::{checksum_leaves, checksum_line, checksum_mix, print_line};
+use super::expected::{checksum_leaves, checksum_line, checksum_mix, print_line, prints_signed};
 use super::types::{DataModel, Field, IntKind, Ty};
 use super::value::{binary, operation_kind, BinOp, Val};
 
@@ -599,7 +599,7 @@ impl Machine<'_> {
             }
             Stmt::Print(e) => {
                 let v = self.int(f, e)?;
-                let line = print_line(v, self.dm);
+                let line = print_line(v, prints_signed(self.p, f, e), self.dm);
                 self.out.push_str(&line);
             }
             Stmt::Block(b) => return self.block(f, b),

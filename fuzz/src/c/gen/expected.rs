@@ -33,18 +33,29 @@ pub fn checksum_line(state: u64) -> String {
     format!("checksum = {state:016x}\n")
 }
 
+/// The data model that decides a `Print`'s format: the expression's signedness can
+/// differ between data models (`long long + unsigned long` is signed on ILP32 only), but
+/// the text has one format, chosen under LP64, and every model converts to it.
+pub const FORMAT_DM: DataModel = DataModel { long_bits: 64 };
+
+/// Whether `Print(e)` in function `f` prints with `%lld` (else `%llu`).
+pub fn prints_signed(p: &Program, f: usize, e: &Expr) -> bool {
+    p.int_kind(f, e, FORMAT_DM).promote().is_signed()
+}
+
 /// The `printf` call of a `Print` statement, around the expression's text.
-pub fn print_call_c(kind: IntKind, expr_text: &str) -> String {
-    if kind.promote().is_signed() {
+pub fn print_call_c(signed: bool, expr_text: &str) -> String {
+    if signed {
         format!("printf(\"%lld\\n\", (long long)({expr_text}));")
     } else {
         format!("printf(\"%llu\\n\", (unsigned long long)({expr_text}));")
     }
 }
 
-/// The line a `Print` of value `v` writes.
-pub fn print_line(v: Val, dm: DataModel) -> String {
-    if v.kind.promote().is_signed() {
+/// The line a `Print` of value `v` (computed under `dm`) writes: `v` converted to
+/// `long long` or `unsigned long long` as the format's cast does.
+pub fn print_line(v: Val, signed: bool, dm: DataModel) -> String {
+    if signed {
         format!("{}\n", v.to(IntKind::LLong, dm).v)
     } else {
         format!("{}\n", v.to(IntKind::ULLong, dm).v)

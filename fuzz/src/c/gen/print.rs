@@ -11,7 +11,7 @@
 
 use super::ast::*;
 use super::eval::shift_mask;
-use super::expected::{checksum_leaves, print_call_c, CHECKSUM_C, CHECKSUM_PRINT_C};
+use super::expected::{checksum_leaves, print_call_c, prints_signed, CHECKSUM_C, CHECKSUM_PRINT_C};
 use super::types::{DataModel, IntKind, Ty};
 use super::value::{BinOp, Val};
 use std::fmt::Write;
@@ -330,8 +330,8 @@ impl Printer<'_> {
                 self.line(depth, &text);
             }
             Stmt::Print(e) => {
-                let k = self.p.int_kind(f, e, TYPING_DM);
-                let text = print_call_c(k, &self.expr(f, e));
+                let signed = prints_signed(self.p, f, e);
+                let text = print_call_c(signed, &self.expr(f, e));
                 self.line(depth, &text);
             }
             Stmt::Block(b) => self.block(f, "", b, depth),
