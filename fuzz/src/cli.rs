@@ -130,7 +130,7 @@ enum BenchWhat {
         /// Time budget per mutant.
         #[arg(long, default_value = "60s", value_parser = parse_duration)]
         budget: Duration,
-        /// Generators: cfg, phi, or all.
+        /// Generators: cfg, phi, c (generated C), a list of them, or all.
         #[arg(long = "gen", default_value = "all")]
         generators: String,
         #[arg(long, default_value_t = 1)]
@@ -148,6 +148,42 @@ enum BenchWhat {
         /// times, and check that the reduced case is 1-minimal for the reducer's edits.
         #[arg(long, value_name = "BUDGET", value_parser = parse_duration)]
         reduce: Option<Duration>,
+    },
+    /// The C generator checked: seeds through the host gcc -O0 (and with `--sanitize`
+    /// UBSan+ASan) against `gen c --expected`, and with `--oracle` through phicc and
+    /// every stage in the oracle. Ends with `N programs, M failures`.
+    Cgen {
+        #[arg(long, default_value_t = 100)]
+        count: u64,
+        #[arg(long, default_value_t = 1)]
+        seed_start: u64,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Skip the plain gcc -O0 build.
+        #[arg(long)]
+        no_gcc: bool,
+        /// Also build with -fsanitize=undefined,address -fno-sanitize-recover.
+        #[arg(long)]
+        sanitize: bool,
+        /// Also run phicc and every stage in the oracle against the expected output.
+        #[arg(long)]
+        oracle: bool,
+        /// The gcc build's target (x86_64: the host gcc; others: cross gcc under qemu),
+        /// held to that target's expected output.
+        #[arg(long, default_value = "x86_64")]
+        target: String,
+        /// Where failing seeds are saved (default: reports/cgen-<UTC timestamp>/).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Time limit of each gcc binary's run.
+        #[arg(long, default_value = "10s", value_parser = parse_duration)]
+        run_timeout: Duration,
+        /// Oracle instructions per stage run.
+        #[arg(long, default_value_t = 100_000_000)]
+        fuel: u64,
+        #[command(flatten)]
+        c: CGenArgs,
     },
     /// csmith programs through phicc (front end, every stage in the oracle) against the
     /// host gcc -O0 build; prints counts, front-end errors and compile times. Options after
@@ -227,7 +263,7 @@ enum Command {
     /// The main job: generate programs, run every stage, save, reduce and report
     /// findings. Ends with the line `N findings`.
     Hunt {
-        /// Generators: cfg, phi, or all.
+        /// Generators: cfg, phi, c (generated C), a list of them, or all.
         #[arg(long = "gen", default_value = "all")]
         generators: String,
         /// How long to hunt, e.g. 30s, 10m, 8h.
@@ -267,10 +303,18 @@ enum Command {
     /// Print the program a generator makes for a seed, with `; run:` lines of the
     /// oracle's reference outcomes.
     Gen {
-        /// cfg or phi.
+        /// cfg, phi or c.
         generator: String,
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// (c) The target whose data model `--expected` is for (i686 is ILP32).
+        #[arg(long, default_value = "x86_64")]
+        target: String,
+        /// (c) Print the exact stdout the program must produce instead of the program.
+        #[arg(long)]
+        expected: bool,
+        #[command(flatten)]
+        c: CGenArgs,
     },
     /// Shrink a failing `.ir` file while its bug signature (kind, stage) holds. The entry
     /// and argument vectors come from its `; run:` lines (the first line's function).
@@ -294,6 +338,31 @@ enum Command {
         #[arg(long, default_value = "auto", value_name = "auto|none|T[,T]")]
         targets: String,
     },
+}
+
+/// The C generator's options (`gen c`, `bench cgen`, `hunt --gen c`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct CGenArgs {
+    /// (c) Program size, 1 (small) to 10.
+    #[arg(long, default_value_t = 3)]
+    size: u32,
+    /// (c) Features never used, comma-separated (`--no goto,switch`; see c/gen/features.rs).
+    #[arg(long, value_name = "FEATURE[,FEATURE]")]
+    no: Option<String>,
+    /// (c) Every program uses every allowed feature (no swarm subsets).
+    #[arg(long)]
+    no_swarm: bool,
+}
+
+impl CGenArgs {
+    fn options(&self) -> crate::c::cli::CGenOptions {
+        crate::c::cli::CGenOptions {
+            size: self.size,
+            no: self.no.clone(),
+            with: None,
+            no_swarm: self.no_swarm,
+        }
+    }
 }
 
 /// The native plan `--targets SPEC` asks for, and what it left out; the error says why a
@@ -501,6 +570,46 @@ pub fn cli_main(args: Vec<String>) -> i32 {
         }
         Command::Bench {
             what:
+                BenchWhat::Cgen {
+                    count,
+                    seed_start,
+                    jobs,
+                    no_gcc,
+                    sanitize,
+                    oracle,
+                    target,
+                    out,
+                    run_timeout,
+                    fuel,
+                    c,
+                },
+        } => crate::c::bench::bench_cgen(crate::c::bench::CGenBenchArgs {
+            target: match compiler::target::Target::from_name(&target) {
+                Some(t) => t,
+                None => {
+                    eprintln!("error: unknown target `{target}`");
+                    return 2;
+                }
+            },
+            count,
+            seed_start,
+            jobs: jobs.unwrap_or_else(crate::campaign::cli::default_jobs),
+            gen: c.options(),
+            gcc: !no_gcc,
+            sanitize,
+            oracle,
+            out: out.unwrap_or_else(|| {
+                PathBuf::from("reports").join(format!(
+                    "cgen-{}",
+                    crate::findings::timestamp(crate::findings::unix_now())
+                ))
+            }),
+            run_timeout,
+            fuel,
+            pipeline,
+        }),
+        Command::Bench {
+            what:
                 BenchWhat::Native {
                     count,
                     seed_start,
@@ -560,7 +669,19 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             csmith_options,
             gcc_only_on_ub,
         }),
-        Command::Gen { generator, seed } => crate::campaign::cli::gen_command(&generator, seed),
+        Command::Gen {
+            generator,
+            seed,
+            target,
+            expected,
+            c,
+        } => {
+            if generator == "c" {
+                crate::c::cli::gen_c_command(seed, &target, expected, &c.options())
+            } else {
+                crate::campaign::cli::gen_command(&generator, seed)
+            }
+        }
         Command::Reduce {
             file,
             output,

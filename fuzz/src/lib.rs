@@ -1,6 +1,7 @@
 //! phihunt: what hunts. Generators, the stage differential, reducers, campaigns, reports
 //! and the `phihunt` CLI. Depends on the oracle and the compiler, never the other way.
 
+pub mod c;
 pub mod campaign;
 pub mod check;
 pub mod cli;

@@ -87,14 +87,21 @@ fn clean_compiler_hunt_finds_nothing_and_reports() {
     let out_tmp = temp_dir("hunt-clean");
     let out = out_tmp.path().to_path_buf();
     let sources = sources_for("all").unwrap();
-    let refs: Vec<&dyn ProgramSource> = sources.iter().map(|s| s as &dyn ProgramSource).collect();
+    let refs: Vec<&dyn ProgramSource> = sources.iter().map(|s| s.as_ref()).collect();
     let r = hunt(&refs, &config(out.clone(), vec![], 120)).unwrap();
     assert_eq!(r.totals.programs, 120);
     assert_eq!(
         r.totals.programs,
-        r.totals.agreed + r.totals.discarded + r.totals.findings
+        r.totals.agreed + r.totals.discarded + r.totals.findings + r.totals.generator_bugs
     );
     assert_eq!(r.totals.findings, 0, "false positives: {:?}", r.signatures);
+    // `all` includes generated C, whose programs must all be right.
+    assert_eq!(
+        r.totals.generator_bugs, 0,
+        "{:?}",
+        r.totals.generator_bug_reasons
+    );
+    assert!(r.per_generator["c"].agreed > 0);
     assert!(r.totals.valid_ratio() > 0.9);
     assert!(out.join("report.md").is_file() && out.join("summary.json").is_file());
     let summary: serde_json::Value =
@@ -108,7 +115,7 @@ fn mutant_hunt_saves_reduces_and_replays_findings() {
     let out_tmp = temp_dir("hunt-mutant");
     let out = out_tmp.path().to_path_buf();
     let sources = sources_for("cfg").unwrap();
-    let refs: Vec<&dyn ProgramSource> = sources.iter().map(|s| s as &dyn ProgramSource).collect();
+    let refs: Vec<&dyn ProgramSource> = sources.iter().map(|s| s.as_ref()).collect();
     let r = hunt(
         &refs,
         &config(out.clone(), vec![Mutant::M2rFrontierSkipsLoopHeader], 40),
@@ -299,7 +306,7 @@ fn native_hunt_runs_every_stage_and_finds_nothing() {
     let out_tmp = temp_dir("hunt-native");
     let out = out_tmp.path().to_path_buf();
     let sources = sources_for("all").unwrap();
-    let refs: Vec<&dyn ProgramSource> = sources.iter().map(|s| s as &dyn ProgramSource).collect();
+    let refs: Vec<&dyn ProgramSource> = sources.iter().map(|s| s.as_ref()).collect();
     let r = hunt(&refs, &native_config(out.clone(), vec![], 8)).unwrap();
     assert_eq!(r.totals.findings, 0, "false positives: {:?}", r.signatures);
     for stage in ["native:x86_64", "native:x86_64/stack", "native:i686"] {
@@ -320,7 +327,7 @@ fn a_backend_mutant_is_a_native_finding_kept_by_the_reducer() {
     let out_tmp = temp_dir("hunt-native-mutant");
     let out = out_tmp.path().to_path_buf();
     let sources = sources_for("cfg").unwrap();
-    let refs: Vec<&dyn ProgramSource> = sources.iter().map(|s| s as &dyn ProgramSource).collect();
+    let refs: Vec<&dyn ProgramSource> = sources.iter().map(|s| s.as_ref()).collect();
     let mut cfg = native_config(out.clone(), vec![Mutant::X86UnsignedCmpAsSigned], 40);
     cfg.stop_at_first = true;
     // Every candidate is built and run natively: a short budget still shrinks it.

@@ -8,7 +8,6 @@
 //! (saved to disk under the bench's out dir like any other); the same base seed is used
 //! for every mutant, so the runs are comparable and reproducible.
 
-use super::generators::IrGenerator;
 use super::source::ProgramSource;
 use super::{hunt, HuntConfig};
 use crate::diff::DiffConfig;
@@ -54,7 +53,7 @@ pub struct BenchSettings {
     pub budget: Duration,
     pub seed: u64,
     pub jobs: usize,
-    pub sources: Vec<IrGenerator>,
+    pub sources: Vec<Box<dyn ProgramSource>>,
     pub out_dir: PathBuf,
     pub pipeline: PipelineOptions,
     /// The native stages backend mutants are hunted with.
@@ -71,7 +70,7 @@ pub fn is_backend_mutant(m: Mutant) -> bool {
 
 /// Hunts each mutant; prints each row as it completes and returns them all.
 pub fn bench_mutants(s: &BenchSettings) -> std::io::Result<Vec<MutantRow>> {
-    let refs: Vec<&dyn ProgramSource> = s.sources.iter().map(|g| g as &dyn ProgramSource).collect();
+    let refs: Vec<&dyn ProgramSource> = s.sources.iter().map(|g| g.as_ref()).collect();
     println!(
         "{:<36} {:>5} {:>8} {:>9}  signature",
         "mutant", "found", "seconds", "programs"

@@ -48,7 +48,7 @@ pub fn hunt_command(args: HuntArgs) -> i32 {
             return 2;
         }
     };
-    let refs: Vec<&dyn ProgramSource> = sources.iter().map(|s| s as &dyn ProgramSource).collect();
+    let refs: Vec<&dyn ProgramSource> = sources.iter().map(|s| s.as_ref()).collect();
     let seed = args.seed.unwrap_or_else(clock_seed);
     let jobs = args.jobs.unwrap_or_else(default_jobs).max(1);
     let out_dir = args
@@ -93,6 +93,7 @@ pub fn hunt_command(args: HuntArgs) -> i32 {
         max_programs: args.max_programs,
         show_progress: true,
     };
+    let cfg_out = cfg.out_dir.clone();
     match hunt(&refs, &cfg) {
         Ok(r) => {
             println!(
@@ -117,8 +118,19 @@ pub fn hunt_command(args: HuntArgs) -> i32 {
                     s.reduced.as_deref().unwrap_or(&s.first)
                 );
             }
-            println!("{} findings", r.signatures.len());
-            if r.signatures.is_empty() {
+            for dir in &r.totals.front_end_panics {
+                println!("  front-end panic: {dir}");
+            }
+            if r.totals.generator_bugs > 0 {
+                println!(
+                    "{} generator bugs (not findings), saved under {}",
+                    r.totals.generator_bugs,
+                    cfg_out.join("generator-bugs").display()
+                );
+            }
+            let found = r.signatures.len() + r.totals.front_end_panics.len();
+            println!("{found} findings");
+            if found == 0 {
                 0
             } else {
                 1
@@ -150,7 +162,13 @@ pub fn gen_command(generator: &str, seed: u64) -> i32 {
             return 2;
         }
     };
-    let cand = IrGenerator(kind).make(seed);
+    let cand = match IrGenerator(kind).make(seed) {
+        Ok(c) => c,
+        Err(r) => {
+            eprintln!("error: {}", r.reason);
+            return 1;
+        }
+    };
     let diff = DiffConfig::default();
     let (expectations, note) =
         match differential(&cand.module, &cand.entry, &cand.arg_vectors, &diff) {

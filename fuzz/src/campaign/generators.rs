@@ -3,7 +3,8 @@
 //! Invariant: the candidate for a seed is exactly `gen::generate_from_seed(kind, seed)`,
 //! so `phihunt gen KIND --seed S` reproduces any program a hunt ran.
 
-use super::source::{Candidate, ProgramSource};
+use super::source::{Candidate, ProgramSource, Rejection};
+use crate::c::hunt::CGenerator;
 use crate::gen::{generate_from_seed, GenKind};
 
 /// A generator kind as a program source.
@@ -14,9 +15,9 @@ impl ProgramSource for IrGenerator {
         self.0.name()
     }
 
-    fn make(&self, seed: u64) -> Candidate {
+    fn make(&self, seed: u64) -> Result<Candidate, Rejection> {
         let p = generate_from_seed(self.0, seed);
-        Candidate {
+        Ok(Candidate {
             features: p
                 .features
                 .scalars()
@@ -27,16 +28,33 @@ impl ProgramSource for IrGenerator {
             module: p.module,
             entry: p.entry,
             arg_vectors: p.arg_vectors,
-        }
+            c_program: None,
+        })
     }
 }
 
-/// `cfg`, `phi` or `all` to the list of sources.
-pub fn sources_for(name: &str) -> Result<Vec<IrGenerator>, String> {
+/// `cfg`, `phi`, `c`, `csmith` (a list of them) or `all` (every one but csmith) to the
+/// list of sources.
+pub fn sources_for(name: &str) -> Result<Vec<Box<dyn ProgramSource>>, String> {
+    let one = |n: &str| -> Result<Box<dyn ProgramSource>, String> {
+        if n == "c" {
+            return Ok(Box::new(CGenerator::default()));
+        }
+        // Not in `all`: csmith is a baseline (gcc in its inner loop), not a hunter here.
+        if n == "csmith" {
+            return Ok(Box::new(crate::c::csmith_source::CsmithSource::default()));
+        }
+        n.parse::<GenKind>()
+            .map(|k| Box::new(IrGenerator(k)) as Box<dyn ProgramSource>)
+            .map_err(|e| format!("{e} (or `c`, `csmith`)"))
+    };
     if name == "all" {
-        return Ok(GenKind::ALL.iter().map(|k| IrGenerator(*k)).collect());
+        let mut all: Vec<Box<dyn ProgramSource>> = GenKind::ALL
+            .iter()
+            .map(|k| Box::new(IrGenerator(*k)) as Box<dyn ProgramSource>)
+            .collect();
+        all.push(Box::new(CGenerator::default()));
+        return Ok(all);
     }
-    name.split(',')
-        .map(|n| n.trim().parse::<GenKind>().map(IrGenerator))
-        .collect()
+    name.split(',').map(|n| one(n.trim())).collect()
 }

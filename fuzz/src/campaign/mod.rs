@@ -16,7 +16,12 @@
 //! - the native stages (`crate::native`) run for one in `native_every` of each source's
 //!   programs (source-local indexes that are multiples of it), after the stage
 //!   differential agreed; their findings are saved like any other, with the target and
-//!   allocator in `finding.json`.
+//!   allocator in `finding.json`;
+//! - a program whose own source says it is unusable (generated C that phicc refuses, that
+//!   the oracle finds undefined at `lowered`, or whose expected output gcc contradicts)
+//!   is a generator bug: saved under `OUT/generator-bugs/` and counted apart, never a
+//!   finding. A front-end panic on generated C is saved under `OUT/front-end-panics/` and
+//!   counted as a finding (without a signature: it has no IR to reduce).
 
 pub mod bench;
 pub mod cli;
@@ -32,7 +37,7 @@ use crate::native::{native_differential, NativePlan, NativeStage, StageTally};
 use crate::reduce::{reduce, ReduceGoal};
 use compiler::ir::IrModule;
 use compiler::mutants::{self, Mutant};
-use source::ProgramSource;
+use source::{ProgramSource, Rejection};
 use stats::{SignatureTally, Totals};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -89,6 +94,10 @@ enum Summary {
     },
     Discarded(String),
     Finding(Box<SavedFinding>),
+    /// The source's program is wrong (saved): counted apart.
+    GeneratorBug(String),
+    /// The front end panicked on the source's program (saved): a finding without IR.
+    FrontEndPanic(String),
     /// Saving the finding failed, or the native setup broke: the hunt must stop loudly.
     SaveFailed(String),
 }
@@ -160,13 +169,105 @@ fn run_one(
     cfg: &HuntConfig,
     found_ids: &AtomicU64,
 ) -> Event {
-    let cand = source.make(seed);
-    let mut verdict = differential(&cand.module, &cand.entry, &cand.arg_vectors, &cfg.diff);
+    let cand = match source.make(seed) {
+        Ok(c) => c,
+        Err(r) => return rejected(source, seed, cfg, r),
+    };
+    // Generated C carries its expected output; its reference run gets more fuel.
+    let c_diff;
+    let diff = match &cand.c_program {
+        Some(_) => {
+            c_diff = DiffConfig {
+                run: oracle::RunConfig {
+                    fuel: cfg.diff.run.fuel.max(crate::c::hunt::C_REFERENCE_FUEL),
+                    ..cfg.diff.run.clone()
+                },
+                ..cfg.diff.clone()
+            };
+            &c_diff
+        }
+        None => &cfg.diff,
+    };
+    let mut verdict = differential(&cand.module, &cand.entry, &cand.arg_vectors, diff);
+    if let Some(p) = &cand.c_program {
+        use crate::c::hunt::{check_expected, program_files, ExpectedCheck};
+        match check_expected(p, &verdict) {
+            Ok(ExpectedCheck::Holds) => {}
+            Ok(ExpectedCheck::GeneratorBug(reason)) => {
+                return rejected(
+                    source,
+                    seed,
+                    cfg,
+                    Rejection {
+                        compiler_panic: false,
+                        reason,
+                        files: program_files(p),
+                    },
+                )
+            }
+            Ok(ExpectedCheck::FrontEndFinding(detail)) => {
+                verdict = Verdict::Finding(Box::new(Finding {
+                    signature: Signature::at_width(
+                        crate::diff::FindingKind::Mismatch,
+                        compiler::pipeline::STAGE_LOWERED,
+                        cfg.diff.run.ptr_bytes,
+                    ),
+                    args: Vec::new(),
+                    reference: None,
+                    got: None,
+                    detail,
+                    expectations: Vec::new(),
+                }))
+            }
+            Err(setup) => {
+                return Event::Done {
+                    generator: source.name(),
+                    verdict: Summary::SaveFailed(format!("gcc: {setup}")),
+                    features: cand.features,
+                }
+            }
+        }
+    }
     let mut native = None;
     // Program i comes from source i % len: count one in N of each source's own programs.
     let per_source = index / sources_len.max(1) as u64;
     let native_due = !cfg.native.is_empty() && per_source.is_multiple_of(cfg.native_every.max(1));
-    if let (true, Verdict::Agree { expectations, .. }) = (native_due, &verdict) {
+    if let (true, Verdict::Agree { .. }, Some(p)) = (native_due, &verdict, &cand.c_program) {
+        match crate::c::hunt::native_c(p, &cfg.native, &cfg.diff.pipeline) {
+            Ok(report) => {
+                if let Some(reason) = report.generator_bug {
+                    return rejected(
+                        source,
+                        seed,
+                        cfg,
+                        Rejection {
+                            compiler_panic: false,
+                            reason,
+                            files: crate::c::hunt::program_files(p),
+                        },
+                    );
+                }
+                if let Some((kind, stage, detail)) = report.finding {
+                    verdict = Verdict::Finding(Box::new(Finding {
+                        signature: Signature::new(kind, &stage),
+                        args: Vec::new(),
+                        reference: None,
+                        got: None,
+                        detail: format!("{stage}: {detail}"),
+                        expectations: Vec::new(),
+                    }));
+                }
+                native = Some(report.stages);
+            }
+            Err(setup) => {
+                return Event::Done {
+                    generator: source.name(),
+                    verdict: Summary::SaveFailed(format!("native stages: {setup}")),
+                    features: cand.features,
+                }
+            }
+        }
+    } else if let (true, Verdict::Agree { expectations, .. }) = (native_due, &verdict) {
         match native_differential(
             &cand.module,
             &cand.entry,
@@ -221,7 +322,16 @@ fn run_one(
                 ptr_bytes,
                 found_at: unix_now(),
             };
-            match save_raw(&cfg.out_dir, &record, &f, &cand.module) {
+            let saved = save_raw(&cfg.out_dir, &record, &f, &cand.module).and_then(|dir| {
+                // Generated C: the program and its expected output go with the finding.
+                if let Some(p) = &cand.c_program {
+                    for (name, text) in crate::c::hunt::program_files(p) {
+                        write_atomically(&dir.join(name), text.as_bytes())?;
+                    }
+                }
+                Ok(dir)
+            });
+            match saved {
                 Ok(dir) => Summary::Finding(Box::new(SavedFinding {
                     record,
                     dir,
@@ -237,6 +347,45 @@ fn run_one(
         generator: source.name(),
         verdict: summary,
         features: cand.features,
+    }
+}
+
+/// A program its source rejected: saved (under `generator-bugs/`, or `front-end-panics/`
+/// for a compiler panic) before it is counted.
+fn rejected(source: &dyn ProgramSource, seed: u64, cfg: &HuntConfig, r: Rejection) -> Event {
+    let kind = if r.compiler_panic {
+        "front-end-panics"
+    } else {
+        "generator-bugs"
+    };
+    let dir = cfg
+        .out_dir
+        .join(kind)
+        .join(format!("{}-{seed}", source.name()));
+    let text = format!(
+        "generator {} seed {seed}\nmutants {:?}\n{}\n",
+        source.name(),
+        cfg.mutants,
+        r.reason
+    );
+    let saved = std::fs::create_dir_all(&dir).and_then(|_| {
+        write_atomically(&dir.join("reason.txt"), text.as_bytes())?;
+        for (name, contents) in &r.files {
+            write_atomically(&dir.join(name), contents.as_bytes())?;
+        }
+        Ok(())
+    });
+    let short: String = r.reason.chars().take(80).collect();
+    Event::Done {
+        generator: source.name(),
+        verdict: match saved {
+            Err(e) => {
+                Summary::SaveFailed(format!("cannot save {} of seed {seed}: {e}", dir.display()))
+            }
+            Ok(()) if r.compiler_panic => Summary::FrontEndPanic(dir.display().to_string()),
+            Ok(()) => Summary::GeneratorBug(short),
+        },
+        features: BTreeMap::new(),
     }
 }
 
@@ -384,6 +533,14 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                                 *t.discard_reasons.entry(r.clone()).or_default() += 1;
                             }
                             Summary::Finding(_) | Summary::SaveFailed(_) => t.findings += 1,
+                            Summary::GeneratorBug(r) => {
+                                t.generator_bugs += 1;
+                                *t.generator_bug_reasons.entry(r.clone()).or_default() += 1;
+                            }
+                            Summary::FrontEndPanic(dir) => {
+                                t.findings += 1;
+                                t.front_end_panics.push(dir.clone());
+                            }
                         }
                     }
                     match verdict {
@@ -403,6 +560,13 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                                 .entry(bug)
                                 .and_modify(|(n, _)| *n += 1)
                                 .or_insert((1, *f));
+                        }
+                        Summary::FrontEndPanic(dir) => {
+                            first_finding.get_or_insert((start.elapsed(), totals.programs));
+                            eprintln!("\nfront-end panic on a generated program, saved in {dir}");
+                            if cfg.stop_at_first {
+                                stop.store(true, Ordering::SeqCst);
+                            }
                         }
                         Summary::SaveFailed(msg) => {
                             fatal = Some(msg);
@@ -439,7 +603,11 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
             size_after: None,
             corpus_copy: None,
         };
-        if !cfg.reduce_budget.is_zero() {
+        // A finding with no reference run (generated C held to its expected output at
+        // `lowered` or natively) has nothing the IR reducer could hold: its program.c is
+        // the test case.
+        let reducible = !(saved.finding.args.is_empty() && saved.finding.expectations.is_empty());
+        if !cfg.reduce_budget.is_zero() && reducible {
             mutants::set_active(&cfg.mutants);
             let vectors = if saved.finding.args.is_empty() {
                 saved

@@ -14,11 +14,12 @@ use std::fmt::Write;
 fn totals_table(out: &mut String, name: &str, t: &Totals) {
     let _ = writeln!(
         out,
-        "| {name} | {} | {} | {} | {} | {:.1}% | {} | {} |",
+        "| {name} | {} | {} | {} | {} | {} | {:.1}% | {} | {} |",
         t.programs,
         t.agreed,
         t.discarded,
         t.findings,
+        t.generator_bugs,
         t.valid_ratio() * 100.0,
         t.vectors_valid,
         t.vectors_dropped
@@ -64,12 +65,28 @@ pub fn write_reports(
         }
     );
     let _ = writeln!(md, "\n## Programs\n");
-    let _ = writeln!(md, "| generator | programs | agreed | discarded | findings | valid | vectors run | vectors dropped |");
-    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(md, "| generator | programs | agreed | discarded | findings | generator bugs | valid | vectors run | vectors dropped |");
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|");
     for (name, t) in &r.per_generator {
         totals_table(&mut md, name, t);
     }
     totals_table(&mut md, "**all**", &r.totals);
+    if r.totals.generator_bugs > 0 {
+        let _ = writeln!(
+            md,
+            "\n## Generator bugs (saved under `generator-bugs/`; not compiler findings)\n"
+        );
+        let _ = writeln!(md, "| reason | count |\n|---|---|");
+        for (reason, n) in &r.totals.generator_bug_reasons {
+            let _ = writeln!(md, "| {reason} | {n} |");
+        }
+    }
+    if !r.totals.front_end_panics.is_empty() {
+        let _ = writeln!(md, "\n## Front-end panics on generated C (findings)\n");
+        for dir in &r.totals.front_end_panics {
+            let _ = writeln!(md, "- {dir}");
+        }
+    }
     if !r.totals.discard_reasons.is_empty() {
         let _ = writeln!(
             md,

@@ -5,10 +5,14 @@
 //! contains, and the campaign does the rest.
 //!
 //! Invariant: `make(seed)` is a pure function of the seed — `phihunt gen NAME --seed S`
-//! prints exactly the program a campaign ran under that seed.
+//! prints exactly the program a campaign ran under that seed. A source that cannot make a
+//! usable program for a seed says why ([`Rejection`]); the campaign saves and counts it,
+//! never reports it as a compiler finding.
 
+use crate::c::gen::CProgram;
 use compiler::ir::IrModule;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// A program ready for the differential.
 #[derive(Clone, Debug)]
@@ -18,6 +22,20 @@ pub struct Candidate {
     pub arg_vectors: Vec<Vec<i64>>,
     /// Feature name -> count, summed over the campaign for the coverage table.
     pub features: BTreeMap<String, u64>,
+    /// For generated C: the program and its expected output (the reference every stage
+    /// is held to); `module` is its `lowered` stage for x86_64 and `entry` is `main`.
+    pub c_program: Option<Arc<CProgram>>,
+}
+
+/// Why a source made no program for a seed.
+#[derive(Clone, Debug)]
+pub struct Rejection {
+    /// A bug of the generator (counted as a generator bug), or a compiler panic on the
+    /// generated input (counted as a finding).
+    pub compiler_panic: bool,
+    pub reason: String,
+    /// Files that reproduce it (name, contents), saved by the campaign.
+    pub files: Vec<(String, String)>,
 }
 
 /// A named, seeded program generator.
@@ -25,5 +43,5 @@ pub trait ProgramSource: Sync {
     /// The generator's name (`cfg`, `phi`, ...).
     fn name(&self) -> &'static str;
     /// The program for `seed`.
-    fn make(&self, seed: u64) -> Candidate;
+    fn make(&self, seed: u64) -> Result<Candidate, Rejection>;
 }

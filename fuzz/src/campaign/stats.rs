@@ -1,7 +1,8 @@
 //! Campaign counters, shared by the workers and read by the progress line and report.
 //!
 //! Invariant: every program a worker takes is counted exactly once, as agreed, discarded
-//! (with its reason) or a finding; `programs == agreed + discarded + findings`.
+//! (with its reason), a finding, or a generator bug;
+//! `programs == agreed + discarded + findings + generator_bugs`.
 
 use crate::diff::Signature;
 use crate::native::StageTally;
@@ -15,6 +16,13 @@ pub struct Totals {
     pub agreed: u64,
     pub discarded: u64,
     pub findings: u64,
+    /// Programs their generator got wrong (generated C that phicc refuses, that is
+    /// undefined at `lowered`, or whose expected output gcc contradicts).
+    pub generator_bugs: u64,
+    /// Generator bug reason -> count.
+    pub generator_bug_reasons: BTreeMap<String, u64>,
+    /// Directories of front-end panics on generated C (counted in `findings`).
+    pub front_end_panics: Vec<String>,
     /// Argument vectors run against the reference (valid ones).
     pub vectors_valid: u64,
     /// Argument vectors dropped because their reference run was invalid.
@@ -39,7 +47,7 @@ impl Totals {
         if self.programs == 0 {
             return 1.0;
         }
-        (self.programs - self.discarded) as f64 / self.programs as f64
+        (self.programs - self.discarded - self.generator_bugs) as f64 / self.programs as f64
     }
 }
 

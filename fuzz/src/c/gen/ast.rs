@@ -1,0 +1,261 @@
+//! The generated program as a tree: what the printer writes and the evaluator runs.
+//!
+//! Why: one tree serves both the C text and the expected output, so they cannot drift
+//! apart. The operations that can be undefined carry a [`Fix`] (a `Cell`): the evaluator
+//! rewrites them in place when the values it computes would make them undefined (see
+//! `eval.rs`), and the printer prints the rewritten form.
+//!
+//! Invariants (kept by the generator, relied on by the evaluator and printer):
+//! - expressions have no side effects: assignments and calls are statements, and a call's
+//!   destination is a plain variable (so nothing in the statement reads what the callee
+//!   may write);
+//! - every object is initialized where it is declared; all locals of a function are
+//!   declared at its top (their lifetime is the whole call);
+//! - a pointer only ever holds the address of an object that outlives it (globals and
+//!   static locals hold addresses of globals only; pointer-to-pointer locals point to
+//!   local pointers), so no dereference dangles;
+//! - a loop counter is written only by its loop; a `goto` jumps forward to a label of the
+//!   same or an enclosing block; calls go from a function to later functions only
+//!   (recursion goes through a depth parameter that strictly decreases).
+
+use super::types::{DataModel, Field, IntKind, StructDef, Ty};
+use super::value::{BinOp, Val};
+use std::cell::Cell;
+
+/// A variable: a global (static locals included) or a local of one function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VarRef {
+    Global(usize),
+    Local(usize),
+}
+
+/// How the evaluator has rewritten an operation: `swapped` once its operator was
+/// replaced by one defined on the values seen; `wrap` (the operation's kind when it was
+/// rewritten) once it is printed and run in a form defined for every value, with that
+/// kind spelled out in casts so that the text means the same under every data model.
+#[derive(Clone, Debug, Default)]
+pub struct Fix {
+    pub swapped: Cell<bool>,
+    pub wrap: Cell<Option<IntKind>>,
+}
+
+/// An lvalue (no side effects).
+#[derive(Clone, Debug)]
+pub enum LVal {
+    Var(VarRef),
+    /// `a[i]`; when the cell is set the index is printed `(unsigned)(i) % N`.
+    Index(Box<LVal>, Box<Expr>, Cell<bool>),
+    /// `s.f` (field number).
+    Field(Box<LVal>, usize),
+    /// `*p`
+    Deref(Box<Expr>),
+}
+
+/// The unary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Neg,
+    BitNot,
+    Not,
+}
+
+/// An expression (no side effects).
+#[derive(Clone, Debug)]
+pub enum Expr {
+    Const(Val),
+    Read(LVal),
+    AddrOf(LVal),
+    Cast(IntKind, Box<Expr>),
+    Unary(UnOp, Box<Expr>, Fix),
+    Binary(Cell<BinOp>, Box<Expr>, Box<Expr>, Fix),
+    /// `p == q` (true) or `p != q` on pointers into objects.
+    PtrEq(bool, Box<Expr>, Box<Expr>),
+    /// `a && b` (true) or `a || b`.
+    Logic(bool, Box<Expr>, Box<Expr>),
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    Comma(Box<Expr>, Box<Expr>),
+}
+
+/// How an assignment statement is spelled (its meaning is always `lv = rhs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AssignStyle {
+    /// `lv = rhs`
+    Plain,
+    /// `lv op= e`, where `rhs` is `Binary(op, Read(lv), e)`.
+    Compound,
+    /// `lv++` / `++lv` / `lv--` / `--lv` (`rhs` is `Binary(+/-, Read(lv), 1)`).
+    IncDec { post: bool },
+}
+
+/// The loop statements (all counted: `var` runs from 0 to `trips`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoopKind {
+    For,
+    While,
+    DoWhile,
+}
+
+/// A statement.
+#[derive(Clone, Debug)]
+pub enum Stmt {
+    Assign {
+        lv: LVal,
+        rhs: Expr,
+        style: AssignStyle,
+    },
+    /// `dst = f(args);` or `f(args);`
+    Call {
+        dst: Option<VarRef>,
+        func: usize,
+        args: Vec<Expr>,
+    },
+    If(Expr, Vec<Stmt>, Option<Vec<Stmt>>),
+    Loop {
+        kind: LoopKind,
+        var: VarRef,
+        trips: u32,
+        body: Vec<Stmt>,
+    },
+    Break,
+    Continue,
+    Switch(Expr, Vec<Case>),
+    Goto(u32),
+    Label(u32),
+    Return(Option<Expr>),
+    /// `printf` of the value.
+    Print(Expr),
+    Block(Vec<Stmt>),
+}
+
+/// One `case` (or `default` when `value` is `None`) of a switch.
+#[derive(Clone, Debug)]
+pub struct Case {
+    pub value: Option<i128>,
+    pub body: Vec<Stmt>,
+    /// Ends with `break;` (otherwise falls through).
+    pub brk: bool,
+}
+
+/// An initializer.
+#[derive(Clone, Debug)]
+pub enum Init {
+    Expr(Expr),
+    List(Vec<Init>),
+}
+
+/// A variable's declaration.
+#[derive(Clone, Debug)]
+pub struct Var {
+    pub name: String,
+    pub ty: Ty,
+    pub is_const: bool,
+    pub is_volatile: bool,
+    /// A static local of this function (stored with the globals).
+    pub owner: Option<usize>,
+    pub init: Init,
+}
+
+/// A function. Its locals are its parameters, then the variables it declares.
+#[derive(Clone, Debug)]
+pub struct Func {
+    pub name: String,
+    pub ret: Option<Ty>,
+    pub params: usize,
+    pub locals: Vec<Var>,
+    pub body: Vec<Stmt>,
+    /// The parameter (an `int`) that bounds recursion, if the function recurses.
+    pub depth_param: Option<usize>,
+    /// Every call goes through the global function pointer `NAME_ptr`.
+    pub indirect: bool,
+}
+
+/// A whole program. `funcs[0]` is called by `main`; every global's scalars go into the
+/// checksum `main` prints.
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub structs: Vec<StructDef>,
+    pub globals: Vec<Var>,
+    pub funcs: Vec<Func>,
+    /// The arguments `main` passes to `funcs[0]`.
+    pub main_args: Vec<Expr>,
+}
+
+impl Program {
+    /// The declaration `v` names inside function `f`.
+    pub fn var(&self, f: usize, v: VarRef) -> &Var {
+        match v {
+            VarRef::Global(i) => &self.globals[i],
+            VarRef::Local(i) => &self.funcs[f].locals[i],
+        }
+    }
+
+    /// The type of `lv` inside function `f`, and the bit-field it names, if any.
+    pub fn lval_ty(&self, f: usize, lv: &LVal, dm: DataModel) -> (Ty, Option<Field>) {
+        match lv {
+            LVal::Var(v) => (self.var(f, *v).ty.clone(), None),
+            LVal::Index(a, _, _) => match self.lval_ty(f, a, dm).0 {
+                Ty::Array(t, _) => (*t, None),
+                t => panic!("generator bug: indexing a {t:?}"),
+            },
+            LVal::Field(s, i) => match self.lval_ty(f, s, dm).0 {
+                Ty::Struct(id) => {
+                    let field = self.structs[id].fields[*i].clone();
+                    (field.ty.clone(), field.bits.map(|_| field))
+                }
+                t => panic!("generator bug: field of a {t:?}"),
+            },
+            LVal::Deref(p) => match self.expr_ty(f, p, dm) {
+                Ty::Ptr(t) => (*t, None),
+                t => panic!("generator bug: dereferencing a {t:?}"),
+            },
+        }
+    }
+
+    /// The kind a read of the integer lvalue `lv` has (bit-fields narrower than `int`
+    /// read as `int`).
+    pub fn read_kind(&self, f: usize, lv: &LVal, dm: DataModel) -> IntKind {
+        match self.lval_ty(f, lv, dm) {
+            (_, Some(field)) => field.read_kind().expect("bit-fields are integers"),
+            (Ty::Int(k), None) => k,
+            (t, _) => panic!("generator bug: integer read of a {t:?}"),
+        }
+    }
+
+    /// The type of `e` inside function `f`.
+    pub fn expr_ty(&self, f: usize, e: &Expr, dm: DataModel) -> Ty {
+        match e {
+            Expr::Read(lv) => match self.lval_ty(f, lv, dm) {
+                (_, Some(field)) => Ty::Int(field.read_kind().expect("integer bit-field")),
+                (t, None) => t,
+            },
+            Expr::AddrOf(lv) => Ty::Ptr(Box::new(self.lval_ty(f, lv, dm).0)),
+            Expr::Comma(_, b) => self.expr_ty(f, b, dm),
+            _ => Ty::Int(self.int_kind(f, e, dm)),
+        }
+    }
+
+    /// The kind of the integer expression `e` (before any promotion its use applies).
+    pub fn int_kind(&self, f: usize, e: &Expr, dm: DataModel) -> IntKind {
+        match e {
+            Expr::Const(v) => v.kind,
+            Expr::Read(lv) => self.read_kind(f, lv, dm),
+            Expr::Cast(k, _) => *k,
+            Expr::Unary(UnOp::Not, _, _) | Expr::PtrEq(..) | Expr::Logic(..) => IntKind::Int,
+            Expr::Unary(_, _, fix) | Expr::Binary(_, _, _, fix) if fix.wrap.get().is_some() => {
+                fix.wrap.get().expect("checked")
+            }
+            Expr::Unary(_, a, _) => self.int_kind(f, a, dm).promote(),
+            Expr::Binary(op, a, b, _) => super::value::result_kind(
+                op.get(),
+                self.int_kind(f, a, dm),
+                self.int_kind(f, b, dm),
+                dm,
+            ),
+            Expr::Cond(_, a, b) => {
+                super::types::common_kind(self.int_kind(f, a, dm), self.int_kind(f, b, dm), dm)
+            }
+            Expr::Comma(_, b) => self.int_kind(f, b, dm),
+            Expr::AddrOf(_) => panic!("generator bug: a pointer used as an integer"),
+        }
+    }
+}

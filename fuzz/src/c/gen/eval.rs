@@ -1,0 +1,688 @@
+//! Runs a generated program on concrete values, rewriting what would be undefined.
+//!
+//! Why: the generator must know the program's output (it is the hunt's reference) and
+//! must never emit undefined behaviour. Like YARPGen, it evaluates the program and, where
+//! an operation would be undefined for the values it meets, rewrites that operation:
+//! first by swapping the operator for one that is defined on those values (so the
+//! optimizer still sees plain arithmetic), and if the same operation misbehaves again
+//! (a loop brings other values), into a form defined for every value: signed
+//! arithmetic done in the unsigned type, shift counts masked to the width, divisors made
+//! odd and positive, indices reduced modulo the array length. Every rewrite restarts the
+//! run from the beginning, because it changes values computed afterwards.
+//!
+//! Invariants:
+//! - a run that finishes without a restart executed no undefined operation, and its
+//!   stdout is exactly the program's (see `expected.rs` for the checksum);
+//! - each operation is rewritten at most twice (a swap, then the wrapped form), so the
+//!   restart loop ends;
+//! - the machine follows the C text the printer writes, fixed forms included: the two
+//!   must change together;
+//! - a dangling pointer or a type confusion is a generator bug (`Stop::Bug`), never
+//!   silently tolerated.
+
+use super::ast::*;
+use super::expected::{checksum_leaves, checksum_line, checksum_mix, print_line, prints_signed};
+use super::types::{DataModel, Field, IntKind, Ty};
+use super::value::{binary, operation_kind, BinOp, Val};
+
+/// Why a run stopped early.
+#[derive(Debug)]
+pub enum Stop {
+    /// An operation was rewritten: run again.
+    Restart,
+    /// The program runs longer than the generator's budget.
+    OutOfFuel,
+    /// The generator broke one of its own invariants.
+    Bug(String),
+}
+
+/// A stored object.
+#[derive(Clone, Debug, PartialEq)]
+enum Obj {
+    Int(Val),
+    Ptr(Loc),
+    Agg(Vec<Obj>),
+}
+
+/// Where an object lives: a global, or a local of the call with this frame id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Root {
+    Global(usize),
+    Local { frame: u64, var: usize },
+}
+
+/// An address: a root object and the element/field path inside it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Loc {
+    root: Root,
+    path: Vec<usize>,
+}
+
+struct Frame {
+    uid: u64,
+    func: usize,
+    locals: Vec<Obj>,
+}
+
+enum Flow {
+    Normal,
+    Break,
+    Continue,
+    Return(Option<Obj>),
+    Goto(u32),
+}
+
+struct Machine<'p> {
+    p: &'p Program,
+    dm: DataModel,
+    globals: Vec<Obj>,
+    frames: Vec<Frame>,
+    next_uid: u64,
+    out: String,
+    fuel: u64,
+}
+
+type R<T> = Result<T, Stop>;
+
+fn bug<T>(m: impl Into<String>) -> R<T> {
+    Err(Stop::Bug(m.into()))
+}
+
+/// Runs `p` under data model `dm` with `fuel` steps; the program's stdout, or why not.
+pub fn run(p: &Program, dm: DataModel, fuel: u64) -> Result<String, Stop> {
+    let mut m = Machine {
+        p,
+        dm,
+        globals: Vec::new(),
+        frames: Vec::new(),
+        next_uid: 1,
+        out: String::new(),
+        fuel,
+    };
+    for g in &p.globals {
+        let f = g.owner.unwrap_or(0);
+        let obj = m.init_obj(f, &g.ty, None, Some(&g.init))?;
+        m.globals.push(obj);
+    }
+    let mut args = Vec::new();
+    for a in &p.main_args {
+        args.push(m.eval(0, a)?);
+    }
+    m.call(0, args)?;
+    let mut state = 0u64;
+    for leaf in checksum_leaves(p, dm) {
+        let v = m.int(0, &Expr::Read(leaf))?;
+        state = checksum_mix(state, v.to(IntKind::ULLong, dm).v as u64);
+    }
+    m.out.push_str(&checksum_line(state));
+    Ok(m.out)
+}
+
+/// Evaluates `p` under every data model in `dms`, rewriting undefined operations until a
+/// run of each is clean; returns each model's stdout.
+pub fn settle(p: &Program, dms: &[DataModel], fuel: u64) -> Result<Vec<String>, Stop> {
+    // Each operation is rewritten at most twice; this bounds the restarts generously.
+    for _ in 0..100_000 {
+        let mut outs = Vec::new();
+        let mut restarted = false;
+        for dm in dms {
+            match run(p, *dm, fuel) {
+                Ok(o) => outs.push(o),
+                Err(Stop::Restart) => {
+                    restarted = true;
+                    break;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        if !restarted {
+            return Ok(outs);
+        }
+    }
+    Err(Stop::Bug("the rewrite loop did not settle".into()))
+}
+
+/// The replacement operators tried, in order, when an operation is undefined.
+const SWAPS: [BinOp; 5] = [BinOp::Sub, BinOp::Add, BinOp::Xor, BinOp::Or, BinOp::And];
+
+/// The mask a rewritten shift applies to its count: one less than the width of `k`,
+/// and 31 for `long` whatever the data model (so one text serves ILP32 and LP64).
+pub fn shift_mask(k: IntKind, dm: DataModel) -> i128 {
+    if k.rank() == IntKind::Long.rank() {
+        31
+    } else {
+        k.bits(dm) as i128 - 1
+    }
+}
+
+/// `op` on `a`, `b` in its rewritten form with kind `k` (defined for every value):
+/// `(K)((UK)a op (UK)b)` for + - *; `(K)((UK)a << (b & M))`; `((K)a >> (b & M))`;
+/// `((K)a / (K)(((UK)b & ((UK)-1 >> 1)) | 1))` (signed `K`) or `((K)a / ((K)b | 1))`.
+pub fn wrapped_binary(op: BinOp, k: IntKind, a: Val, b: Val, dm: DataModel) -> Val {
+    let x = a.to(k, dm).v;
+    let n = || b.promoted(dm).v & shift_mask(k, dm);
+    match op {
+        BinOp::Shl => Val::new(k, x << n(), dm),
+        BinOp::Shr => Val::new(k, x >> n(), dm),
+        BinOp::Div | BinOp::Mod => {
+            let y = if k.is_signed() {
+                (b.to(k.to_unsigned(), dm).v & k.range(dm).1) | 1
+            } else {
+                b.to(k, dm).v | 1
+            };
+            Val::new(k, if op == BinOp::Div { x / y } else { x % y }, dm)
+        }
+        BinOp::Add => Val::new(k, x + b.v, dm),
+        BinOp::Sub => Val::new(k, x - b.v, dm),
+        BinOp::Mul => Val::new(k, x.wrapping_mul(b.v), dm),
+        _ => binary(op, a, b, dm).expect("only the operators above are ever rewritten"),
+    }
+}
+
+/// The value `v` stored into an object of type `ty` (a bit-field when `field` is given).
+fn store_conversion(v: Val, ty: &Ty, field: Option<&Field>, dm: DataModel) -> R<Val> {
+    let k = match ty {
+        Ty::Int(k) => *k,
+        t => return bug(format!("integer stored into a {t:?}")),
+    };
+    match field.and_then(|f| f.bits.map(|b| (f, b))) {
+        Some((f, w)) if w < 64 => {
+            let m = v.v & ((1i128 << w) - 1);
+            let m = if k.is_signed() && m >= 1i128 << (w - 1) {
+                m - (1i128 << w)
+            } else {
+                m
+            };
+            Ok(Val::new(f.read_kind().unwrap_or(k), m, dm))
+        }
+        _ => Ok(v.to(k, dm)),
+    }
+}
+
+impl Machine<'_> {
+    fn tick(&mut self) -> R<()> {
+        if self.fuel == 0 {
+            return Err(Stop::OutOfFuel);
+        }
+        self.fuel -= 1;
+        Ok(())
+    }
+
+    fn zero(&self, ty: &Ty, field: Option<&Field>) -> R<Obj> {
+        match ty {
+            Ty::Int(k) => {
+                let kind = field.and_then(|f| f.read_kind()).unwrap_or(*k);
+                Ok(Obj::Int(Val { kind, v: 0 }))
+            }
+            Ty::Array(t, n) => Ok(Obj::Agg(
+                (0..*n).map(|_| self.zero(t, None)).collect::<R<_>>()?,
+            )),
+            Ty::Struct(id) => Ok(Obj::Agg(
+                self.p.structs[*id]
+                    .fields
+                    .iter()
+                    .map(|f| self.zero(&f.ty, Some(f)))
+                    .collect::<R<_>>()?,
+            )),
+            Ty::Ptr(_) => bug("a pointer without an initializer"),
+        }
+    }
+
+    /// The object a declaration of type `ty` with initializer `init` starts as.
+    fn init_obj(
+        &mut self,
+        f: usize,
+        ty: &Ty,
+        field: Option<&Field>,
+        init: Option<&Init>,
+    ) -> R<Obj> {
+        let init = match init {
+            None => return self.zero(ty, field),
+            Some(i) => i,
+        };
+        match (ty, init) {
+            (Ty::Int(_), Init::Expr(e)) => {
+                let v = self.int(f, e)?;
+                Ok(Obj::Int(store_conversion(v, ty, field, self.dm)?))
+            }
+            (Ty::Ptr(_), Init::Expr(e)) | (Ty::Struct(_), Init::Expr(e)) => self.eval(f, e),
+            (Ty::Array(t, n), Init::List(items)) => {
+                let mut out = Vec::new();
+                for i in 0..*n as usize {
+                    out.push(self.init_obj(f, t, None, items.get(i))?);
+                }
+                Ok(Obj::Agg(out))
+            }
+            (Ty::Struct(id), Init::List(items)) => {
+                let fields = self.p.structs[*id].fields.clone();
+                let mut out = Vec::new();
+                for (i, fd) in fields.iter().enumerate() {
+                    out.push(self.init_obj(f, &fd.ty, Some(fd), items.get(i))?);
+                }
+                Ok(Obj::Agg(out))
+            }
+            (t, i) => bug(format!("initializer {i:?} for a {t:?}")),
+        }
+    }
+
+    fn top_uid(&self) -> R<u64> {
+        match self.frames.last() {
+            Some(fr) => Ok(fr.uid),
+            None => bug("a local outside any call"),
+        }
+    }
+
+    fn object(&mut self, loc: &Loc) -> R<&mut Obj> {
+        let mut obj = match loc.root {
+            Root::Global(i) => match self.globals.get_mut(i) {
+                Some(o) => o,
+                None => return bug(format!("global {i} used before its definition")),
+            },
+            Root::Local { frame, var } => {
+                let fr = match self.frames.iter_mut().rev().find(|fr| fr.uid == frame) {
+                    Some(fr) => fr,
+                    None => return bug("a pointer to a local whose call has returned"),
+                };
+                match fr.locals.get_mut(var) {
+                    Some(o) => o,
+                    None => return bug(format!("local {var} used before its declaration")),
+                }
+            }
+        };
+        for &i in &loc.path {
+            obj = match obj {
+                Obj::Agg(items) if i < items.len() => &mut items[i],
+                _ => return bug("a path into a non-aggregate"),
+            };
+        }
+        Ok(obj)
+    }
+
+    fn lval(&mut self, f: usize, lv: &LVal) -> R<Loc> {
+        self.tick()?;
+        match lv {
+            LVal::Var(VarRef::Global(i)) => Ok(Loc {
+                root: Root::Global(*i),
+                path: Vec::new(),
+            }),
+            LVal::Var(VarRef::Local(i)) => Ok(Loc {
+                root: Root::Local {
+                    frame: self.top_uid()?,
+                    var: *i,
+                },
+                path: Vec::new(),
+            }),
+            LVal::Index(a, e, guarded) => {
+                let n = match self.p.lval_ty(f, a, self.dm).0 {
+                    Ty::Array(_, n) => n as i128,
+                    t => return bug(format!("indexing a {t:?}")),
+                };
+                let mut loc = self.lval(f, a)?;
+                let i = self.int(f, e)?;
+                let idx = if guarded.get() {
+                    i.to(IntKind::UInt, self.dm).v % n
+                } else if (0..n).contains(&i.v) {
+                    i.v
+                } else {
+                    guarded.set(true);
+                    return Err(Stop::Restart);
+                };
+                loc.path.push(idx as usize);
+                Ok(loc)
+            }
+            LVal::Field(s, i) => {
+                let mut loc = self.lval(f, s)?;
+                loc.path.push(*i);
+                Ok(loc)
+            }
+            LVal::Deref(p) => match self.eval(f, p)? {
+                Obj::Ptr(loc) => {
+                    // A dangling pointer would fail here.
+                    self.object(&loc)?;
+                    Ok(loc)
+                }
+                o => bug(format!("dereferencing {o:?}")),
+            },
+        }
+    }
+
+    fn int(&mut self, f: usize, e: &Expr) -> R<Val> {
+        match self.eval(f, e)? {
+            Obj::Int(v) => Ok(v),
+            o => bug(format!("{o:?} where an integer is needed")),
+        }
+    }
+
+    fn eval(&mut self, f: usize, e: &Expr) -> R<Obj> {
+        self.tick()?;
+        let dm = self.dm;
+        let v = match e {
+            Expr::Const(v) => *v,
+            Expr::Read(lv) => {
+                let loc = self.lval(f, lv)?;
+                return Ok(self.object(&loc)?.clone());
+            }
+            Expr::AddrOf(lv) => return Ok(Obj::Ptr(self.lval(f, lv)?)),
+            Expr::Cast(k, a) => self.int(f, a)?.to(*k, dm),
+            Expr::Unary(op, a, fix) => {
+                let a = self.int(f, a)?.promoted(dm);
+                let (lo, _) = a.kind.range(dm);
+                match (op, fix.wrap.get()) {
+                    (UnOp::Neg, Some(k)) => Val::new(k, -a.v, dm),
+                    (UnOp::Neg, None) if a.kind.is_signed() && a.v == lo => {
+                        fix.wrap.set(Some(a.kind));
+                        return Err(Stop::Restart);
+                    }
+                    (UnOp::Neg, None) => Val::new(a.kind, -a.v, dm),
+                    (UnOp::BitNot, _) => Val::new(a.kind, !a.v, dm),
+                    (UnOp::Not, _) => Val::boolean(a.v == 0),
+                }
+            }
+            Expr::Binary(op, a, b, fix) => {
+                let x = self.int(f, a)?;
+                let y = self.int(f, b)?;
+                let o = op.get();
+                if let Some(k) = fix.wrap.get() {
+                    wrapped_binary(o, k, x, y, dm)
+                } else {
+                    match binary(o, x, y, dm) {
+                        Ok(v) => v,
+                        Err(_) => {
+                            let swap = SWAPS
+                                .iter()
+                                .find(|s| **s != o && binary(**s, x, y, dm).is_ok());
+                            match (fix.swapped.get(), swap) {
+                                (false, Some(s)) => {
+                                    op.set(*s);
+                                    fix.swapped.set(true);
+                                }
+                                _ => fix.wrap.set(Some(operation_kind(o, x.kind, y.kind, dm))),
+                            }
+                            return Err(Stop::Restart);
+                        }
+                    }
+                }
+            }
+            Expr::PtrEq(eq, a, b) => {
+                let (pa, pb) = (self.eval(f, a)?, self.eval(f, b)?);
+                Val::boolean((pa == pb) == *eq)
+            }
+            Expr::Logic(and, a, b) => {
+                let x = self.int(f, a)?.is_true();
+                if x != *and {
+                    Val::boolean(x)
+                } else {
+                    Val::boolean(self.int(f, b)?.is_true())
+                }
+            }
+            Expr::Cond(c, a, b) => {
+                let k = self.p.int_kind(f, e, dm);
+                let pick = if self.int(f, c)?.is_true() { a } else { b };
+                self.int(f, pick)?.to(k, dm)
+            }
+            Expr::Comma(a, b) => {
+                self.eval(f, a)?;
+                return self.eval(f, b);
+            }
+        };
+        Ok(Obj::Int(v))
+    }
+
+    fn store(&mut self, f: usize, lv: &LVal, value: Obj) -> R<()> {
+        let loc = self.lval(f, lv)?;
+        let (ty, field) = self.p.lval_ty(f, lv, self.dm);
+        let value = match value {
+            Obj::Int(v) => Obj::Int(store_conversion(v, &ty, field.as_ref(), self.dm)?),
+            o => o,
+        };
+        *self.object(&loc)? = value;
+        Ok(())
+    }
+
+    fn call(&mut self, g: usize, args: Vec<Obj>) -> R<Option<Obj>> {
+        self.tick()?;
+        let func = &self.p.funcs[g];
+        let uid = self.next_uid;
+        self.next_uid += 1;
+        let mut params = Vec::new();
+        for (i, a) in args.into_iter().enumerate() {
+            params.push(match (a, &func.locals[i].ty) {
+                (Obj::Int(v), Ty::Int(k)) => Obj::Int(v.to(*k, self.dm)),
+                (a, _) => a,
+            });
+        }
+        self.frames.push(Frame {
+            uid,
+            func: g,
+            locals: params,
+        });
+        for i in func.params..func.locals.len() {
+            let var = &func.locals[i];
+            let obj = self.init_obj(g, &var.ty, None, Some(&var.init))?;
+            self.frames
+                .last_mut()
+                .expect("pushed above")
+                .locals
+                .push(obj);
+        }
+        let flow = self.block(g, &func.body)?;
+        let frame = self.frames.pop().expect("pushed above");
+        debug_assert_eq!(frame.func, g);
+        match (flow, &func.ret) {
+            (Flow::Return(Some(Obj::Int(v))), Some(Ty::Int(k))) => {
+                Ok(Some(Obj::Int(v.to(*k, self.dm))))
+            }
+            (Flow::Return(Some(o)), Some(_)) => Ok(Some(o)),
+            (Flow::Return(None) | Flow::Normal, None) => Ok(None),
+            _ => bug(format!("{} ends without its return", func.name)),
+        }
+    }
+
+    fn block(&mut self, f: usize, stmts: &[Stmt]) -> R<Flow> {
+        let mut i = 0;
+        while i < stmts.len() {
+            match self.stmt(f, &stmts[i])? {
+                Flow::Normal => i += 1,
+                Flow::Goto(l) => {
+                    match stmts[i + 1..]
+                        .iter()
+                        .position(|s| matches!(s, Stmt::Label(x) if *x == l))
+                    {
+                        Some(j) => i += 1 + j,
+                        None => return Ok(Flow::Goto(l)),
+                    }
+                }
+                other => return Ok(other),
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    fn counter(&mut self, f: usize, var: VarRef) -> R<i128> {
+        Ok(self.int(f, &Expr::Read(LVal::Var(var)))?.v)
+    }
+
+    fn set_counter(&mut self, f: usize, var: VarRef, v: i128) -> R<()> {
+        self.store(
+            f,
+            &LVal::Var(var),
+            Obj::Int(Val {
+                kind: IntKind::Int,
+                v,
+            }),
+        )
+    }
+
+    fn stmt(&mut self, f: usize, s: &Stmt) -> R<Flow> {
+        self.tick()?;
+        match s {
+            Stmt::Assign { lv, rhs, .. } => {
+                let v = self.eval(f, rhs)?;
+                self.store(f, lv, v)?;
+            }
+            Stmt::Call { dst, func, args } => {
+                let mut vals = Vec::new();
+                for a in args {
+                    vals.push(self.eval(f, a)?);
+                }
+                let r = self.call(*func, vals)?;
+                if let Some(d) = dst {
+                    match r {
+                        Some(v) => self.store(f, &LVal::Var(*d), v)?,
+                        None => return bug("the result of a void function is stored"),
+                    }
+                }
+            }
+            Stmt::If(c, a, b) => {
+                if self.int(f, c)?.is_true() {
+                    return self.block(f, a);
+                } else if let Some(b) = b {
+                    return self.block(f, b);
+                }
+            }
+            Stmt::Loop {
+                kind,
+                var,
+                trips,
+                body,
+            } => {
+                let n = *trips as i128;
+                self.set_counter(f, *var, 0)?;
+                loop {
+                    let i = self.counter(f, *var)?;
+                    match kind {
+                        LoopKind::For if i >= n => break,
+                        LoopKind::While if i >= n => break,
+                        LoopKind::For => {}
+                        LoopKind::While | LoopKind::DoWhile => self.set_counter(f, *var, i + 1)?,
+                    }
+                    match self.block(f, body)? {
+                        Flow::Break => break,
+                        Flow::Normal | Flow::Continue => {}
+                        other => return Ok(other),
+                    }
+                    let i = self.counter(f, *var)?;
+                    match kind {
+                        LoopKind::For => self.set_counter(f, *var, i + 1)?,
+                        LoopKind::DoWhile if i >= n => break,
+                        _ => {}
+                    }
+                }
+            }
+            Stmt::Break => return Ok(Flow::Break),
+            Stmt::Continue => return Ok(Flow::Continue),
+            Stmt::Switch(e, cases) => {
+                let v = self.int(f, e)?.promoted(self.dm);
+                let start = cases
+                    .iter()
+                    .position(|c| c.value.is_some_and(|x| Val::new(v.kind, x, self.dm) == v))
+                    .or_else(|| cases.iter().position(|c| c.value.is_none()));
+                if let Some(start) = start {
+                    for c in &cases[start..] {
+                        match self.block(f, &c.body)? {
+                            Flow::Break => break,
+                            Flow::Normal if c.brk => break,
+                            Flow::Normal => {}
+                            other => return Ok(other),
+                        }
+                    }
+                }
+            }
+            Stmt::Goto(l) => return Ok(Flow::Goto(*l)),
+            Stmt::Label(_) => {}
+            Stmt::Return(e) => {
+                let v = match e {
+                    Some(e) => Some(self.eval(f, e)?),
+                    None => None,
+                };
+                return Ok(Flow::Return(v));
+            }
+            Stmt::Print(e) => {
+                let v = self.int(f, e)?;
+                let line = print_line(v, prints_signed(self.p, f, e), self.dm);
+                self.out.push_str(&line);
+            }
+            Stmt::Block(b) => return self.block(f, b),
+        }
+        Ok(Flow::Normal)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::c::gen::print::program_text;
+    use crate::c::gen::DATA_MODELS;
+
+    fn int(v: i128) -> Expr {
+        Expr::Const(Val {
+            kind: IntKind::Int,
+            v,
+        })
+    }
+
+    fn global(name: &str, v: i128) -> Var {
+        Var {
+            name: name.into(),
+            ty: Ty::Int(IntKind::Int),
+            is_const: false,
+            is_volatile: false,
+            owner: None,
+            init: Init::Expr(int(v)),
+        }
+    }
+
+    fn g(i: usize) -> LVal {
+        LVal::Var(VarRef::Global(i))
+    }
+
+    /// `g_0 = g_0 + 1` with `g_0 == INT_MAX` becomes `g_0 - 1` (the first swap defined on
+    /// those values); `g_1 = -g_1` with `g_1 == INT_MIN` has no swap and is done in
+    /// `unsigned int`. Expected values computed by hand (the checksum with Python).
+    #[test]
+    fn undefined_operations_are_rewritten_and_the_output_follows() {
+        let p = Program {
+            structs: Vec::new(),
+            globals: vec![
+                global("g_0", i32::MAX as i128),
+                global("g_1", i32::MIN as i128),
+            ],
+            funcs: vec![Func {
+                name: "func_0".into(),
+                ret: None,
+                params: 0,
+                locals: Vec::new(),
+                body: vec![
+                    Stmt::Assign {
+                        lv: g(0),
+                        rhs: Expr::Binary(
+                            BinOp::Add.into(),
+                            Box::new(Expr::Read(g(0))),
+                            Box::new(int(1)),
+                            Fix::default(),
+                        ),
+                        style: AssignStyle::Plain,
+                    },
+                    Stmt::Assign {
+                        lv: g(1),
+                        rhs: Expr::Unary(UnOp::Neg, Box::new(Expr::Read(g(1))), Fix::default()),
+                        style: AssignStyle::Plain,
+                    },
+                    Stmt::Print(Expr::Read(g(0))),
+                ],
+                depth_param: None,
+                indirect: false,
+            }],
+            main_args: Vec::new(),
+        };
+        let outs = settle(&p, &DATA_MODELS, 1000).unwrap();
+        assert_eq!(outs[0], "2147483646\nchecksum = fffe9644fffa459a\n");
+        assert_eq!(outs[0], outs[1]);
+        let text = program_text(&p);
+        assert!(text.contains("g_0 = (g_0 - 1);"), "{text}");
+        assert!(
+            text.contains("g_1 = ((int)(-(unsigned int)(g_1)));"),
+            "{text}"
+        );
+    }
+}

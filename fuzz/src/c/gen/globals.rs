@@ -1,0 +1,168 @@
+//! Struct types and global variables, with their initializers.
+//!
+//! Why: globals are what the checksum covers, so every store to one is observed; their
+//! initializers (constants, lists, addresses of earlier globals) exercise the front
+//! end's static initialization.
+//!
+//! Invariants: a global's initializer is a constant expression naming only earlier
+//! globals; a pointer global starts pointing at a global object; const and volatile
+//! globals are integer scalars.
+
+use super::ast::*;
+use super::context::Gen;
+use super::features::Feature;
+use super::types::{Field, IntKind, StructDef, Ty};
+
+impl Gen<'_> {
+    /// The struct types of the program.
+    pub fn make_structs(&mut self) {
+        if !self.has(Feature::Structs) {
+            return;
+        }
+        for _ in 0..self.between(1, 3) {
+            let mut fields = Vec::new();
+            for _ in 0..self.between(1, 5) {
+                let k = self.kind();
+                let field = if self.has(Feature::Bitfields) && self.chance(0.3) {
+                    let unsigned = self.has(Feature::Unsigned) && self.chance(0.5);
+                    Field {
+                        ty: Ty::Int(if unsigned {
+                            IntKind::UInt
+                        } else {
+                            IntKind::Int
+                        }),
+                        bits: Some(self.between(1, 32)),
+                    }
+                } else if self.has(Feature::Arrays) && self.chance(0.15) {
+                    Field {
+                        ty: Ty::Array(Box::new(Ty::Int(k)), self.between(1, 4)),
+                        bits: None,
+                    }
+                } else {
+                    Field {
+                        ty: Ty::Int(k),
+                        bits: None,
+                    }
+                };
+                fields.push(field);
+            }
+            let packed = self.has(Feature::Packed) && self.chance(0.3);
+            self.prog.structs.push(StructDef { fields, packed });
+        }
+    }
+
+    /// A random object type: integers most often, then arrays, structs, arrays of structs.
+    pub fn object_type(&mut self) -> Ty {
+        let structs = self.prog.structs.len();
+        let w = [
+            10,
+            3 * self.has(Feature::Arrays) as u32,
+            3 * (structs > 0) as u32,
+            (self.has(Feature::Arrays) && structs > 0) as u32,
+        ];
+        match self.weighted(&w) {
+            0 => Ty::Int(self.kind()),
+            1 => {
+                let mut t = Ty::Int(self.kind());
+                for _ in 0..self.between(1, 3) {
+                    t = Ty::Array(Box::new(t), self.between(1, 5));
+                }
+                t
+            }
+            2 => Ty::Struct(self.below(structs)),
+            _ => Ty::Array(
+                Box::new(Ty::Struct(self.below(structs))),
+                self.between(1, 3),
+            ),
+        }
+    }
+
+    /// A constant initializer for an object of type `ty`.
+    pub fn constant_init(&mut self, ty: &Ty, field: Option<&Field>) -> Init {
+        match ty {
+            Ty::Int(k) => {
+                let k = match field.and_then(|f| f.bits) {
+                    // Keep bit-field initializers within the field (no -Woverflow).
+                    Some(b) if b < 16 => {
+                        let v = self.below(1 << (b - 1)) as i128;
+                        return Init::Expr(Expr::Const(super::value::Val::new(
+                            IntKind::Int,
+                            v,
+                            super::context::NARROW_DM,
+                        )));
+                    }
+                    _ => *k,
+                };
+                Init::Expr(Expr::Const(self.constant(k)))
+            }
+            Ty::Array(t, n) => {
+                let len = if self.chance(0.2) {
+                    self.below(*n as usize + 1)
+                } else {
+                    *n as usize
+                };
+                let t = (**t).clone();
+                Init::List((0..len).map(|_| self.constant_init(&t, None)).collect())
+            }
+            Ty::Struct(id) => {
+                let fields = self.prog.structs[*id].fields.clone();
+                Init::List(
+                    fields
+                        .iter()
+                        .map(|f| self.constant_init(&f.ty, Some(f)))
+                        .collect(),
+                )
+            }
+            Ty::Ptr(_) => unreachable!("pointers get addresses, not constants"),
+        }
+    }
+
+    /// The global variables.
+    pub fn make_globals(&mut self) {
+        self.globals_only = true;
+        let n = self.between(3, 4 + 2 * self.cfg.size);
+        for _ in 0..n {
+            let w = [
+                12,
+                2 * self.has(Feature::Pointers) as u32,
+                2 * self.has(Feature::Const) as u32,
+                2 * self.has(Feature::Volatile) as u32,
+            ];
+            let i = self.prog.globals.len();
+            let mut var = Var {
+                name: format!("g_{i}"),
+                ty: Ty::Int(IntKind::Int),
+                is_const: false,
+                is_volatile: false,
+                owner: None,
+                init: Init::List(Vec::new()),
+            };
+            match self.weighted(&w) {
+                1 => {
+                    let pointee = Ty::Int(self.kind());
+                    match self.ptr_value(&pointee, true) {
+                        Some(p) => {
+                            var.ty = Ty::Ptr(Box::new(pointee));
+                            var.init = Init::Expr(p);
+                            self.prog.globals.push(var);
+                            continue;
+                        }
+                        None => var.ty = pointee,
+                    }
+                }
+                2 => {
+                    var.ty = Ty::Int(self.kind());
+                    var.is_const = true;
+                }
+                3 => {
+                    var.ty = Ty::Int(self.kind());
+                    var.is_volatile = true;
+                }
+                _ => var.ty = self.object_type(),
+            }
+            var.init = self.constant_init(&var.ty.clone(), None);
+            self.prog.globals.push(var);
+        }
+        self.globals_only = false;
+    }
+}
