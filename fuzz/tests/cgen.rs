@@ -184,3 +184,20 @@ fn a_wrong_expected_output_is_a_generator_bug_never_a_finding() {
         "{report}"
     );
 }
+
+#[test]
+fn the_ub_judge_calls_a_program_with_ub_a_generator_bug_and_passes_the_generated_ones() {
+    use phihunt::c::judge::ub_judge;
+    let run = RunConfig::default();
+    let mut p = generate(3, &GenConfig::default()).unwrap();
+    for target in [Target::X86_64, Target::I686] {
+        assert_eq!(ub_judge(&p, target, &run), Ok(()), "seed 3 on {target:?}");
+    }
+    // `long` is 32 bits on i686 only: defined on x86_64, signed overflow on i686.
+    p.text = "int main(void) { volatile long x = 2147483647L; long y = x + 1; \
+              return (int)(y & 1); }\n"
+        .into();
+    assert_eq!(ub_judge(&p, Target::X86_64, &run), Ok(()));
+    let why = ub_judge(&p, Target::I686, &run).unwrap_err();
+    assert!(why.contains("SignedOverflow") && why.contains("i686"), "{why}");
+}
