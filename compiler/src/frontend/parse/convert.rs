@@ -117,6 +117,22 @@ impl Parser<'_> {
         }
     }
 
+    /// The bit-field width of the *value* of `e`: a bit-field member read, or an
+    /// expression whose value is one with the member's type, as gcc types them — the right
+    /// operand of a comma, an assignment or compound assignment to a bit-field, `++`/`--`
+    /// of one (`x < (0, s.f)` with `unsigned f : 28` compares as `int` in gcc). Only the
+    /// promotions use it: `sizeof (0, s.f)` is not `sizeof` of a bit-field.
+    pub(crate) fn value_bitfield_width(&self, e: &Expr) -> Option<u32> {
+        match &e.kind {
+            ExprKind::Comma(_, value) => self.value_bitfield_width(value),
+            ExprKind::Assign(lhs, _) | ExprKind::CompoundAssign { lhs, .. } => {
+                self.value_bitfield_width(lhs)
+            }
+            ExprKind::IncDec { operand, .. } => self.value_bitfield_width(operand),
+            _ => self.bitfield_width(e),
+        }
+    }
+
     /// The type the integer promotions give `e` (C99 6.3.1.1p2), with gcc's bit-field
     /// rule: a bit-field narrower than `int` promotes to `int`; one exactly as wide as
     /// `int` keeps a declared type of that width (`unsigned long : 32` on i686 stays
@@ -126,7 +142,7 @@ impl Parser<'_> {
     /// Non-integer types are returned unchanged.
     pub(crate) fn promoted_type(&self, e: &Expr) -> Type {
         let ty = &e.ty.ty;
-        if let Some(width) = self.bitfield_width(e) {
+        if let Some(width) = self.value_bitfield_width(e) {
             if ty.is_integer() {
                 let int_bits = 8 * self.target.sizeof_int();
                 if width < int_bits {

@@ -27,7 +27,7 @@ impl Parser<'_> {
     /// `(width, signed)` when `e` reads a bit-field wider than `int` and narrower than
     /// its declared integer type.
     pub(crate) fn wide_bitfield(&self, e: &Expr) -> Option<(u32, bool)> {
-        let width = self.bitfield_width(e)?;
+        let width = self.value_bitfield_width(e)?;
         let ty = &e.ty.ty;
         if !ty.is_integer() {
             return None;
