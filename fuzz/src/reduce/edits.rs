@@ -62,6 +62,36 @@ pub(super) fn replace_uses(f: &mut IrFunction, v: Value, with: Operand) {
     }
 }
 
+/// The `index`-th instruction, in module order (functions, blocks, instructions), for
+/// which `pick(block's instructions, position)` gives a replacement operand; returns
+/// `m` without it, every use of its value taken by that operand.
+pub(super) fn remove_nth_replacing(
+    m: &IrModule,
+    index: usize,
+    mut pick: impl FnMut(&[Inst], usize) -> Option<Operand>,
+) -> Option<IrModule> {
+    let mut k = index;
+    for (fi, f) in m.functions.iter().enumerate() {
+        for (bi, b) in f.blocks.iter().enumerate() {
+            for ii in 0..b.insts.len() {
+                let Some(with) = pick(&b.insts, ii) else {
+                    continue;
+                };
+                if k > 0 {
+                    k -= 1;
+                    continue;
+                }
+                let mut out = m.clone();
+                let func = &mut out.functions[fi];
+                let removed = func.blocks[bi].insts.remove(ii);
+                replace_uses(func, removed.dest()?, with);
+                return Some(out);
+            }
+        }
+    }
+    None
+}
+
 /// Deletes blocks the entry cannot reach and phi entries naming non-predecessors.
 pub fn prune_cfg(f: &mut IrFunction) {
     let cfg = CfgAnalysis::build(f);

@@ -17,7 +17,7 @@
 //! dominate the phi's uses): the differential verifies every candidate at `lowered` and
 //! rejects what breaks a rule.
 
-use super::edits::replace_uses;
+use super::edits::{remove_nth_replacing, replace_uses};
 use compiler::ir::{Inst, IrModule, Operand};
 
 /// The `(function, block, instruction, operand)` of replacement `index`, in the module's
@@ -81,25 +81,5 @@ fn forwarded_value(insts: &[Inst], load_at: usize) -> Option<Operand> {
 
 /// Forwarding `index`, counted over the loads that have a forwardable store.
 pub fn forward_store_to_load(m: &IrModule, _entry: &str, index: usize) -> Option<IrModule> {
-    let mut k = index;
-    for (fi, f) in m.functions.iter().enumerate() {
-        for (bi, b) in f.blocks.iter().enumerate() {
-            for ii in 0..b.insts.len() {
-                let Some(value) = forwarded_value(&b.insts, ii) else {
-                    continue;
-                };
-                if k > 0 {
-                    k -= 1;
-                    continue;
-                }
-                let mut out = m.clone();
-                let func = &mut out.functions[fi];
-                let load = func.blocks[bi].insts.remove(ii);
-                let dest = load.dest()?;
-                replace_uses(func, dest, value);
-                return Some(out);
-            }
-        }
-    }
-    None
+    remove_nth_replacing(m, index, forwarded_value)
 }

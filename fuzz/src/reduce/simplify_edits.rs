@@ -14,7 +14,7 @@
 //! and is kept only when the bug survives; `drop declaration` removes only declarations
 //! nothing names.
 
-use super::edits::replace_uses;
+use super::edits::remove_nth_replacing;
 use compiler::ir::{GlobalInit, GlobalItem, Inst, IrModule, Operand};
 
 /// True when `name` is called, has its address taken or initialises a global.
@@ -79,35 +79,17 @@ fn same_computation(a: &Inst, b: &Inst) -> bool {
 /// Merge `index`, counted over the pure instructions that repeat an earlier one of their
 /// block: the later one's uses take the earlier value, and the later one goes.
 pub fn merge_duplicate(m: &IrModule, _entry: &str, index: usize) -> Option<IrModule> {
-    let mut k = index;
-    for (fi, f) in m.functions.iter().enumerate() {
-        for (bi, b) in f.blocks.iter().enumerate() {
-            for ii in 0..b.insts.len() {
-                let later = &b.insts[ii];
-                if !is_pure(later) {
-                    continue;
-                }
-                let Some(earlier) = b.insts[..ii]
-                    .iter()
-                    .find(|e| same_computation(e, later))
-                    .and_then(Inst::dest)
-                else {
-                    continue;
-                };
-                if k > 0 {
-                    k -= 1;
-                    continue;
-                }
-                let mut out = m.clone();
-                let func = &mut out.functions[fi];
-                let removed = func.blocks[bi].insts.remove(ii);
-                let dest = removed.dest()?;
-                replace_uses(func, dest, Operand::Value(earlier));
-                return Some(out);
-            }
+    remove_nth_replacing(m, index, |insts, ii| {
+        let later = &insts[ii];
+        if !is_pure(later) {
+            return None;
         }
-    }
-    None
+        insts[..ii]
+            .iter()
+            .find(|e| same_computation(e, later))
+            .and_then(Inst::dest)
+            .map(Operand::Value)
+    })
 }
 
 /// Skip `index`, counted over casts whose operand is another cast's value in the same
