@@ -199,5 +199,8 @@ fn the_ub_judge_calls_a_program_with_ub_a_generator_bug_and_passes_the_generated
         .into();
     assert_eq!(ub_judge(&p, Target::X86_64, &run), Ok(()));
     let why = ub_judge(&p, Target::I686, &run).unwrap_err();
-    assert!(why.contains("SignedOverflow") && why.contains("i686"), "{why}");
+    assert!(
+        why.contains("SignedOverflow") && why.contains("i686"),
+        "{why}"
+    );
 }
