@@ -64,6 +64,118 @@ pub fn layout(slots: &[SlotShape], outgoing: u32, stack_align: u32) -> FrameLayo
     }
 }
 
+/// What a 64-bit target's frame holds, and the limits its encodings set.
+pub struct FrameRules {
+    pub target: crate::target::Target,
+    /// Registers that carry the first integer arguments (more go on the stack, 8 bytes
+    /// each).
+    pub arg_regs: usize,
+    /// Largest frame the target's sp-relative addressing reaches, in bytes.
+    pub max_frame: u64,
+    /// Largest alloca alignment the prologue's realignment supports.
+    pub max_align: u32,
+    /// The ABI's stack alignment at calls.
+    pub stack_align: u32,
+}
+
+/// A function's frame slots, laid out: allocas (in order), then spill slots, then an
+/// 8-byte home for each register parameter a `paramref` reads.
+pub struct FrameSlots {
+    pub layout: FrameLayout,
+    /// The slot of each alloca's value.
+    pub alloca_slots: rustc_hash::FxHashMap<crate::ir::Value, usize>,
+    /// The slot of spill slot 0 (spill slots follow in order).
+    pub spill_base: usize,
+    /// The slot of the home of register parameter `i`, if a `paramref` reads it.
+    pub homes: Vec<Option<usize>>,
+}
+
+/// Collects and lays out the frame of `func` under allocation `alloc` for a 64-bit
+/// target: every alloca is in the entry block, power-of-two aligned and within the
+/// target's limits (else a `BackendError` naming it); the outgoing area holds the stack
+/// arguments of the largest call.
+pub fn collect_slots(
+    func: &crate::ir::IrFunction,
+    alloc: &super::regalloc::Allocation,
+    rules: &FrameRules,
+) -> Result<FrameSlots, super::BackendError> {
+    use crate::ir::Inst;
+    let error = |inst: Option<&Inst>, message: String| {
+        super::BackendError::new(rules.target, func, inst, message)
+    };
+    let mut slots: Vec<SlotShape> = Vec::new();
+    let mut alloca_slots = rustc_hash::FxHashMap::default();
+    let mut outgoing_args = 0usize;
+    let mut referenced_params = vec![false; rules.arg_regs];
+    for (b, block) in func.blocks.iter().enumerate() {
+        for inst in &block.insts {
+            match inst {
+                Inst::Alloca {
+                    dest, size, align, ..
+                } => {
+                    if b != 0 {
+                        return Err(error(
+                            Some(inst),
+                            "alloca outside the entry block (the frame has a fixed size)".into(),
+                        ));
+                    }
+                    if !align.is_power_of_two() {
+                        return Err(error(
+                            Some(inst),
+                            format!("alloca alignment {align} is not a power of two"),
+                        ));
+                    }
+                    if u64::from(*size) > rules.max_frame || *align > rules.max_align {
+                        return Err(error(Some(inst), "alloca too large for a frame".into()));
+                    }
+                    if alloca_slots.insert(*dest, slots.len()).is_some() {
+                        return Err(error(
+                            Some(inst),
+                            format!("{dest} is defined by two allocas"),
+                        ));
+                    }
+                    slots.push(SlotShape {
+                        size: (*size).max(1),
+                        align: (*align).max(1),
+                    });
+                }
+                Inst::ParamRef { index, .. } => {
+                    if let Some(r) = referenced_params.get_mut(*index as usize) {
+                        *r = true;
+                    }
+                }
+                Inst::Call { args, .. } => {
+                    outgoing_args = outgoing_args.max(args.len().saturating_sub(rules.arg_regs));
+                }
+                _ => {}
+            }
+        }
+    }
+    let spill_base = slots.len();
+    slots.extend(alloc.spill_slots.iter().copied());
+    let mut homes = vec![None; rules.arg_regs];
+    for (i, referenced) in referenced_params.iter().enumerate() {
+        if *referenced {
+            homes[i] = Some(slots.len());
+            slots.push(SlotShape { size: 8, align: 8 });
+        }
+    }
+    let total: u64 = slots
+        .iter()
+        .map(|s| u64::from(s.size) + u64::from(s.align))
+        .sum::<u64>()
+        + 8 * outgoing_args as u64;
+    if total > rules.max_frame {
+        return Err(error(None, format!("frame of {total} bytes is too large")));
+    }
+    Ok(FrameSlots {
+        layout: layout(&slots, 8 * outgoing_args as u32, rules.stack_align),
+        alloca_slots,
+        spill_base,
+        homes,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

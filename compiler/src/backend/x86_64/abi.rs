@@ -31,15 +31,13 @@
 
 use super::isel::{const_value, Selector};
 use super::X86_64;
-use crate::backend::frame::{layout, FrameLayout};
+use crate::backend::frame::{collect_slots, FrameLayout, FrameRules, FrameSlots};
 use crate::backend::parallel_move::{self, Move, Source};
-use crate::backend::regalloc::{Allocation, Loc, SlotShape, SpillSlot};
+use crate::backend::regalloc::{Allocation, Loc, SpillSlot};
 use crate::backend::x86::inst::{AluOp, CallTarget, Inst, Mem, Operand, Size};
 use crate::backend::x86::Reg;
 use crate::backend::BackendError;
-use crate::ir::{
-    Callee, Inst as IrInst, IrFunction, IrModule, IrType, Operand as IrOperand, Value,
-};
+use crate::ir::{Callee, IrFunction, IrModule, IrType, Operand as IrOperand, Value};
 use crate::mutants::{self, Mutant};
 use rustc_hash::FxHashMap;
 
@@ -60,7 +58,7 @@ pub(super) struct Frame {
     /// Slot index of spill slot 0 (spill slots follow in order).
     spill_base: usize,
     /// Slot index of the home of each register parameter a `paramref` reads.
-    homes: [Option<usize>; 6],
+    homes: Vec<Option<usize>>,
     /// Callee-saved registers the prologue pushes, in push order.
     saved: Vec<Reg>,
     /// The alignment the prologue realigns %rsp to, when it exceeds the ABI's.
@@ -70,76 +68,22 @@ pub(super) struct Frame {
 impl Frame {
     /// Lays out the frame of `func` under allocation `alloc`.
     pub(super) fn build(func: &IrFunction, alloc: &Allocation) -> Result<Frame, BackendError> {
-        let error =
-            |inst: Option<&IrInst>, message: String| BackendError::new(X86_64, func, inst, message);
-        let mut slots: Vec<SlotShape> = Vec::new();
-        let mut alloca_slots = FxHashMap::default();
-        let mut outgoing_args = 0usize;
-        let mut referenced_params = [false; 6];
-        for (b, block) in func.blocks.iter().enumerate() {
-            for inst in &block.insts {
-                match inst {
-                    IrInst::Alloca {
-                        dest, size, align, ..
-                    } => {
-                        if b != 0 {
-                            return Err(error(
-                                Some(inst),
-                                "alloca outside the entry block (the frame has a fixed size)"
-                                    .into(),
-                            ));
-                        }
-                        if !align.is_power_of_two() {
-                            return Err(error(
-                                Some(inst),
-                                format!("alloca alignment {align} is not a power of two"),
-                            ));
-                        }
-                        if *size > MAX_FRAME || *align > 1 << 20 {
-                            return Err(error(Some(inst), "alloca too large for a frame".into()));
-                        }
-                        if alloca_slots.insert(*dest, slots.len()).is_some() {
-                            return Err(error(
-                                Some(inst),
-                                format!("{dest} is defined by two allocas"),
-                            ));
-                        }
-                        slots.push(SlotShape {
-                            size: (*size).max(1),
-                            align: (*align).max(1),
-                        });
-                    }
-                    IrInst::ParamRef { index, .. } => {
-                        if let Some(r) = referenced_params.get_mut(*index as usize) {
-                            *r = true;
-                        }
-                    }
-                    IrInst::Call { args, .. } => {
-                        outgoing_args =
-                            outgoing_args.max(args.len().saturating_sub(ARG_REGS.len()));
-                    }
-                    _ => {}
-                }
-            }
-        }
-        let spill_base = slots.len();
-        slots.extend(alloc.spill_slots.iter().copied());
-        let mut homes = [None; 6];
-        for (i, referenced) in referenced_params.iter().enumerate() {
-            if *referenced {
-                homes[i] = Some(slots.len());
-                slots.push(SlotShape { size: 8, align: 8 });
-            }
-        }
-        let total: u64 = slots
-            .iter()
-            .map(|s| u64::from(s.size) + u64::from(s.align))
-            .sum::<u64>()
-            + 8 * outgoing_args as u64;
-        if total > u64::from(MAX_FRAME) {
-            return Err(error(None, format!("frame of {total} bytes is too large")));
-        }
-        let layout = layout(&slots, 8 * outgoing_args as u32, STACK_ALIGN);
+        let FrameSlots {
+            layout,
+            alloca_slots,
+            spill_base,
+            homes,
+        } = collect_slots(
+            func,
+            alloc,
+            &FrameRules {
+                target: X86_64,
+                arg_regs: ARG_REGS.len(),
+                max_frame: u64::from(MAX_FRAME),
+                max_align: 1 << 20,
+                stack_align: STACK_ALIGN,
+            },
+        )?;
         let realign = (layout.max_align > STACK_ALIGN).then_some(layout.max_align);
         let mut saved: Vec<Reg> = alloc
             .used_callee_saved
