@@ -51,10 +51,27 @@ pub enum UbIntrinsic {
     ScopeStart,
     /// `(p) -> void` where that block ends: later accesses are `UseAfterScope`.
     ScopeEnd,
+    /// `(p) -> void` after the initialisation of a `const`-qualified block-scope object
+    /// (or parameter) at `p`: later stores to it are `WriteToConst` (C99 6.7.3p5).
+    Freeze,
+    /// `(p) -> void` before that object is initialised (again): stores are allowed until
+    /// the next `Freeze` (a declaration reached twice, by a loop or a `goto`).
+    Thaw,
+    /// `(f, h) -> void`, once per defined function at the entry of `main`: the function
+    /// at address `f` has C type `h` (a hash of its canonical type; 0: unknown).
+    FnType,
+    /// `(p, h) -> void` before a call through pointer `p` whose C type is `h`:
+    /// `BadCall` when `p` designates a function registered with a different known type
+    /// (C99 6.3.2.3p8, 6.5.2.2p9).
+    CallType,
+    /// `(line) -> void` where an expression modifies a scalar object twice, or modifies
+    /// and reads it for another purpose, between two sequence points (C99 6.5p2): always
+    /// `Unsequenced`. `line` (the C source line) is only for people reading the IR.
+    Unsequenced,
 }
 
 impl UbIntrinsic {
-    pub const ALL: [UbIntrinsic; 16] = [
+    pub const ALL: [UbIntrinsic; 21] = [
         UbIntrinsic::AddI32,
         UbIntrinsic::AddI64,
         UbIntrinsic::SubI32,
@@ -71,6 +88,11 @@ impl UbIntrinsic {
         UbIntrinsic::Aligned,
         UbIntrinsic::ScopeStart,
         UbIntrinsic::ScopeEnd,
+        UbIntrinsic::Freeze,
+        UbIntrinsic::Thaw,
+        UbIntrinsic::FnType,
+        UbIntrinsic::CallType,
+        UbIntrinsic::Unsequenced,
     ];
 
     /// The declared symbol.
@@ -92,6 +114,11 @@ impl UbIntrinsic {
             UbIntrinsic::Aligned => "__phi_ub.aligned",
             UbIntrinsic::ScopeStart => "__phi_ub.scope_start",
             UbIntrinsic::ScopeEnd => "__phi_ub.scope_end",
+            UbIntrinsic::Freeze => "__phi_ub.freeze",
+            UbIntrinsic::Thaw => "__phi_ub.thaw",
+            UbIntrinsic::FnType => "__phi_ub.fn_type",
+            UbIntrinsic::CallType => "__phi_ub.call_type",
+            UbIntrinsic::Unsequenced => "__phi_ub.unsequenced",
         }
     }
 
@@ -148,7 +175,12 @@ impl UbIntrinsic {
             UbIntrinsic::PtrSub | UbIntrinsic::PtrCmp => (vec![Ptr, Ptr], Void),
             UbIntrinsic::Index => (vec![I64, I64], Void),
             UbIntrinsic::Aligned => (vec![Ptr, I64], Void),
-            UbIntrinsic::ScopeStart | UbIntrinsic::ScopeEnd => (vec![Ptr], Void),
+            UbIntrinsic::ScopeStart
+            | UbIntrinsic::ScopeEnd
+            | UbIntrinsic::Freeze
+            | UbIntrinsic::Thaw => (vec![Ptr], Void),
+            UbIntrinsic::FnType | UbIntrinsic::CallType => (vec![Ptr, I64], Void),
+            UbIntrinsic::Unsequenced => (vec![I32], Void),
         };
         IrDecl {
             name: self.name().to_string(),

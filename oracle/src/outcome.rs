@@ -78,6 +78,9 @@ pub enum Ub {
     Misaligned,
     /// `memcpy` of overlapping ranges (C99 7.21.2.1p2).
     MemcpyOverlap,
+    /// A scalar object modified twice, or modified and read other than to compute the
+    /// value stored, between two sequence points (C99 6.5p2: `i = i++`, `f(i++, i)`).
+    Unsequenced,
 }
 
 /// Where undefined behaviour happened.

@@ -40,6 +40,7 @@ impl FnLower<'_, '_> {
             }
             ExprKind::Unary(UnaryOp::LogNot, a) => self.cond_branch(a, f, t),
             ExprKind::Binary(op, a, b) if op.is_comparison() => {
+                self.check_sequenced(e);
                 let c = self.compare(*op, a, b)?;
                 self.branch_on(c, IrType::I8, t, f);
                 Ok(())

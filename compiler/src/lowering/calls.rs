@@ -40,6 +40,7 @@ impl FnLower<'_, '_> {
             Some(name) => Callee::Direct(name.to_string()),
             None => {
                 let (fp, _) = self.scalar(callee)?;
+                self.check_call_type(fp, fn_ty);
                 Callee::Indirect(fp)
             }
         };

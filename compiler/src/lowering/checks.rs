@@ -20,7 +20,8 @@
 
 use super::builder::exact;
 use super::function::FnLower;
-use crate::frontend::ast::{LocalId, Stmt};
+use crate::frontend::ast::{Expr, LocalId, Stmt};
+use crate::frontend::types::{QualType, Type};
 use crate::ir::{BinOp, Callee, Inst, IrType, Operand, UnOp};
 use crate::ub_intrinsics::UbIntrinsic;
 
@@ -31,7 +32,11 @@ impl FnLower<'_, '_> {
     }
 
     /// Emits a call to intrinsic `k` (declaring it) and returns its result, if it has one.
-    fn intrinsic(&mut self, k: UbIntrinsic, args: Vec<(IrType, Operand)>) -> Option<Operand> {
+    pub(super) fn intrinsic(
+        &mut self,
+        k: UbIntrinsic,
+        args: Vec<(IrType, Operand)>,
+    ) -> Option<Operand> {
         let decl = k.decl();
         let ret = decl.ret;
         self.ctx
@@ -189,6 +194,46 @@ impl FnLower<'_, '_> {
         }
     }
 
+    /// The slot of local `id` when the checked lowering guards it as a `const` object:
+    /// the whole object is `const` (a `const` scalar, record or array of `const`
+    /// elements) and lives in a slot of this frame (not a record parameter, which is the
+    /// caller's copy).
+    pub fn const_slot(&self, id: LocalId) -> Option<Operand> {
+        if !self.ub_checks() {
+            return None;
+        }
+        let local = self.def.locals.get(id.0 as usize)?;
+        if !wholly_const(&local.ty) || (local.is_param && local.ty.ty.is_record()) {
+            return None;
+        }
+        match self.locals.get(id.0 as usize)? {
+            slot @ Operand::Value(_) => Some(*slot),
+            Operand::Const(_) => None,
+        }
+    }
+
+    /// After a `const` object's initialisation: stores to it are `WriteToConst`.
+    pub fn freeze(&mut self, slot: Operand) {
+        self.intrinsic(UbIntrinsic::Freeze, vec![(IrType::Ptr, slot)]);
+    }
+
+    /// Before a `const` object's (re-)initialisation.
+    pub fn thaw(&mut self, slot: Operand) {
+        self.intrinsic(UbIntrinsic::Thaw, vec![(IrType::Ptr, slot)]);
+    }
+
+    /// Where an expression has unsequenced accesses (`unsequenced::conflicts`): always
+    /// undefined when evaluated.
+    pub fn check_sequenced(&mut self, e: &Expr) {
+        if self.ub_checks() && super::unsequenced::conflicts(e) {
+            let line = i64::from(e.loc.line);
+            self.intrinsic(
+                UbIntrinsic::Unsequenced,
+                vec![(IrType::I32, exact(IrType::I32, line))],
+            );
+        }
+    }
+
     /// The slot of a block-scope object whose lifetime the block bounds (automatic
     /// storage: not a parameter, not a record parameter's caller copy).
     fn scoped_slot(&self, id: LocalId) -> Option<Operand> {
@@ -201,4 +246,14 @@ impl FnLower<'_, '_> {
             Operand::Const(_) => None,
         }
     }
+}
+
+/// True when every byte of an object of type `q` is `const` (C99 6.7.3p5 makes storing
+/// to it undefined): `q` itself is `const`, or it is an array of such elements.
+fn wholly_const(q: &QualType) -> bool {
+    q.is_const
+        || match &q.ty {
+            Type::Array(elem, _) => wholly_const(elem),
+            _ => false,
+        }
 }

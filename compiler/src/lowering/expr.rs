@@ -29,6 +29,9 @@ impl FnLower<'_, '_> {
     /// The value of `e`.
     pub fn rvalue(&mut self, e: &Expr) -> Res<RVal> {
         self.enter(e.loc)?;
+        if self.ub_checks() {
+            self.check_sequenced(e);
+        }
         let r = self.rvalue_inner(e);
         self.leave();
         r

@@ -178,6 +178,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 });
             }
         }
+        // Checked lowering: `const` parameters are read-only once stored (after every
+        // `paramref`, so no call comes before one).
+        let frozen: Vec<Operand> = self
+            .def
+            .params
+            .iter()
+            .filter_map(|id| self.const_slot(*id))
+            .collect();
+        for slot in frozen {
+            self.freeze(slot);
+        }
         Ok(())
     }
 

@@ -27,8 +27,23 @@ use crate::ir::Operand;
 const MAX_ZERO_STORES: u64 = 64;
 
 impl FnLower<'_, '_> {
-    /// A declaration of local `id` with its initializer.
+    /// A declaration of local `id` with its initializer. In the checked lowering a
+    /// `const` object is writable only while it is initialised.
     pub fn declare(&mut self, id: LocalId, init: Option<&Initializer>) -> Res<()> {
+        let guarded = self.const_slot(id);
+        if let Some(slot) = guarded {
+            self.thaw(slot);
+        }
+        self.initialize(id, init)?;
+        if let Some(slot) = guarded {
+            self.freeze(slot);
+        }
+        Ok(())
+    }
+
+    /// Stores local `id`'s initial value (an object without initializer keeps
+    /// indeterminate bytes, but its bit-field padding is zeroed).
+    fn initialize(&mut self, id: LocalId, init: Option<&Initializer>) -> Res<()> {
         let Some(local) = self.def.locals.get(id.0 as usize) else {
             return Err(self.err(self.stmt_loc, "internal error: unknown local"));
         };

@@ -121,6 +121,7 @@ impl FnLower<'_, '_> {
             } = &p.kind
             {
                 if let Some(len) = super::expr::decayed_array_len(ptr) {
+                    self.check_sequenced(p);
                     let (base, _) = self.scalar(ptr)?;
                     let (i, it) = self.scalar(index)?;
                     self.check_index(i, it, len, address_only);

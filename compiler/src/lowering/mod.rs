@@ -51,6 +51,7 @@ mod calls;
 mod checks;
 mod convert;
 mod expr;
+mod fn_types;
 mod function;
 mod globals;
 mod init;
@@ -58,6 +59,7 @@ mod lvalue;
 mod stmt;
 mod switch;
 mod types;
+mod unsequenced;
 
 #[cfg(test)]
 mod tests;
@@ -119,6 +121,9 @@ pub fn lower_with(
         functions: functions.into_iter().map(|(_, f)| f).collect(),
     };
     globals::add_strings_and_zero(&ctx, &mut module);
+    if options.ub_checks {
+        fn_types::register_function_types(unit, &mut module);
+    }
     if let Err(errors) = verify_module(&module, VerifyMode::Ssa) {
         let first = errors.first().map(|e| e.to_string()).unwrap_or_default();
         return Err(Diagnostic::global_error(format!(

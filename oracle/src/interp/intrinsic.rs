@@ -56,6 +56,26 @@ pub(crate) fn execute(k: UbIntrinsic, a: u64, b: u64, mem: &mut Memory) -> Resul
             mem.end_scope(a);
             Ok(0)
         }
+        UbIntrinsic::Freeze => {
+            mem.set_stack_slot_writable(a, false);
+            Ok(0)
+        }
+        UbIntrinsic::Thaw => {
+            mem.set_stack_slot_writable(a, true);
+            Ok(0)
+        }
+        UbIntrinsic::FnType => {
+            mem.register_function_type(a, b);
+            Ok(0)
+        }
+        UbIntrinsic::CallType => {
+            if mem.function_type_differs(a, b) {
+                Err(Ub::BadCall)
+            } else {
+                Ok(0)
+            }
+        }
+        UbIntrinsic::Unsequenced => Err(Ub::Unsequenced),
     }
 }
 

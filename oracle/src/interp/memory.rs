@@ -32,6 +32,7 @@
 
 use super::code::FuncRef;
 use crate::outcome::Ub;
+use std::collections::HashMap;
 
 /// Bytes all live allocations may hold together.
 pub(crate) const MAX_LIVE_BYTES: u64 = 256 << 20;
@@ -90,6 +91,9 @@ pub(crate) struct Memory {
     wide: bool,
     next_base: u64,
     live_bytes: u64,
+    /// Checked lowering (`__phi_ub.fn_type`): allocation id of a function -> the hash of
+    /// its C type. Empty in plain runs.
+    function_types: HashMap<usize, u64>,
 }
 
 impl Memory {
@@ -111,6 +115,7 @@ impl Memory {
             wide: ptr_bytes == 8,
             next_base: NARROW_FIRST_BASE,
             live_bytes: 0,
+            function_types: HashMap::new(),
         }
     }
 
@@ -208,6 +213,38 @@ impl Memory {
         }
     }
 
+    /// A `const` block-scope object at `addr` (a live stack slot) becomes read-only
+    /// (`writable == false`: stores are `WriteToConst`) or writable again before its
+    /// initialisation. Anything else is left alone.
+    pub fn set_stack_slot_writable(&mut self, addr: u64, writable: bool) {
+        if let Some(a) = self.stack_slot_at(addr) {
+            if a.status == Status::Live {
+                a.writable = writable;
+            }
+        }
+    }
+
+    /// Records that the function at `addr` has C type `hash` (0: unknown, never compared).
+    pub fn register_function_type(&mut self, addr: u64, hash: u64) {
+        if let Ok((id, 0)) = self.resolve(addr) {
+            if matches!(self.allocs[id].kind, AllocKind::Function(_)) && hash != 0 {
+                self.function_types.insert(id, hash);
+            }
+        }
+    }
+
+    /// True when `addr` designates a function registered with a known C type other than
+    /// `hash` (a known one). Unregistered functions (libc) and unknown types never differ.
+    pub fn function_type_differs(&self, addr: u64, hash: u64) -> bool {
+        if hash == 0 {
+            return false;
+        }
+        match self.resolve(addr) {
+            Ok((id, 0)) => self.function_types.get(&id).is_some_and(|&h| h != hash),
+            _ => false,
+        }
+    }
+
     /// True when `p` and `q` may be subtracted or compared: they are equal, or both
     /// designate (or point one past) the same allocation.
     pub fn same_object(&self, p: u64, q: u64) -> bool {
@@ -300,7 +337,9 @@ impl Memory {
         if off < 0 || len > a.size || off as u64 > a.size - len {
             return Ub::OutOfBounds;
         }
-        debug_assert!(write && a.kind == AllocKind::ConstGlobal);
+        // Live, in bounds, refused: a store to a constant (a `const` global, or a frozen
+        // `const` local of the checked lowering).
+        debug_assert!(write && matches!(a.kind, AllocKind::ConstGlobal | AllocKind::Stack));
         Ub::WriteToConst
     }
 
@@ -496,6 +535,54 @@ mod tests {
             assert_eq!(m.load(h, 1), Err(Ub::UseAfterFree));
             assert_eq!(m.free(h), Err(Ub::BadLibcCall));
             assert_eq!(m.free(q), Err(Ub::BadLibcCall));
+        }
+    }
+
+    #[test]
+    fn frozen_const_locals_refuse_stores_until_thawed() {
+        for mut m in both() {
+            let (id, p) = m.allocate(8, 4, AllocKind::Stack).unwrap();
+            m.store(p, 4, 7).unwrap();
+            m.set_stack_slot_writable(p, false);
+            assert_eq!(m.store(p + 4, 4, 1), Err(Ub::WriteToConst));
+            assert_eq!(m.copy(p, p + 4, 1, true), Err(Ub::WriteToConst));
+            assert_eq!(m.load(p, 4), Ok(7), "a frozen object is still readable");
+            m.set_stack_slot_writable(p + 4, true);
+            assert_eq!(
+                m.store(p, 4, 1),
+                Err(Ub::WriteToConst),
+                "only its start thaws it"
+            );
+            m.set_stack_slot_writable(p, true);
+            m.store(p, 4, 9).unwrap();
+            m.set_stack_slot_writable(p, false);
+            m.kill_stack_slot(id);
+            m.set_stack_slot_writable(p, true);
+            assert_eq!(m.store(p, 4, 1), Err(Ub::DeadFrame));
+        }
+    }
+
+    #[test]
+    fn function_types_differ_only_when_both_are_known() {
+        for mut m in both() {
+            let (_, f) = m
+                .allocate(1, 1, AllocKind::Function(FuncRef::Module(0)))
+                .unwrap();
+            let (_, g) = m
+                .allocate(1, 1, AllocKind::Function(FuncRef::Module(1)))
+                .unwrap();
+            let (_, data) = m.allocate(4, 4, AllocKind::Global).unwrap();
+            m.register_function_type(f, 11);
+            m.register_function_type(data, 11);
+            assert!(!m.function_type_differs(f, 11));
+            assert!(m.function_type_differs(f, 12));
+            assert!(
+                !m.function_type_differs(f, 0),
+                "an unknown call type is never compared"
+            );
+            assert!(!m.function_type_differs(g, 12), "g was never registered");
+            assert!(!m.function_type_differs(data, 12), "data is not a function");
+            assert!(!m.function_type_differs(0, 12));
         }
     }
 
