@@ -14,13 +14,14 @@
 //! - block lifetimes are conservative: an object's block ending (falling off its `}`,
 //!   `break`, `continue`) ends it, and its block's entry or any label inside the block
 //!   revives it if it had ended, so no path into a block (a `goto` or `case` included)
-//!   can find its objects dead; a `goto` out of a block does not end them (a missed
-//!   report, never a false one);
+//!   can find its objects dead; a `goto` out of a block ends them (`goto_scopes`), and
+//!   a `for` statement whose first clause declares objects is a block of its own;
 //! - every intrinsic used is declared once in the module (`ModuleCtx::decls`).
 
 use super::builder::exact;
 use super::function::FnLower;
-use crate::frontend::ast::{Expr, LocalId, Stmt};
+use super::goto_scopes::{compound_scope, for_scope, label_scopes, scopes_kept, ScopeId};
+use crate::frontend::ast::{Expr, LabelId, LocalId, Stmt};
 use crate::frontend::types::{QualType, Type};
 use crate::ir::{BinOp, Callee, Inst, IrType, Operand, UnOp};
 use crate::ub_intrinsics::UbIntrinsic;
@@ -133,6 +134,17 @@ impl FnLower<'_, '_> {
 
     /// Opens the scope of a compound statement: its objects' lifetimes start (again).
     pub fn open_scope(&mut self, items: &[Stmt]) {
+        self.open_scope_of(compound_scope(items), items);
+    }
+
+    /// Opens the scope of a `for` statement whose first clause `init` declares objects
+    /// (C99 6.8.5p5: the statement is a block of its own).
+    pub fn open_for_scope(&mut self, init: &Stmt) {
+        self.open_scope_of(for_scope(init), std::slice::from_ref(init));
+    }
+
+    /// Opens scope `id` declaring the objects of the declarations among `items`.
+    fn open_scope_of(&mut self, id: ScopeId, items: &[Stmt]) {
         if !self.ub_checks() {
             return;
         }
@@ -151,7 +163,23 @@ impl FnLower<'_, '_> {
         for &slot in &slots {
             self.intrinsic(UbIntrinsic::ScopeStart, vec![(IrType::Ptr, slot)]);
         }
-        self.scopes.push(slots);
+        self.scopes.push((id, slots));
+    }
+
+    /// Before `goto` label `label`: ends the objects of the open blocks that do not
+    /// enclose the label (`goto_scopes`).
+    pub fn end_scopes_for_goto(&mut self, label: LabelId) {
+        if !self.ub_checks() {
+            return;
+        }
+        let def = self.def;
+        let chains = self.label_scopes.get_or_insert_with(|| label_scopes(def));
+        let Some(Some(target)) = chains.get(label.0 as usize) else {
+            return;
+        };
+        let open: Vec<ScopeId> = self.scopes.iter().map(|(id, _)| *id).collect();
+        let kept = scopes_kept(&open, target);
+        self.end_scopes_to(kept);
     }
 
     /// Closes the innermost scope: its objects' lifetimes end when control falls off it.
@@ -174,7 +202,7 @@ impl FnLower<'_, '_> {
         }
         let slots: Vec<Operand> = self.scopes[depth.min(self.scopes.len())..]
             .iter()
-            .flatten()
+            .flat_map(|(_, slots)| slots)
             .copied()
             .collect();
         for slot in slots {
@@ -188,7 +216,12 @@ impl FnLower<'_, '_> {
         if !self.ub_checks() {
             return;
         }
-        let slots: Vec<Operand> = self.scopes.iter().flatten().copied().collect();
+        let slots: Vec<Operand> = self
+            .scopes
+            .iter()
+            .flat_map(|(_, slots)| slots)
+            .copied()
+            .collect();
         for slot in slots {
             self.intrinsic(UbIntrinsic::ScopeStart, vec![(IrType::Ptr, slot)]);
         }

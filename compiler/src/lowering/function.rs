@@ -38,8 +38,12 @@ pub(crate) struct FnLower<'a, 'c> {
     /// Checked lowering: `scopes.len()` when each `breaks`/`continues` target was pushed.
     pub break_scopes: Vec<usize>,
     pub continue_scopes: Vec<usize>,
-    /// Checked lowering: the slots of the objects of each open block, innermost last.
-    pub scopes: Vec<Vec<Operand>>,
+    /// Checked lowering: each open block (its identity, see `goto_scopes`) and the slots
+    /// of its objects, innermost last.
+    pub scopes: Vec<(super::goto_scopes::ScopeId, Vec<Operand>)>,
+    /// Checked lowering: the blocks around each goto label (computed at the first
+    /// `goto`).
+    pub label_scopes: Option<Vec<Option<Vec<super::goto_scopes::ScopeId>>>>,
     /// Checked lowering: the lvalue being lowered is only an address (`&a[i]`, a
     /// decaying `m[i]`), so an array index may be one past the end.
     pub address_only: bool,
@@ -68,6 +72,7 @@ pub(crate) fn lower_function<'a>(ctx: &mut ModuleCtx<'a>, def: &'a FunctionDef) 
         break_scopes: Vec::new(),
         continue_scopes: Vec::new(),
         scopes: Vec::new(),
+        label_scopes: None,
         address_only: false,
         labels: vec![None; def.num_labels as usize],
         cases: vec![None; def.num_cases as usize],

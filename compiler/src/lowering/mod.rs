@@ -54,6 +54,7 @@ mod expr;
 mod fn_types;
 mod function;
 mod globals;
+mod goto_scopes;
 mod init;
 mod lvalue;
 mod stmt;

@@ -16,6 +16,7 @@
 use super::builder::exact;
 use super::expr::RVal;
 use super::function::{FnLower, Res};
+use super::goto_scopes::for_init_declares;
 use crate::frontend::ast::{Expr, LabelId, Stmt};
 use crate::frontend::Loc;
 use crate::ir::{BlockId, Terminator};
@@ -107,6 +108,7 @@ impl FnLower<'_, '_> {
             }
             Stmt::Goto(id) => {
                 let label = self.goto_label(*id, self.stmt_loc)?;
+                self.end_scopes_for_goto(*id);
                 self.br(label);
                 Ok(())
             }
@@ -180,6 +182,10 @@ impl FnLower<'_, '_> {
         step: Option<&Expr>,
         body: &Stmt,
     ) -> Res<()> {
+        let scoped = init.filter(|i| self.ub_checks() && for_init_declares(i));
+        if let Some(init) = scoped {
+            self.open_for_scope(init);
+        }
         if let Some(init) = init {
             self.stmt(init)?;
         }
@@ -202,6 +208,9 @@ impl FnLower<'_, '_> {
         }
         self.br(head);
         self.start(exit);
+        if scoped.is_some() {
+            self.close_scope();
+        }
         Ok(())
     }
 
