@@ -8,7 +8,7 @@
 use crate::frontend::parse::parse_translation_unit;
 use crate::frontend::{preprocess, preprocess_str, Diagnostic, PpOutput, PreprocessOptions};
 use crate::ir::IrModule;
-use crate::lowering::{lower_with, LowerOptions};
+use crate::lowering::{lower_with_positions, LowerOptions, SourcePositions};
 use std::path::{Path, PathBuf};
 
 /// A compiled C translation unit: the `lowered` stage and every warning.
@@ -16,6 +16,8 @@ use std::path::{Path, PathBuf};
 pub struct CompiledC {
     pub module: IrModule,
     pub warnings: Vec<Diagnostic>,
+    /// The C position of every instruction of `module` (the `lowered` stage only).
+    pub positions: SourcePositions,
 }
 
 /// phicc's own headers (`compiler/include`): the last system include directory.
@@ -77,6 +79,10 @@ fn compile_preprocessed(
     } = pp;
     let parsed = parse_translation_unit(tokens, &sources, opts.target)?;
     warnings.extend(parsed.warnings);
-    let module = lower_with(&parsed.unit, &sources, lowering)?;
-    Ok(CompiledC { module, warnings })
+    let (module, positions) = lower_with_positions(&parsed.unit, &sources, lowering)?;
+    Ok(CompiledC {
+        module,
+        warnings,
+        positions,
+    })
 }

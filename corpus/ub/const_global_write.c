@@ -1,4 +1,4 @@
-// ub: WriteToConst
+// ub: WriteToConst @7
 // Modifying a const-qualified object through a cast (C99 6.7.3p5).
 #include <stdio.h>
 const int limit = 10;

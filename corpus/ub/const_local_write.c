@@ -1,4 +1,4 @@
-// ub: WriteToConst
+// ub: WriteToConst @8
 // Modifying a const-qualified local object through a pointer cast that drops `const`
 // (C99 6.7.3p5). No sanitizer reports it; gcc -O2 may keep using the constant.
 #include <stdio.h>

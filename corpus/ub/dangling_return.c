@@ -1,4 +1,4 @@
-// ub: DeadFrame
+// ub: DeadFrame @11
 // Using a pointer to a local of a function that has returned.
 #include <stdio.h>
 static int *leak(void) {

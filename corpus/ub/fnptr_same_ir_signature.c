@@ -1,4 +1,4 @@
-// ub: BadCall
+// ub: BadCall @9
 // A call through a pointer whose function type is not compatible with the function's,
 // although both have the same IR signature (int and unsigned are both i32): C99
 // 6.3.2.3p8 makes the call undefined.

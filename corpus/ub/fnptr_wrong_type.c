@@ -1,4 +1,4 @@
-// ub: BadCall
+// ub: BadCall @7
 // A call through a function pointer whose type is not the function's (C99 6.3.2.3p8).
 #include <stdio.h>
 static int twice(int x) { return 2 * x; }

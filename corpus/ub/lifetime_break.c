@@ -1,4 +1,4 @@
-// ub: UseAfterScope
+// ub: UseAfterScope @11
 // A pointer to a loop body's local, used after a break left the body.
 #include <stdio.h>
 int main(void) {

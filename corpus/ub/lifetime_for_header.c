@@ -1,4 +1,4 @@
-// ub: UseAfterScope
+// ub: UseAfterScope @10
 // An object declared in a `for` statement's first clause lives only as long as the loop
 // (C99 6.8.5p5: the `for` statement is a block); its address used after the loop
 // dangles.

@@ -1,4 +1,4 @@
-// ub: UseAfterScope
+// ub: UseAfterScope @13
 // A block left by a `goto` ends the lifetime of its objects (C99 6.2.4p5: "execution of
 // the block ends in any way"); the pointer kept across the jump dangles.
 #include <stdio.h>

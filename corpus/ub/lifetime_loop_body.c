@@ -1,4 +1,4 @@
-// ub: UseAfterScope
+// ub: UseAfterScope @10
 // A pointer to a loop body's local, used after the loop.
 #include <stdio.h>
 int main(void) {

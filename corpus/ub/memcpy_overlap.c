@@ -1,4 +1,4 @@
-// ub: MemcpyOverlap
+// ub: MemcpyOverlap @7
 // memcpy between overlapping ranges (C99 7.21.2.1p2).
 #include <stdio.h>
 #include <string.h>

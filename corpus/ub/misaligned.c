@@ -1,4 +1,4 @@
-// ub: Misaligned
+// ub: Misaligned @9
 // An int read through a pointer that is not aligned for int (C99 6.3.2.3p7).
 #include <stdio.h>
 int words[2] = {0x01020304, 0x05060708};

@@ -1,4 +1,4 @@
-// ub: InvalidPointer
+// ub: InvalidPointer @7
 // A read through a null pointer.
 #include <stdio.h>
 int *volatile np = 0;

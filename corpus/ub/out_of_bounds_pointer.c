@@ -1,4 +1,4 @@
-// ub: OutOfBounds
+// ub: OutOfBounds @8
 // A read past the end of an array through a pointer.
 #include <stdio.h>
 int k = 4;

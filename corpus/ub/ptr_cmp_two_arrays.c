@@ -1,4 +1,4 @@
-// ub: PointerComparison
+// ub: PointerComparison @7
 // A relational comparison of pointers into two different objects (C99 6.5.8p5).
 #include <stdio.h>
 int main(void) {

@@ -1,4 +1,4 @@
-// ub: PointerSubtraction
+// ub: PointerSubtraction @9
 // Subtracting pointers into two different arrays (C99 6.5.6p9).
 #include <stdio.h>
 int a[4];

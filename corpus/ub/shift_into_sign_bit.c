@@ -1,4 +1,4 @@
-// ub: SignedShift
+// ub: SignedShift @7
 // 1 << 31 in int: 2^31 is not representable (C99 6.5.7p4).
 #include <stdio.h>
 int one = 1;

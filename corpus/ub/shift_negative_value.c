@@ -1,4 +1,4 @@
-// ub: SignedShift
+// ub: SignedShift @6
 // Left shift of a negative int (C99 6.5.7p4).
 #include <stdio.h>
 int minus = -1;

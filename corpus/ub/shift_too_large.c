@@ -1,4 +1,4 @@
-// ub: ShiftTooLarge
+// ub: ShiftTooLarge @7
 // Shift amount equal to the width (C99 6.5.7p3), of an unsigned value.
 #include <stdio.h>
 unsigned x = 1;

@@ -1,4 +1,4 @@
-// ub: SignedOverflow
+// ub: SignedOverflow @7
 // int + int past INT_MAX (C99 6.5p5).
 #include <limits.h>
 #include <stdio.h>

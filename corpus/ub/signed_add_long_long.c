@@ -1,4 +1,4 @@
-// ub: SignedOverflow
+// ub: SignedOverflow @7
 // long long + long long past LLONG_MAX.
 #include <limits.h>
 #include <stdio.h>

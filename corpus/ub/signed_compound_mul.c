@@ -1,4 +1,4 @@
-// ub: SignedOverflow
+// ub: SignedOverflow @7
 // x *= 2 in int past INT_MAX.
 #include <stdio.h>
 int main(void) {

@@ -1,4 +1,4 @@
-// ub: SignedOverflow
+// ub: SignedOverflow @9
 // ++ of an int holding INT_MAX, in a loop.
 #include <limits.h>
 #include <stdio.h>

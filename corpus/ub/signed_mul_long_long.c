@@ -1,4 +1,4 @@
-// ub: SignedOverflow
+// ub: SignedOverflow @6
 // long long * long long past LLONG_MAX (2^32 * 2^32).
 #include <stdio.h>
 long long x = 1LL << 32;

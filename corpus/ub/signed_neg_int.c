@@ -1,4 +1,4 @@
-// ub: SignedOverflow
+// ub: SignedOverflow @7
 // Unary minus of INT_MIN (C99 6.5p5: the result is not representable).
 #include <limits.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-// ub: SignedOverflow
+// ub: SignedOverflow @8
 // int - int below INT_MIN.
 #include <limits.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-// ub: WriteToConst
+// ub: WriteToConst @6
 // Modifying a string literal (C99 6.4.5p6).
 #include <stdio.h>
 int main(void) {

@@ -1,4 +1,4 @@
-// ub: IndexOutOfBounds
+// ub: IndexOutOfBounds @8
 // Indexing past an array member, though the struct goes on (C99 6.5.6p8, J.2).
 #include <stdio.h>
 struct rec { int a[4]; int b; };

@@ -1,4 +1,4 @@
-// ub: IndexOutOfBounds
+// ub: IndexOutOfBounds @7
 // The inner index of a two-dimensional array past its row.
 #include <stdio.h>
 int m[3][4];

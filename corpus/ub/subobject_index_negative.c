@@ -1,4 +1,4 @@
-// ub: IndexOutOfBounds
+// ub: IndexOutOfBounds @8
 // A negative index into an array member.
 #include <stdio.h>
 struct rec { int b; int a[4]; };

@@ -1,4 +1,4 @@
-// ub: UninitRead
+// ub: UninitRead @8
 // A read of an automatic object never written (C99 J.2: its value is indeterminate).
 #include <stdio.h>
 int main(void) {

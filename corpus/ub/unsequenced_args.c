@@ -1,4 +1,4 @@
-// ub: Unsequenced
+// ub: Unsequenced @8
 // Two arguments of one call: one modifies `i`, the other reads it; arguments are
 // unsequenced with each other (C99 6.5p2, 6.5.2.2p10).
 #include <stdio.h>

@@ -1,4 +1,4 @@
-// ub: Unsequenced
+// ub: Unsequenced @10
 // `a[i] = i++`: the left operand's address reads `i`, the right operand modifies it,
 // unsequenced (C99 6.5p2: the prior value is read other than to determine the value to
 // be stored).

@@ -1,4 +1,4 @@
-// ub: UseAfterFree
+// ub: UseAfterFree @11
 // A read of a heap block after free.
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,31 +11,49 @@
 //!   code, such as the statements after a `return`) opens a fresh block without
 //!   predecessors, and a terminator emitted then is dropped;
 //! - every block label handed out by `new_label` must be placed with `start` before
-//!   `finish`, which reports a label that never was (a lowering bug, not an input error).
+//!   `finish`, which reports a label that never was (a lowering bug, not an input error);
+//! - every instruction has the C source position it was lowered from, kept in a list
+//!   parallel to its block's instructions (`finish` returns them, in the same order).
 
+use crate::frontend::Loc;
 use crate::ir::{BasicBlock, BlockId, Inst, IrConst, IrType, Operand, Terminator, Value};
 use rustc_hash::FxHashSet;
+
+/// The C source position of each instruction of each finished block.
+pub type BlockPositions = Vec<(BlockId, Vec<Loc>)>;
 
 pub struct Builder {
     next_value: u32,
     allocas: Vec<Inst>,
+    allocas_at: Vec<Loc>,
     blocks: Vec<BasicBlock>,
-    /// The open block: its label and instructions so far.
-    current: Option<(BlockId, Vec<Inst>)>,
+    blocks_at: Vec<Vec<Loc>>,
+    /// The open block: its label, instructions so far and their positions.
+    current: Option<(BlockId, Vec<Inst>, Vec<Loc>)>,
     /// Labels handed out and not yet placed.
     pending: FxHashSet<BlockId>,
+    /// The position of the instructions emitted next.
+    at: Loc,
 }
 
 impl Builder {
     /// A builder whose entry block is `entry` (open).
-    pub fn new(entry: BlockId) -> Builder {
+    pub fn new(entry: BlockId, at: Loc) -> Builder {
         Builder {
             next_value: 0,
             allocas: Vec::new(),
+            allocas_at: Vec::new(),
             blocks: Vec::new(),
-            current: Some((entry, Vec::new())),
+            blocks_at: Vec::new(),
+            current: Some((entry, Vec::new(), Vec::new())),
             pending: FxHashSet::default(),
+            at,
         }
+    }
+
+    /// The C position of the instructions emitted from now on.
+    pub fn set_position(&mut self, at: Loc) {
+        self.at = at;
     }
 
     pub fn fresh_value(&mut self) -> Value {
@@ -58,6 +76,7 @@ impl Builder {
     /// A new slot in the entry block.
     pub fn alloca(&mut self, ty: IrType, size: u64, align: u32, volatile: bool) -> Operand {
         let dest = self.fresh_value();
+        self.allocas_at.push(self.at);
         self.allocas.push(Inst::Alloca {
             dest,
             ty,
@@ -71,17 +90,19 @@ impl Builder {
     /// Appends `inst` to the current block (opening a dead one if there is none).
     pub fn push(&mut self, inst: Inst, fresh: impl FnOnce() -> BlockId) {
         if self.current.is_none() {
-            self.current = Some((fresh(), Vec::new()));
+            self.current = Some((fresh(), Vec::new(), Vec::new()));
         }
-        if let Some((_, insts)) = &mut self.current {
+        if let Some((_, insts, at)) = &mut self.current {
             insts.push(inst);
+            at.push(self.at);
         }
     }
 
     /// Ends the current block with `term` (dropped when there is no current block).
     pub fn terminate(&mut self, term: Terminator) {
-        if let Some((label, insts)) = self.current.take() {
+        if let Some((label, insts, at)) = self.current.take() {
             self.blocks.push(BasicBlock { label, insts, term });
+            self.blocks_at.push(at);
         }
     }
 
@@ -89,24 +110,35 @@ impl Builder {
     pub fn start(&mut self, label: BlockId) {
         self.terminate(Terminator::Br(label));
         self.pending.remove(&label);
-        self.current = Some((label, Vec::new()));
+        self.current = Some((label, Vec::new(), Vec::new()));
     }
 
     /// The finished blocks (the current one must have been terminated), allocas first in
-    /// the entry block. `Err` names a label that was handed out but never placed.
-    pub fn finish(mut self) -> Result<(Vec<BasicBlock>, u32), String> {
+    /// the entry block, and their instructions' positions. `Err` names a label that was
+    /// handed out but never placed.
+    pub fn finish(mut self) -> Result<(Vec<BasicBlock>, BlockPositions), String> {
         if let Some(&label) = self.pending.iter().min() {
             return Err(format!("block {label} was never placed"));
         }
         if self.current.is_some() {
             return Err("the last block has no terminator".into());
         }
-        if let Some(entry) = self.blocks.first_mut() {
+        if let (Some(entry), Some(entry_at)) = (self.blocks.first_mut(), self.blocks_at.first_mut())
+        {
             let mut insts = std::mem::take(&mut self.allocas);
             insts.append(&mut entry.insts);
             entry.insts = insts;
+            let mut at = std::mem::take(&mut self.allocas_at);
+            at.append(entry_at);
+            *entry_at = at;
         }
-        Ok((self.blocks, self.next_value))
+        let positions = self
+            .blocks
+            .iter()
+            .map(|b| b.label)
+            .zip(self.blocks_at)
+            .collect();
+        Ok((self.blocks, positions))
     }
 }
 

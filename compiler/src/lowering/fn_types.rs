@@ -23,6 +23,7 @@
 use super::function::FnLower;
 use crate::frontend::ast::TranslationUnit;
 use crate::frontend::types::{FunctionType, Type};
+use crate::frontend::Loc;
 use crate::ir::{BasicBlock, Callee, Inst, IrModule, IrType, Operand, Value};
 use crate::ub_intrinsics::UbIntrinsic;
 use std::collections::hash_map::DefaultHasher;
@@ -83,8 +84,12 @@ fn i64_operand(h: u64) -> Operand {
 
 /// Registers the C type of every function the module defines at the entry of `main`
 /// (after its `paramref`s and `alloca`s), declaring the intrinsic. Does nothing
-/// when the module has no `main`.
-pub fn register_function_types(unit: &TranslationUnit, module: &mut IrModule) {
+/// when the module has no `main`. Returns where the instructions went (index in the
+/// entry block, count) and `main`'s position, for the position table.
+pub fn register_function_types(
+    unit: &TranslationUnit,
+    module: &mut IrModule,
+) -> Option<(usize, usize, Loc)> {
     let known: Vec<(String, u64)> = module
         .functions
         .iter()
@@ -94,11 +99,10 @@ pub fn register_function_types(unit: &TranslationUnit, module: &mut IrModule) {
             (h != 0).then(|| (f.name.clone(), h))
         })
         .collect();
-    let Some(main) = module.functions.iter_mut().find(|f| f.name == "main") else {
-        return;
-    };
+    let main = module.functions.iter_mut().find(|f| f.name == "main")?;
+    let main_loc = unit.functions.iter().find(|d| d.name == "main")?.loc;
     if known.is_empty() {
-        return;
+        return None;
     }
     let mut next = main.value_bound();
     let mut code = Vec::with_capacity(2 * known.len());
@@ -116,23 +120,24 @@ pub fn register_function_types(unit: &TranslationUnit, module: &mut IrModule) {
             ],
         });
     }
-    let Some(entry) = main.blocks.first_mut() else {
-        return;
-    };
-    insert_after_prologue(entry, code);
+    let count = code.len();
+    let entry = main.blocks.first_mut()?;
+    let index = insert_after_prologue(entry, code);
     let decl = UbIntrinsic::FnType.decl();
     if !module.decls.iter().any(|d| d.name == decl.name) {
         module.decls.push(decl);
     }
+    Some((index, count, main_loc))
 }
 
 /// Inserts `code` after the entry block's last `paramref` or `alloca` (the parameters'
 /// homes are written in between, and a call must not come before a `paramref`).
-fn insert_after_prologue(entry: &mut BasicBlock, code: Vec<Inst>) {
+fn insert_after_prologue(entry: &mut BasicBlock, code: Vec<Inst>) -> usize {
     let at = entry
         .insts
         .iter()
         .rposition(|i| matches!(i, Inst::ParamRef { .. } | Inst::Alloca { .. }))
         .map_or(0, |i| i + 1);
     entry.insts.splice(at..at, code);
+    at
 }

@@ -11,7 +11,7 @@
 //! `ptr` parameter itself). `depth` counts the expressions and statements being lowered
 //! and never exceeds [`MAX_DEPTH`].
 
-use super::builder::{exact, Builder};
+use super::builder::{exact, BlockPositions, Builder};
 use super::types::{def_signature, object_align, object_size, scalar_type};
 use super::{ModuleCtx, MAX_DEPTH};
 use crate::frontend::ast::FunctionDef;
@@ -50,20 +50,26 @@ pub(crate) struct FnLower<'a, 'c> {
     pub labels: Vec<Option<BlockId>>,
     pub cases: Vec<Option<BlockId>>,
     pub depth: u32,
+    /// The C positions of the statements and expressions being lowered, innermost last:
+    /// the position of each instruction emitted (`Builder::set_position`).
+    pub positions: Vec<Loc>,
     /// Where the innermost statement being lowered begins (its `Stmt::At`; the
     /// function's position outside any placed statement): the position of errors that
     /// belong to a statement rather than to one of its expressions.
     pub stmt_loc: Loc,
 }
 
-/// Lowers one function definition.
-pub(crate) fn lower_function<'a>(ctx: &mut ModuleCtx<'a>, def: &'a FunctionDef) -> Res<IrFunction> {
+/// Lowers one function definition; also returns each instruction's C position.
+pub(crate) fn lower_function<'a>(
+    ctx: &mut ModuleCtx<'a>,
+    def: &'a FunctionDef,
+) -> Res<(IrFunction, BlockPositions)> {
     let sig = def_signature(ctx, def).map_err(|m| ctx.error(def.loc, m))?;
     let entry = ctx.fresh_block();
     let mut f = FnLower {
         ctx,
         def,
-        b: Builder::new(entry),
+        b: Builder::new(entry, def.loc),
         locals: Vec::new(),
         ret: sig.ret,
         sret: None,
@@ -77,6 +83,7 @@ pub(crate) fn lower_function<'a>(ctx: &mut ModuleCtx<'a>, def: &'a FunctionDef) 
         labels: vec![None; def.num_labels as usize],
         cases: vec![None; def.num_cases as usize],
         depth: 0,
+        positions: Vec::new(),
         stmt_loc: def.loc,
     };
     f.prologue(sig.sret, &sig.params)?;
@@ -84,10 +91,10 @@ pub(crate) fn lower_function<'a>(ctx: &mut ModuleCtx<'a>, def: &'a FunctionDef) 
     if f.b.is_open() {
         f.fall_off_end();
     }
-    let (blocks, _) =
+    let (blocks, positions) =
         f.b.finish()
             .map_err(|m| f.ctx.error(def.loc, format!("internal error: {m}")))?;
-    Ok(IrFunction {
+    let function = IrFunction {
         name: def.name.clone(),
         params: sig.params,
         ret: sig.ret,
@@ -98,7 +105,8 @@ pub(crate) fn lower_function<'a>(ctx: &mut ModuleCtx<'a>, def: &'a FunctionDef) 
             is_noinline: def.is_noinline,
         },
         blocks,
-    })
+    };
+    Ok((function, positions))
 }
 
 impl<'a, 'c> FnLower<'a, 'c> {
@@ -110,6 +118,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// Enters one level of nesting; errors beyond [`MAX_DEPTH`].
     pub fn enter(&mut self, loc: Loc) -> Res<()> {
         self.depth += 1;
+        self.positions.push(loc);
+        self.b.set_position(loc);
         if self.depth > MAX_DEPTH {
             return Err(self.err(loc, "expression or statement nested too deeply"));
         }
@@ -118,6 +128,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     pub fn leave(&mut self) {
         self.depth = self.depth.saturating_sub(1);
+        self.positions.pop();
+        let at = self.positions.last().copied().unwrap_or(self.def.loc);
+        self.b.set_position(at);
     }
 
     /// Slots for every local, then the parameters' incoming values.

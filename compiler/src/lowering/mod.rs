@@ -57,6 +57,7 @@ mod globals;
 mod goto_scopes;
 mod init;
 mod lvalue;
+mod positions;
 mod stmt;
 mod switch;
 mod types;
@@ -69,6 +70,7 @@ use crate::frontend::ast::{FunctionDecl, FunctionDef, TranslationUnit};
 use crate::frontend::{Diagnostic, Loc, SourceMap, Target};
 use crate::ir::verify::{verify_module, VerifyMode};
 use crate::ir::{IrDecl, IrFunction, IrModule};
+pub use positions::SourcePositions;
 use std::collections::{BTreeMap, HashMap};
 
 /// Deepest nesting of expressions and statements the lowering follows; deeper input is a
@@ -99,6 +101,15 @@ pub fn lower_with(
     sources: &SourceMap,
     options: LowerOptions,
 ) -> Result<IrModule, Diagnostic> {
+    lower_with_positions(unit, sources, options).map(|(module, _)| module)
+}
+
+/// [`lower_with`], and the C position of every instruction of the result.
+pub fn lower_with_positions(
+    unit: &TranslationUnit,
+    sources: &SourceMap,
+    options: LowerOptions,
+) -> Result<(IrModule, SourcePositions), Diagnostic> {
     let mut ctx = ModuleCtx::new(unit, sources);
     ctx.ub_checks = options.ub_checks;
     // Non-static functions are always emitted; static ones only once something that is
@@ -110,8 +121,10 @@ pub fn lower_with(
     }
     let globals = globals::lower_globals(&mut ctx)?;
     let mut functions: Vec<(usize, IrFunction)> = Vec::new();
+    let mut positions = SourcePositions::new(sources);
     while let Some(i) = ctx.worklist.pop() {
-        let f = function::lower_function(&mut ctx, &unit.functions[i])?;
+        let (f, at) = function::lower_function(&mut ctx, &unit.functions[i])?;
+        positions.add_function(&f.name, at);
         functions.push((i, f));
     }
     // Source order, so the output does not depend on the worklist's order.
@@ -123,7 +136,9 @@ pub fn lower_with(
     };
     globals::add_strings_and_zero(&ctx, &mut module);
     if options.ub_checks {
-        fn_types::register_function_types(unit, &mut module);
+        if let Some((index, count, at)) = fn_types::register_function_types(unit, &mut module) {
+            positions.insert_in_entry("main", index, count, at);
+        }
     }
     if let Err(errors) = verify_module(&module, VerifyMode::Ssa) {
         let first = errors.first().map(|e| e.to_string()).unwrap_or_default();
@@ -132,7 +147,7 @@ pub fn lower_with(
             errors.len()
         )));
     }
-    Ok(module)
+    Ok((module, positions))
 }
 
 /// State shared by the lowering of every function of one translation unit.

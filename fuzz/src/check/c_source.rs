@@ -26,6 +26,7 @@ use super::evaluate::Cell;
 use crate::stages::{snapshot_stages, StageFailure};
 use compiler::compile_c::{compile_c_file, default_options};
 use compiler::ir::IrModule;
+use compiler::lowering::SourcePositions;
 use compiler::pipeline::{PipelineOptions, STAGE_LOWERED};
 use compiler::target::Target;
 use oracle::interp::PROGRAM_NAME;
@@ -202,12 +203,24 @@ pub fn judge_stages(
     opts: &PipelineOptions,
     cfg: &RunConfig,
 ) -> Result<CJudgement, Invalid> {
+    judge_stages_at(module, (checked, None), reference, opts, cfg)
+}
+
+/// [`judge_stages`] with the checked lowering's C positions, so undefined behaviour is
+/// reported at its `file:line:col` too.
+pub fn judge_stages_at(
+    module: &IrModule,
+    (checked, positions): (&IrModule, Option<&SourcePositions>),
+    reference: (i32, Vec<u8>),
+    opts: &PipelineOptions,
+    cfg: &RunConfig,
+) -> Result<CJudgement, Invalid> {
     if module.function("main").is_none() {
         return Err(Invalid::OracleCannotRun(
             "the program defines no `main`".into(),
         ));
     }
-    super::ub_judge::judge_defined(checked, cfg)?;
+    super::ub_judge::judge_defined_at(checked, positions, cfg)?;
     let staged = snapshot_stages(module, opts);
     let timings = staged
         .snapshots

@@ -155,7 +155,7 @@ pub fn check_c_file(
     out: &mut String,
     summary: &mut CheckSummary,
 ) {
-    use c_source::{front_end, judge_stages, reference_result, FrontEndFailure, Invalid};
+    use c_source::{front_end, judge_stages_at, reference_result, FrontEndFailure, Invalid};
     let name = path.display().to_string();
     out.push_str(&format!("== {name}\n"));
     let invalid = |out: &mut String, summary: &mut CheckSummary, why: Invalid| {
@@ -184,17 +184,24 @@ pub fn check_c_file(
         Err(FrontEndFailure::Refused(why)) => return invalid(out, summary, why),
         Err(FrontEndFailure::Panic(msg)) => return panicked(out, summary, msg),
     };
-    let checked = match ub_judge::checked_front_end(path, &settings.c_include_dirs) {
+    let target = compiler::target::Target::X86_64;
+    let checked = ub_judge::checked_front_end_positions(path, &settings.c_include_dirs, target);
+    let (checked, positions) = match checked {
         Ok(m) => m,
         Err(FrontEndFailure::Refused(why)) => return invalid(out, summary, why),
         Err(FrontEndFailure::Panic(msg)) => return panicked(out, summary, msg),
     };
-    // A `// ub: CATEGORY` line (corpus/ub) is an expectation: the judge must report
-    // exactly that category; the program is never run natively.
+    // A `// ub: CATEGORY [@LINE]` line (corpus/ub) is an expectation: the judge must
+    // report exactly that category (on that line); the program is never run natively.
     let source = std::fs::read_to_string(path).unwrap_or_default();
     if let Some(want) = ub_judge::expected_ub(&source) {
-        match ub_judge::judge_defined(&checked, &settings.run) {
-            Err(Invalid::Undefined { category, detail }) if category == want => {
+        match ub_judge::judge_defined_at(&checked, Some(&positions), &settings.run) {
+            Err(Invalid::Undefined { category, detail })
+                if category == want
+                    && ub_judge::expected_ub_line(&source).is_none_or(|line| {
+                        detail.contains(&format!("{}:{line}:", path.display()))
+                    }) =>
+            {
                 out.push_str(&format!(
                     "ub {want} as expected: {detail}\n1 passed, 0 failed\n\n"
                 ));
@@ -205,7 +212,12 @@ pub fn check_c_file(
                     Ok(run) => format!("defined ({run})"),
                     Err(why) => why.message(),
                 };
-                out.push_str(&format!("✗ expected ub {want}, the judge says: {got}\n\n"));
+                let at = ub_judge::expected_ub_line(&source)
+                    .map(|l| format!(" on line {l}"))
+                    .unwrap_or_default();
+                out.push_str(&format!(
+                    "✗ expected ub {want}{at}, the judge says: {got}\n\n"
+                ));
                 summary.failed += 1;
                 summary.failing_files.push(path.to_path_buf());
             }
@@ -226,16 +238,16 @@ pub fn check_c_file(
         Ok(r) => r,
         Err(why) => {
             // A crash or timeout of gcc's binary is often the program's UB: name it.
-            let why = match ub_judge::judge_defined(&checked, &settings.run) {
+            let why = match ub_judge::judge_defined_at(&checked, Some(&positions), &settings.run) {
                 Err(ub @ Invalid::Undefined { .. }) => ub,
                 _ => why,
             };
             return invalid(out, summary, why);
         }
     };
-    match judge_stages(
+    match judge_stages_at(
         &module,
-        &checked,
+        (&checked, Some(&positions)),
         reference,
         &settings.pipeline,
         &settings.run,

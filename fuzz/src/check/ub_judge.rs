@@ -20,7 +20,7 @@
 use super::c_source::{run_main, FrontEndFailure, Invalid};
 use compiler::compile_c::{compile_c_file_with, default_options};
 use compiler::ir::IrModule;
-use compiler::lowering::LowerOptions;
+use compiler::lowering::{LowerOptions, SourcePositions};
 use compiler::target::Target;
 use oracle::{Outcome, RunConfig, RunResult, Trap};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -40,6 +40,16 @@ pub fn checked_front_end_for(
     include_dirs: &[PathBuf],
     target: Target,
 ) -> Result<IrModule, FrontEndFailure> {
+    checked_front_end_positions(path, include_dirs, target).map(|(module, _)| module)
+}
+
+/// [`checked_front_end_for`], with the C position of every instruction (for the
+/// judge's report: [`judge_defined_at`]).
+pub fn checked_front_end_positions(
+    path: &Path,
+    include_dirs: &[PathBuf],
+    target: Target,
+) -> Result<(IrModule, SourcePositions), FrontEndFailure> {
     let mut opts = default_options();
     opts.target = target;
     opts.include_dirs.extend(include_dirs.iter().cloned());
@@ -47,7 +57,7 @@ pub fn checked_front_end_for(
     match catch_unwind(AssertUnwindSafe(|| {
         compile_c_file_with(path, &opts, lowering)
     })) {
-        Ok(Ok(compiled)) => Ok(compiled.module),
+        Ok(Ok(compiled)) => Ok((compiled.module, compiled.positions)),
         Ok(Err(diag)) => Err(FrontEndFailure::Refused(Invalid::FrontEnd(diag.headline()))),
         Err(payload) => Err(FrontEndFailure::Panic(crate::stages::panic_message(
             &payload,
@@ -94,6 +104,17 @@ pub fn expected_ub(source: &str) -> Option<String> {
     })
 }
 
+/// The source line a `// ub: CATEGORY @LINE` line says the undefined behaviour is on, if
+/// it names one.
+pub fn expected_ub_line(source: &str) -> Option<u32> {
+    source.lines().find_map(|l| {
+        let rest = l.trim_start().strip_prefix("// ub:")?;
+        rest.split_whitespace()
+            .find_map(|w| w.strip_prefix('@'))
+            .and_then(|n| n.parse().ok())
+    })
+}
+
 /// The UB category of a run's outcome, if it is undefined (division traps included).
 pub fn ub_category(outcome: &Outcome) -> Option<String> {
     match outcome {
@@ -107,12 +128,25 @@ pub fn ub_category(outcome: &Outcome) -> Option<String> {
 /// Runs `main` of the checked lowering: `Ok` with the run when the program is defined
 /// (as far as the oracle sees), the reason otherwise.
 pub fn judge_defined(checked: &IrModule, cfg: &RunConfig) -> Result<RunResult, Invalid> {
+    judge_defined_at(checked, None, cfg)
+}
+
+/// [`judge_defined`], naming the C position of the undefined behaviour (`file:line:col`,
+/// after the IR position) when the checked lowering's position table is given.
+pub fn judge_defined_at(
+    checked: &IrModule,
+    positions: Option<&SourcePositions>,
+    cfg: &RunConfig,
+) -> Result<RunResult, Invalid> {
     let run = run_main(checked, cfg).map_err(Invalid::OracleCannotRun)?;
     if let Some(category) = ub_category(&run.outcome) {
-        return Err(Invalid::Undefined {
-            category,
-            detail: run.outcome.to_string(),
-        });
+        let mut detail = run.outcome.to_string();
+        if let (Outcome::Undefined(_, at), Some(positions)) = (&run.outcome, positions) {
+            if let Some(c) = positions.describe(&at.function, at.block, at.inst) {
+                detail.push_str(&format!(" ({c})"));
+            }
+        }
+        return Err(Invalid::Undefined { category, detail });
     }
     if run.outcome == Outcome::OutOfFuel {
         return Err(Invalid::OracleInvalid(run.outcome.to_string()));
