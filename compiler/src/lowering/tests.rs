@@ -284,9 +284,14 @@ fn the_checked_lowering_adds_exactly_the_c_checks() {
     assert_eq!(calls("__phi_ub.ptrcmp"), 1, "{text}"); // `==` is not checked
     assert_eq!(calls("__phi_ub.index"), 1, "{text}");
     assert_eq!(calls("__phi_ub.aligned"), 1, "{text}"); // p->a
-                                                        // The loop body's `k`: started at body entry, ended when it falls off the end.
-    assert_eq!(calls("__phi_ub.scope_start"), 1, "{text}");
-    assert_eq!(calls("__phi_ub.scope_end"), 1, "{text}");
+    // The loop body's `k`: started at body entry, ended when it falls off the end; the
+    // `for` statement's `i`: started before its first clause, ended at the loop's exit.
+    assert_eq!(calls("__phi_ub.scope_start"), 2, "{text}");
+    assert_eq!(calls("__phi_ub.scope_end"), 2, "{text}");
+    // No `const` object, no unsequenced access, no call through a pointer.
+    assert_eq!(calls("__phi_ub.freeze"), 0, "{text}");
+    assert_eq!(calls("__phi_ub.unsequenced"), 0, "{text}");
+    assert_eq!(calls("__phi_ub.call_type"), 0, "{text}");
     assert!(
         text.contains("declare @__phi_ub.add.i32(i32, i32) -> i32"),
         "{text}"
