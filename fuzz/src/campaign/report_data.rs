@@ -194,3 +194,86 @@ impl ReportData {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diff::DiffConfig;
+    use crate::native::NativePlan;
+    use compiler::target::Target;
+    use std::time::Duration;
+
+    fn cfg() -> HuntConfig {
+        let mut diff = DiffConfig::default();
+        diff.pipeline.disabled.insert("licm".into());
+        HuntConfig {
+            native: NativePlan::for_targets(&[Target::I686]),
+            native_every: 1,
+            duration: Duration::from_secs(1),
+            base_seed: 0,
+            jobs: 1,
+            out_dir: "out".into(),
+            mutants: Vec::new(),
+            diff,
+            stop_at_first: false,
+            reduce_budget: Duration::ZERO,
+            corpus_found: None,
+            max_programs: None,
+            show_progress: false,
+        }
+    }
+
+    #[test]
+    fn the_matrix_has_every_stage_in_pipeline_order_and_counts_by_generator() {
+        let totals = |pairs: &[(&str, u64)]| Totals {
+            findings_by_signature: pairs.iter().map(|(s, n)| (s.to_string(), *n)).collect(),
+            ..Totals::default()
+        };
+        let per: BTreeMap<String, Totals> = [
+            (
+                "cfg".to_string(),
+                totals(&[
+                    ("mismatch@gvn", 3),
+                    ("verify@gvn", 1),
+                    ("mismatch@gvn@4", 2),
+                ]),
+            ),
+            (
+                "c".to_string(),
+                totals(&[("mismatch@gvn", 5), ("mismatch@native:i686", 7)]),
+            ),
+        ]
+        .into();
+        let m = matrix(&cfg(), &["cfg".into(), "phi".into(), "c".into()], &per);
+        assert_eq!(m.columns, ["cfg", "phi", "c", "all"]);
+        let stages: Vec<&str> = m.rows.iter().map(|r| r.stage.as_str()).collect();
+        assert_eq!(
+            stages,
+            [
+                "lowered",
+                "mem2reg",
+                "inline",
+                "cfg_simplify",
+                "copy_prop",
+                "const_fold",
+                "simplify",
+                "gvn",
+                "licm",
+                "dce",
+                "dead_static",
+                "phi_elim",
+                // The plan's stage for i686 (linear scan only), then the extra row.
+                "native:i686",
+                "gvn@4"
+            ]
+        );
+        let row = |s: &str| m.rows.iter().find(|r| r.stage == s).unwrap();
+        // cfg: 3 mismatches + 1 verify; phi: none; c: 5; all: 9.
+        assert_eq!(row("gvn").counts, [4, 0, 5, 9]);
+        assert_eq!(row("gvn").kinds[0]["verify"], 1);
+        assert_eq!(row("gvn@4").counts, [2, 0, 0, 2]);
+        assert_eq!(row("native:i686").counts, [0, 0, 7, 7]);
+        assert_eq!(row("mem2reg").counts, [0, 0, 0, 0]);
+        assert!(!row("licm").ran && row("gvn").ran);
+    }
+}

@@ -52,7 +52,7 @@ color:#222;padding:0 16px}h1{font-size:22px}h2{font-size:18px;margin-top:32px;bo
 solid #ddd}table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ddd;padding:3px 8px;\
 text-align:right}th{background:#f6f6f6}td:first-child,th:first-child{text-align:left}\
 pre{background:#f6f8fa;padding:8px;overflow:auto;max-height:480px;font:12px/1.4 monospace}\
-pre.cmd{background:#eef3f8;max-height:none;user-select:all}\
+pre.cmd{background:#eef3f8;max-height:none;white-space:pre-wrap;overflow-wrap:anywhere}\
 .finding{border:1px solid #ddd;border-radius:4px;padding:4px 12px;margin:12px 0}\
 .plot{display:block;margin:12px 0}.plot text{font:11px sans-serif;fill:#333}\
 .plot .plot-title{font:bold 13px sans-serif}.plot .grid{stroke:#eee}.plot .axis{stroke:#888}\
