@@ -37,8 +37,8 @@ pub fn escape(s: &str) -> String {
 }
 
 /// Colours that stay distinct for most colour-blind readers (Okabe–Ito).
-pub const PALETTE: [&str; 7] = [
-    "#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#666666",
+pub const PALETTE: [&str; 8] = [
+    "#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#666666", "#222222",
 ];
 
 /// One line of a line plot.
