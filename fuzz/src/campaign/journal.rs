@@ -97,8 +97,10 @@ pub struct Journal {
 }
 
 impl Journal {
-    /// Creates (or, for a continued hunt, opens for appending) `OUT/findings.jsonl`;
-    /// times in it count from `start`.
+    /// Opens `OUT/findings.jsonl` for appending, creating it if needed; times in it count
+    /// from `start`. Lines an earlier hunt left in the same out dir stay (never delete a
+    /// finding's record): their `unix_time` tells them apart, and a continued hunt simply
+    /// goes on appending.
     pub fn open(out_dir: &Path, start: Instant) -> std::io::Result<Journal> {
         let path = out_dir.join(FILE_NAME);
         let file = OpenOptions::new().create(true).append(true).open(&path)?;
