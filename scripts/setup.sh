@@ -16,7 +16,10 @@
 #     native build (oracle/src/native/targets.rs is the table);
 #   - qemu-user: qemu-i386, qemu-aarch64, qemu-riscv64 run the non-host targets'
 #     binaries (x86_64 binaries run directly on an x86_64 host); the oracle's
-#     native_*.rs tests fail, naming this script, when a driver or qemu is missing.
+#     native_*.rs tests fail, naming this script, when a driver or qemu is missing;
+#   - chromium (Debian's): fuzz/tests/report_html.rs opens a hunt's report.html in
+#     headless Chromium and checks what it shows; it fails, naming this script, when
+#     chromium is missing.
 # Later issues add here: cvise (C reduction).
 set -euo pipefail
 
@@ -24,7 +27,7 @@ say() { printf 'setup: %s\n' "$*"; }
 
 # Debian packages: install only what is missing, with one `apt-get update` at most.
 APT_PACKAGES=(gcc csmith libcsmith-dev gcc-i686-linux-gnu gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu
-  qemu-user)
+  qemu-user chromium)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   # "installed", not merely known to dpkg (a removed package keeps its config files).

@@ -63,6 +63,7 @@ pub fn gcc_verdict_on(
     sanitize: bool,
     run_timeout: Duration,
 ) -> Result<GccVerdict, String> {
+    let _phase = crate::campaign::phases::enter(crate::campaign::phases::Phase::GccReference);
     let mut file = tempfile::Builder::new()
         .prefix("phihunt-cgen-")
         .suffix(".c")

@@ -21,15 +21,26 @@
 //!   the oracle finds undefined at `lowered`, or whose expected output gcc contradicts)
 //!   is a generator bug: saved under `OUT/generator-bugs/` and counted apart, never a
 //!   finding. A front-end panic on generated C is saved under `OUT/front-end-panics/` and
-//!   counted as a finding (without a signature: it has no IR to reduce).
+//!   counted as a finding (without a signature: it has no IR to reduce);
+//! - every saved finding gets its line in `OUT/findings.jsonl` ([`journal`]) right after
+//!   it is saved; the reports (`report.html`, `report.md`, `summary.json`: [`report`]) are
+//!   written at the end from the counters, the time series ([`timeline`]) and the phase
+//!   times ([`phases`]) the hunt kept.
 
 pub mod bench;
 pub mod cli;
 pub mod generators;
+pub mod journal;
+pub mod phases;
 pub mod progress;
 pub mod report;
+pub mod report_data;
+pub mod report_html;
+pub mod reproduce;
 pub mod source;
 pub mod stats;
+pub mod svg;
+pub mod timeline;
 
 use crate::diff::{differential, DiffConfig, Finding, Signature, Verdict};
 use crate::findings::{save_raw, test_file_text, unix_now, write_atomically, FindingRecord};
@@ -123,6 +134,10 @@ pub struct HuntResult {
     /// Programs per second over the hunt.
     pub rate: f64,
     pub report_path: PathBuf,
+    /// Counters over time, for the report's plots.
+    pub timeline: timeline::Timeline,
+    /// Where the workers' (and the reducer's) time went.
+    pub phases: phases::PhaseTimes,
 }
 
 /// Set by Ctrl-C.
@@ -168,8 +183,10 @@ fn run_one(
     seed: u64,
     cfg: &HuntConfig,
     found_ids: &AtomicU64,
+    journal: &journal::Journal,
 ) -> Event {
-    let cand = match source.make(seed) {
+    use phases::{timed, Phase};
+    let cand = match timed(Phase::Generation, || source.make(seed)) {
         Ok(c) => c,
         Err(r) => return rejected(source, seed, cfg, r),
     };
@@ -188,7 +205,9 @@ fn run_one(
         }
         None => &cfg.diff,
     };
-    let mut verdict = differential(&cand.module, &cand.entry, &cand.arg_vectors, diff);
+    let mut verdict = timed(Phase::Oracle, || {
+        differential(&cand.module, &cand.entry, &cand.arg_vectors, diff)
+    });
     if let Some(p) = &cand.c_program {
         use crate::c::hunt::{check_expected, program_files, ExpectedCheck};
         match check_expected(p, &verdict) {
@@ -235,6 +254,7 @@ fn run_one(
     if let (true, Verdict::Agree { .. }, Some(p)) = (native_due, &verdict, &cand.c_program) {
         match crate::c::hunt::native_c(p, &cfg.native, &cfg.diff.pipeline) {
             Ok(report) => {
+                phases::add_native(&report.stages);
                 if let Some(reason) = report.generator_bug {
                     return rejected(
                         source,
@@ -277,6 +297,7 @@ fn run_one(
             &cfg.native,
         ) {
             Ok(mut report) => {
+                phases::add_native(&report.stages);
                 if let Some(f) = report.finding.take() {
                     verdict = Verdict::Finding(f);
                 }
@@ -329,6 +350,14 @@ fn run_one(
                         write_atomically(&dir.join(name), text.as_bytes())?;
                     }
                 }
+                // Saved: now the journal names it (a killed hunt still lists it).
+                journal.append(journal::JournalEntry::finding(
+                    record.id,
+                    &record.signature,
+                    &record.generator,
+                    record.seed,
+                    &dir,
+                ))?;
                 Ok(dir)
             });
             match saved {
@@ -446,6 +475,9 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
     let mut fatal: Option<String> = None;
     let mut first_finding: Option<(Duration, u64)> = None;
     let mut progress = progress::Progress::new(cfg.show_progress, cfg.duration);
+    let journal = journal::Journal::open(&cfg.out_dir, start)?;
+    let phase_totals = phases::PhaseTotals::default();
+    let mut timeline = timeline::Timeline::default();
 
     // Panics inside stages are caught and reported as findings; keep them off the screen.
     let previous_hook = std::panic::take_hook();
@@ -455,6 +487,7 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
         for _ in 0..cfg.jobs.max(1) {
             let tx = tx.clone();
             let (next, stop, found_ids) = (&next, &stop, &found_ids);
+            let (journal, phase_totals) = (&journal, &phase_totals);
             scope.spawn(move || {
                 mutants::set_active(&cfg.mutants);
                 loop {
@@ -473,9 +506,12 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                     // A panic outside the stages (generator, oracle, harness) must not take
                     // the campaign down: it is saved with its seed and counted.
                     let ev = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        run_one(source, sources.len(), i, seed, cfg, found_ids)
+                        phases::timed(phases::Phase::Other, || {
+                            run_one(source, sources.len(), i, seed, cfg, found_ids, journal)
+                        })
                     }))
                     .unwrap_or_else(|payload| harness_panic(source, seed, cfg, payload));
+                    phase_totals.absorb(phases::take());
                     if tx.send(ev).is_err() {
                         break;
                     }
@@ -532,7 +568,12 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                                 t.discarded += 1;
                                 *t.discard_reasons.entry(r.clone()).or_default() += 1;
                             }
-                            Summary::Finding(_) | Summary::SaveFailed(_) => t.findings += 1,
+                            Summary::Finding(f) => {
+                                t.findings += 1;
+                                let bug = f.record.signature.bug().to_string();
+                                *t.findings_by_signature.entry(bug).or_default() += 1;
+                            }
+                            Summary::SaveFailed(_) => t.findings += 1,
                             Summary::GeneratorBug(r) => {
                                 t.generator_bugs += 1;
                                 *t.generator_bug_reasons.entry(r.clone()).or_default() += 1;
@@ -563,6 +604,12 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                         }
                         Summary::FrontEndPanic(dir) => {
                             first_finding.get_or_insert((start.elapsed(), totals.programs));
+                            if let Err(e) = journal
+                                .append(journal::JournalEntry::front_end_panic(generator, &dir))
+                            {
+                                fatal = Some(format!("cannot append to findings.jsonl: {e}"));
+                                stop.store(true, Ordering::SeqCst);
+                            }
                             eprintln!("\nfront-end panic on a generated program, saved in {dir}");
                             if cfg.stop_at_first {
                                 stop.store(true, Ordering::SeqCst);
@@ -579,11 +626,13 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             }
             progress.tick(start.elapsed(), &totals, first_by_sig.len());
+            timeline.tick(start.elapsed(), &totals, first_by_sig.len());
         }
     });
     std::panic::set_hook(previous_hook);
     let elapsed = start.elapsed();
     progress.finish(elapsed, &totals, first_by_sig.len());
+    timeline.finish(elapsed, &totals, first_by_sig.len());
     if let Some(msg) = fatal {
         return Err(std::io::Error::other(msg));
     }
@@ -628,7 +677,9 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
             };
             let hook = std::panic::take_hook();
             std::panic::set_hook(Box::new(|_| {}));
-            let reduced = reduce(&saved.module, &goal, cfg.reduce_budget);
+            let reduced = phases::timed(phases::Phase::Reduction, || {
+                reduce(&saved.module, &goal, cfg.reduce_budget)
+            });
             // Expectations of the reduced program, from its own reference run (at the
             // width of the finding's stage).
             let expectations = goal
@@ -691,6 +742,11 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
         first_finding,
         rate,
         report_path: cfg.out_dir.join("report.md"),
+        timeline,
+        phases: {
+            phase_totals.absorb(phases::take());
+            phase_totals.snapshot()
+        },
     };
     report::write_reports(cfg, sources, &result)?;
     Ok(result)

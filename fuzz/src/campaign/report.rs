@@ -1,13 +1,17 @@
-//! The hunt's report: `report.md` for people, `summary.json` for scripts.
+//! The hunt's reports: `report.md` and `report.html` for people, `summary.json` for
+//! scripts (with `findings.jsonl`, written as findings are saved, by [`super::journal`]).
 //!
-//! Invariant: both are written atomically at the end of every hunt, interrupted or not,
-//! and say how the numbers were obtained (command-line settings, seed, duration).
+//! Invariants: all three are written atomically at the end of every hunt, interrupted or
+//! not, and say how the numbers were obtained (command-line settings, seed, duration);
+//! all three are rendered from one [`ReportData`] (`summary.json` is it serialized), so
+//! they never disagree.
 
+use super::phases::Phase;
+use super::report_data::ReportData;
 use super::source::ProgramSource;
 use super::stats::Totals;
 use super::{HuntConfig, HuntResult};
 use crate::findings::write_atomically;
-use serde_json::json;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -26,42 +30,53 @@ fn totals_table(out: &mut String, name: &str, t: &Totals) {
     );
 }
 
-/// Writes `report.md` and `summary.json` into the hunt's out dir.
+/// Writes `report.md`, `report.html` and `summary.json` into the hunt's out dir.
 pub fn write_reports(
     cfg: &HuntConfig,
     sources: &[&dyn ProgramSource],
     r: &HuntResult,
 ) -> std::io::Result<()> {
-    let names: Vec<&str> = sources.iter().map(|s| s.name()).collect();
-    let mutants: Vec<&str> = cfg.mutants.iter().map(|m| m.name()).collect();
+    let data = ReportData::new(cfg, sources, r);
+    write_atomically(&cfg.out_dir.join("report.md"), markdown(&data).as_bytes())?;
+    write_atomically(
+        &cfg.out_dir.join("report.html"),
+        super::report_html::render(&data).as_bytes(),
+    )?;
+    let bytes = serde_json::to_vec_pretty(&data).map_err(std::io::Error::other)?;
+    write_atomically(&cfg.out_dir.join("summary.json"), &bytes)
+}
+
+/// `report.md`.
+pub fn markdown(d: &ReportData) -> String {
+    let r = d;
     let mut md = String::new();
     let _ = writeln!(md, "# phihunt hunt report\n");
-    let _ = writeln!(md, "- generators: {}", names.join(", "));
+    let _ = writeln!(md, "- generators: {}", d.generators.join(", "));
     let _ = writeln!(
         md,
         "- base seed: {} (program i uses seed base + i)",
-        cfg.base_seed
+        d.base_seed
     );
     let _ = writeln!(
         md,
         "- duration: {:.1} s of {:.1} s{}",
-        r.elapsed.as_secs_f64(),
-        cfg.duration.as_secs_f64(),
-        if r.interrupted {
+        d.duration_s,
+        d.budget_s,
+        if d.interrupted {
             " (interrupted by Ctrl-C)"
         } else {
             ""
         }
     );
-    let _ = writeln!(md, "- jobs: {}", cfg.jobs);
-    let _ = writeln!(md, "- rate: {:.0} programs/s", r.rate);
+    let _ = writeln!(md, "- jobs: {}", d.jobs);
+    let _ = writeln!(md, "- rate: {:.0} programs/s", d.programs_per_s);
     let _ = writeln!(
         md,
         "- seeded bugs: {}",
-        if mutants.is_empty() {
+        if d.mutants.is_empty() {
             "none (the correct compiler)".to_string()
         } else {
-            mutants.join(", ")
+            d.mutants.join(", ")
         }
     );
     let _ = writeln!(md, "\n## Programs\n");
@@ -97,7 +112,7 @@ pub fn write_reports(
             let _ = writeln!(md, "| {reason} | {n} |");
         }
     }
-    let stages: Vec<String> = cfg.native.stages.iter().map(|s| s.name()).collect();
+    let stages = &d.native_stages;
     let _ = writeln!(md, "\n## Native stages\n");
     if stages.is_empty() {
         let _ = writeln!(md, "None (`--targets none`, or no target usable here).");
@@ -106,7 +121,7 @@ pub fn write_reports(
             md,
             "{} for one program in {} ({} agreeing programs ran them).\n",
             stages.join(", "),
-            cfg.native_every,
+            d.native_every,
             r.totals.native_programs
         );
         let _ = writeln!(md, "| stage | programs | vectors run | vectors dropped | discarded (reason: count) | phicc ms/program | build ms/program | run ms/program |");
@@ -136,7 +151,7 @@ pub fn write_reports(
         }
     }
     let _ = writeln!(md, "\n## Findings\n");
-    if r.signatures.is_empty() {
+    if r.findings.is_empty() {
         let _ = writeln!(md, "None.");
     } else {
         let _ = writeln!(
@@ -146,7 +161,7 @@ pub fn write_reports(
         );
         let _ = writeln!(md, "| signature | count | stages seen | first (generator, seed) | reduced size | reduced case | corpus copy |");
         let _ = writeln!(md, "|---|---|---|---|---|---|---|");
-        for s in &r.signatures {
+        for s in &r.findings {
             let size = match (s.size_before, s.size_after) {
                 (Some(a), Some(b)) => format!("{a} -> {b}"),
                 _ => "-".into(),
@@ -174,7 +189,7 @@ pub fn write_reports(
     // One pass, several kinds: say so, so nobody counts two bugs before comparing the
     // reduced cases.
     let mut kinds_by_place: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for s in &r.signatures {
+    for s in &r.findings {
         kinds_by_place
             .entry(s.signature.stage.clone())
             .or_default()
@@ -214,23 +229,38 @@ pub fn write_reports(
             let _ = writeln!(md, "| {f} | {n} |");
         }
     }
-    write_atomically(&cfg.out_dir.join("report.md"), md.as_bytes())?;
-
-    let summary = json!({
-        "generators": names,
-        "base_seed": cfg.base_seed,
-        "duration_s": r.elapsed.as_secs_f64(),
-        "interrupted": r.interrupted,
-        "jobs": cfg.jobs,
-        "programs_per_s": r.rate,
-        "mutants": mutants,
-        "native_stages": stages,
-        "native_every": cfg.native_every,
-        "totals": r.totals,
-        "per_generator": r.per_generator,
-        "findings": r.signatures,
-        "unique_findings": r.signatures.len(),
-    });
-    let bytes = serde_json::to_vec_pretty(&summary).map_err(std::io::Error::other)?;
-    write_atomically(&cfg.out_dir.join("summary.json"), &bytes)
+    if !r.findings.is_empty() {
+        let _ = writeln!(md, "\n### How to reproduce\n");
+        for f in &r.finding_details {
+            let _ = writeln!(md, "`{}`:\n\n```sh", f.signature);
+            for cmd in &f.reproduce {
+                let _ = writeln!(md, "{cmd}");
+            }
+            let _ = writeln!(md, "```\n");
+        }
+    }
+    let _ = writeln!(md, "\n## Time per phase (seconds summed over workers)\n");
+    let _ = writeln!(md, "| phase | seconds | share |\n|---|---|---|");
+    let total = d.phase_seconds.total().as_secs_f64().max(1e-9);
+    for p in Phase::ALL {
+        let s = d.phase_seconds.get(p).as_secs_f64();
+        let _ = writeln!(md, "| {} | {s:.1} | {:.0}% |", p.name(), s / total * 100.0);
+    }
+    let _ = writeln!(
+        md,
+        "\n## Findings by stage and generator\n\nEvery finding counted (not one per \
+         signature); stages without findings are left out (`report.html` shows them all).\n"
+    );
+    let _ = writeln!(md, "| stage | {} |", d.matrix.columns.join(" | "));
+    let _ = writeln!(md, "|---|{}", "---|".repeat(d.matrix.columns.len()));
+    for row in d
+        .matrix
+        .rows
+        .iter()
+        .filter(|r| r.counts.iter().any(|n| *n > 0))
+    {
+        let cells: Vec<String> = row.counts.iter().map(|n| n.to_string()).collect();
+        let _ = writeln!(md, "| {} | {} |", row.stage, cells.join(" | "));
+    }
+    md
 }

@@ -39,6 +39,10 @@ pub struct Totals {
     pub native_programs: u64,
     /// Native stage -> its counters over those programs.
     pub native: BTreeMap<String, StageTally>,
+    /// Bug signature (`mismatch@gvn`, [`Signature::bug`]) -> findings under it (every
+    /// saved finding; front-end panics and failed saves have none). Per generator, this
+    /// is the report's stage × generator matrix.
+    pub findings_by_signature: BTreeMap<String, u64>,
 }
 
 impl Totals {

@@ -100,6 +100,7 @@ pub fn gcc_reference(
     includes: &[PathBuf],
     limits: &NativeLimits,
 ) -> Result<CReference, String> {
+    let _phase = crate::campaign::phases::enter(crate::campaign::phases::Phase::GccReference);
     let (o0, o0_build) = match gcc_run(target, path, includes, "-O0", limits)? {
         Ok(r) => r,
         Err(why) => return Ok(CReference::Discarded(why)),

@@ -1,0 +1,308 @@
+//! `report.html` as a person sees it: a short real hunt with a seeded bug, its report
+//! opened in headless Chromium, and what the browser built checked against
+//! `summary.json` and the files on disk.
+//!
+//! The out dir's name contains `<`, `&`, quotes and a space, so every path the report
+//! prints is hostile markup; the finding's program (generated C, full of `<` and `&`)
+//! is shown inline. The checks:
+//! - the page's title; the signature and finding counts equal `summary.json`'s, and
+//!   there is one `section.finding` per signature;
+//! - every SVG plot is laid out with a non-zero size (`getBBox` and the client rect);
+//! - the source text in the DOM is the file's text, character for character, and the
+//!   reproduce command read back from the DOM, run by `sh`, reproduces the finding
+//!   (exit 1 with the seeded bug) — so neither escaping nor shell quoting broke;
+//! - the page loads nothing from outside (no `src`/`href`, no script of its own);
+//! - `findings.jsonl` has one line per saved finding, each naming a directory on disk;
+//!   `report.md` and `summary.json` agree with the page.
+//!
+//! Chromium is Debian's `chromium`, installed by `scripts/setup.sh`; when it is missing
+//! the test fails and says so (CI installs it), it never skips.
+
+use oracle::native::process::{run_limited, Termination};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+const MUTANT: &str = "m2r_frontier_skips_loop_header";
+
+fn chromium() -> PathBuf {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    for dir in std::env::split_paths(&path) {
+        for name in ["chromium", "chromium-browser"] {
+            let p = dir.join(name);
+            if p.is_file() {
+                return p;
+            }
+        }
+    }
+    panic!(
+        "chromium is not installed: run scripts/setup.sh (it installs Debian's `chromium`; \
+         CI does the same). The report's browser test needs it."
+    );
+}
+
+/// `%XX` escapes back to bytes (what the probe's `encodeURIComponent` wrote).
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 2 < b.len() {
+            let hex = std::str::from_utf8(&b[i + 1..i + 3]).unwrap();
+            out.push(u8::from_str_radix(hex, 16).unwrap());
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).unwrap()
+}
+
+/// Runs after the page is parsed; writes what the browser built, as JSON made safe for
+/// any DOM serialization by `encodeURIComponent`, between two markers.
+const PROBE: &str = r#"<script>
+(function () {
+  var q = function (s) { return Array.prototype.slice.call(document.querySelectorAll(s)); };
+  var text = function (s) { var e = document.querySelector(s); return e ? e.textContent : null; };
+  var r = {
+    title: document.title,
+    unique: text('#unique-findings'),
+    total: text('#total-findings'),
+    programs: text('#programs'),
+    sections: q('section.finding').length,
+    signatures: q('section.finding code.signature').map(function (e) { return e.textContent; }),
+    sources: q('pre.source').map(function (e) { return e.textContent; }),
+    commands: q('pre.cmd').map(function (e) { return e.textContent; }),
+    external: q('[src],[href],link,img,iframe,object,embed').length,
+    scripts: q('script').length,
+    plots: q('svg.plot').map(function (s) {
+      var b = s.getBBox(), c = s.getBoundingClientRect();
+      return { id: s.id, bbox_w: b.width, bbox_h: b.height, w: c.width, h: c.height,
+               shapes: s.querySelectorAll('rect,polyline,line').length };
+    })
+  };
+  var out = document.createElement('pre');
+  out.id = 'probe';
+  out.textContent = 'PROBE<' + encodeURIComponent(JSON.stringify(r)) + '>PROBE';
+  document.body.appendChild(out);
+})();
+</script>"#;
+
+fn run_hunt(out: &Path) -> (i32, String) {
+    let bin = env!("CARGO_BIN_EXE_phihunt");
+    let mut cmd = Command::new(bin);
+    cmd.env_remove("PHIHUNT_MUTANT")
+        .env_remove("PHIHUNT_DISABLE_PASSES")
+        .args(["--mutant", MUTANT, "hunt", "--gen", "c", "--time", "60s"])
+        .args(["--max-programs", "40", "--seed", "11", "--jobs", "1"])
+        .args(["--targets", "none", "--reduce-time", "0s", "--corpus-found"])
+        .arg(out.join("corpus-found"))
+        .arg("--out")
+        .arg(out);
+    let r = run_limited(&mut cmd, Duration::from_secs(180), 1 << 20).unwrap();
+    let code = match r.termination {
+        Termination::Exited(c) => c,
+        other => panic!("hunt did not finish: {other:?}"),
+    };
+    (code, String::from_utf8_lossy(&r.stdout).into_owned())
+}
+
+#[test]
+fn the_report_renders_in_chromium_with_every_plot_and_finding() {
+    let browser = chromium();
+    let work = tempfile::Builder::new()
+        .prefix("phihunt-report-")
+        .tempdir()
+        .unwrap();
+    // Every path in the report carries markup and shell metacharacters.
+    let out = work.path().join("out <b>&amp; 'it's' \"x\"");
+    let (code, stdout) = run_hunt(&out);
+    assert_eq!(code, 1, "the seeded bug should be found: {stdout}");
+
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let unique = summary["unique_findings"].as_u64().unwrap();
+    let total = summary["totals"]["findings"].as_u64().unwrap();
+    assert!(unique >= 1 && total >= unique, "{summary}");
+
+    // findings.jsonl: one line per finding, each naming a saved directory.
+    let journal = std::fs::read_to_string(out.join("findings.jsonl")).unwrap();
+    let lines: Vec<serde_json::Value> = journal
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len() as u64, total);
+    for l in &lines {
+        assert!(
+            Path::new(l["path"].as_str().unwrap())
+                .join("finding.json")
+                .is_file(),
+            "{l}"
+        );
+        assert_eq!(l["generator"], "c");
+        assert!(l["seed"].as_u64().is_some());
+    }
+    // The matrix counts every finding; its `all` column adds up to the total.
+    let matrix_total: u64 = summary["matrix"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            r["counts"]
+                .as_array()
+                .unwrap()
+                .last()
+                .unwrap()
+                .as_u64()
+                .unwrap()
+        })
+        .sum();
+    assert_eq!(matrix_total, total);
+    // report.md tells the same story.
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let programs = summary["totals"]["programs"].as_u64().unwrap();
+    assert!(md.contains(&format!("| **all** | {programs} |")), "{md}");
+
+    // The report itself: nothing external, no script of its own.
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(
+        !html.contains("<script"),
+        "the report must not need a script"
+    );
+    let without_ns = html.replace("http://www.w3.org/2000/svg", "");
+    assert!(!without_ns.contains("http://") && !without_ns.contains("https://"));
+
+    // Open a copy with the probe appended, in a plain directory, with a fresh profile.
+    let probe_dir = tempfile::Builder::new()
+        .prefix("phihunt-report-probe-")
+        .tempdir()
+        .unwrap();
+    let page = probe_dir.path().join("report.html");
+    std::fs::write(&page, html.replace("</body>", &format!("{PROBE}</body>"))).unwrap();
+    let mut cmd = Command::new(&browser);
+    cmd.args([
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--window-size=1200,2000",
+    ])
+    .arg(format!(
+        "--user-data-dir={}",
+        probe_dir.path().join("profile").display()
+    ))
+    .arg("--dump-dom")
+    .arg(format!("file://{}", page.display()));
+    let r = run_limited(&mut cmd, Duration::from_secs(120), 64 << 20).unwrap();
+    assert_eq!(
+        r.termination,
+        Termination::Exited(0),
+        "chromium: {}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    let dom = String::from_utf8_lossy(&r.stdout);
+    let encoded = dom
+        .split_once("PROBE&lt;")
+        .and_then(|(_, rest)| rest.split_once("&gt;PROBE"))
+        .map(|(p, _)| p)
+        .unwrap_or_else(|| panic!("the probe did not run; DOM:\n{dom}"));
+    let probe: serde_json::Value = serde_json::from_str(&percent_decode(encoded)).unwrap();
+
+    assert_eq!(probe["title"], "phihunt hunt report");
+    assert_eq!(probe["unique"], unique.to_string());
+    assert_eq!(probe["total"], total.to_string());
+    assert_eq!(probe["programs"], programs.to_string());
+    assert_eq!(probe["sections"].as_u64(), Some(unique));
+    let sigs: Vec<&str> = summary["finding_details"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["signature"].as_str().unwrap())
+        .collect();
+    let shown: Vec<&str> = probe["signatures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    assert_eq!(shown, sigs);
+    assert_eq!(probe["external"], 0);
+    assert_eq!(probe["scripts"], 1, "only the probe");
+
+    let plots = probe["plots"].as_array().unwrap();
+    let ids: Vec<&str> = plots.iter().map(|p| p["id"].as_str().unwrap()).collect();
+    assert_eq!(
+        ids,
+        [
+            "plot-programs",
+            "plot-findings",
+            "plot-matrix",
+            "plot-discards",
+            "plot-phases"
+        ]
+    );
+    for p in plots {
+        for k in ["bbox_w", "bbox_h", "w", "h"] {
+            assert!(p[k].as_f64().unwrap() > 10.0, "{p}");
+        }
+        assert!(p["shapes"].as_u64().unwrap() > 0, "{p}");
+    }
+
+    // The source text round-trips: what the browser shows is the file.
+    let detail = &summary["finding_details"][0];
+    let source_file = detail["source_file"].as_str().unwrap();
+    assert!(source_file.ends_with("program.c"), "{source_file}");
+    let file_text = std::fs::read_to_string(source_file).unwrap();
+    assert!(
+        file_text.contains('<'),
+        "a C program with a comparison: {file_text}"
+    );
+    let shown = probe["sources"][0].as_str().unwrap();
+    if shown != file_text {
+        let at = shown
+            .chars()
+            .zip(file_text.chars())
+            .take_while(|(a, b)| a == b)
+            .count();
+        let context: String = file_text
+            .chars()
+            .skip(at.saturating_sub(40))
+            .take(80)
+            .collect();
+        panic!(
+            "the source in the DOM differs from {source_file} at character {at} \
+             ({} shown, {} in the file), around: {context:?}",
+            shown.chars().count(),
+            file_text.chars().count()
+        );
+    }
+
+    // The reproduce command as the browser shows it, run by a shell, shows the bug.
+    let commands: Vec<&str> = probe["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    let check = commands
+        .iter()
+        .find(|c| c.contains(" check "))
+        .unwrap_or_else(|| panic!("no check command: {commands:?}"));
+    assert!(check.starts_with(&format!("phihunt --mutant {MUTANT} check --targets none ")));
+    let bin = env!("CARGO_BIN_EXE_phihunt");
+    let script = format!("phihunt() {{ '{bin}' \"$@\"; }}; {check}");
+    let mut sh = Command::new("sh");
+    sh.arg("-c").arg(&script).env_remove("PHIHUNT_MUTANT");
+    let r = run_limited(&mut sh, Duration::from_secs(120), 1 << 20).unwrap();
+    assert_eq!(
+        r.termination,
+        Termination::Exited(1),
+        "{script}\n{}{}",
+        String::from_utf8_lossy(&r.stdout),
+        String::from_utf8_lossy(&r.stderr)
+    );
+    assert!(
+        commands.iter().any(|c| c.contains(" gen c --seed ")),
+        "{commands:?}"
+    );
+}
