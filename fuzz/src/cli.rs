@@ -294,6 +294,14 @@ enum Command {
         /// Run the native stages for one program in N (process starts are costly).
         #[arg(long, default_value_t = crate::campaign::DEFAULT_NATIVE_EVERY)]
         native_every: u64,
+        /// Store at most K finding directories per bug signature; the rest are counted
+        /// and recorded as seed lines in findings/more/SIGNATURE.seeds.
+        #[arg(long, value_name = "K", default_value_t = crate::campaign::keep::DEFAULT_KEEP_PER_SIGNATURE)]
+        keep_per_signature: u64,
+        /// Continue the stopped or killed hunt in DIR (its seed, settings, counts and
+        /// findings; only --jobs may change).
+        #[arg(long, value_name = "DIR")]
+        resume: Option<PathBuf>,
     },
     /// Benchmarks: `mutants` hunts each seeded bug until found or out of budget.
     Bench {
@@ -481,9 +489,13 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             corpus_found,
             targets,
             native_every,
+            keep_per_signature,
+            resume,
         } => crate::campaign::cli::hunt_command(crate::campaign::cli::HuntArgs {
             targets,
             native_every,
+            keep_per_signature,
+            resume,
             generators,
             time,
             seed,

@@ -22,13 +22,23 @@
 //!   is a generator bug: saved under `OUT/generator-bugs/` and counted apart, never a
 //!   finding. A front-end panic on generated C is saved under `OUT/front-end-panics/` and
 //!   counted as a finding (without a signature: it has no IR to reduce).
+//! - at most `keep_per_signature` finding directories per bug signature; further findings
+//!   are counted and recorded as seed lines (`keep`), decided before anything is written;
+//! - with `persist`, `OUT/state.json` (`state`) is rewritten every few seconds and at the
+//!   end: the completed program indexes, counts and tallies; `resume` continues from it
+//!   (completed indexes skipped, in-flight ones redone, findings saved after the last
+//!   write adopted), so a killed and resumed hunt runs every index exactly once.
 
 pub mod bench;
 pub mod cli;
 pub mod generators;
+pub mod keep;
 pub mod progress;
 pub mod report;
+pub mod resume;
+pub mod scratch;
 pub mod source;
+pub mod state;
 pub mod stats;
 
 use crate::diff::{differential, DiffConfig, Finding, Signature, Verdict};
@@ -44,6 +54,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+
+/// How often the hunt's state file is rewritten.
+const STATE_EVERY: Duration = Duration::from_secs(2);
 
 /// The default of `--native-every`: native stages for one program in this many (see the
 /// README for the measured hunt rates behind the choice).
@@ -72,6 +85,14 @@ pub struct HuntConfig {
     pub max_programs: Option<u64>,
     /// Print the progress line.
     pub show_progress: bool,
+    /// At most this many stored finding directories per bug signature (the rest are
+    /// counted and recorded as seed lines, see `keep`).
+    pub keep_per_signature: u64,
+    /// When set, `OUT/state.json` is kept up to date with these settings (see `state`),
+    /// so that `hunt --resume OUT` can continue the hunt.
+    pub persist: Option<state::StoredSettings>,
+    /// The state of the hunt this one continues (`--resume`).
+    pub resume: Option<state::HuntState>,
 }
 
 /// What a worker tells the main thread about one program.
@@ -94,6 +115,9 @@ enum Summary {
     },
     Discarded(String),
     Finding(Box<SavedFinding>),
+    /// A finding beyond `keep_per_signature` stored copies of its bug signature: counted,
+    /// recorded as a seed line (already on disk).
+    CountedFinding(Signature),
     /// The source's program is wrong (saved): counted apart.
     GeneratorBug(String),
     /// The front end panicked on the source's program (saved): a finding without IR.
@@ -168,6 +192,7 @@ fn run_one(
     seed: u64,
     cfg: &HuntConfig,
     found_ids: &AtomicU64,
+    keep: &keep::KeepPolicy,
 ) -> Event {
     let cand = match source.make(seed) {
         Ok(c) => c,
@@ -303,6 +328,16 @@ fn run_one(
             native,
         },
         Verdict::Discarded { reason } => Summary::Discarded(reason),
+        Verdict::Finding(f) if keep.place(&f.signature.bug()) == keep::Placement::Line => {
+            let bug = f.signature.bug();
+            match keep::append_seed_line(&cfg.out_dir, &bug, seed, source.name(), &f.signature) {
+                Ok(_) => Summary::CountedFinding(f.signature.clone()),
+                Err(e) => Summary::SaveFailed(format!(
+                    "cannot record finding of seed {seed} ({}): {e}",
+                    f.signature
+                )),
+            }
+        }
         Verdict::Finding(f) => {
             let (target, regalloc, ptr_bytes) =
                 finding_context(&f.signature, cfg.diff.run.ptr_bytes);
@@ -431,21 +466,72 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
         "hunt needs at least one program source"
     );
     std::fs::create_dir_all(&cfg.out_dir)?;
+    // A resumed hunt starts from its state and the findings saved after it (`resume`).
+    let restored = resume::restore(&cfg.out_dir, sources, cfg.resume.as_ref())?;
+    let before = restored.elapsed;
     let start = Instant::now();
-    let deadline = start + cfg.duration;
-    let next = AtomicU64::new(0);
-    let found_ids = AtomicU64::new(1);
+    let deadline = start + cfg.duration.saturating_sub(before);
+    // Indexes complete before this run: skipped by the workers (read-only).
+    let skip = restored.completed.clone();
+    let mut completed = restored.completed;
+    let next = AtomicU64::new(skip.below);
+    let found_ids = AtomicU64::new(restored.next_id);
+    let keep = keep::KeepPolicy::new(cfg.keep_per_signature, restored.stored);
     let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<Event>();
-    let mut totals = Totals::default();
-    let mut per_generator: BTreeMap<String, Totals> = BTreeMap::new();
-    // Keyed by the bug's signature (the pass, not the slot or iteration); the stages
-    // actually seen under it are counted for the report.
-    let mut first_by_sig: BTreeMap<Signature, (u64, SavedFinding)> = BTreeMap::new();
-    let mut stages_by_sig: BTreeMap<Signature, BTreeMap<String, u64>> = BTreeMap::new();
+    let (tx, rx) = mpsc::channel::<(u64, Event)>();
+    let mut totals = restored.totals;
+    let mut per_generator: BTreeMap<String, Totals> = restored.per_generator;
+    // Keyed by the bug's signature (the pass, not the slot or iteration): every finding's
+    // count and the stages actually seen under it, over every run of the hunt; and the
+    // first finding of this run, kept in memory for the reducer.
+    let mut tallies: BTreeMap<Signature, state::StoredTally> = restored.tallies;
+    let mut first_by_sig: BTreeMap<Signature, SavedFinding> = BTreeMap::new();
     let mut fatal: Option<String> = None;
-    let mut first_finding: Option<(Duration, u64)> = None;
+    let mut first_finding: Option<(Duration, u64)> = restored.first_finding;
     let mut progress = progress::Progress::new(cfg.show_progress, cfg.duration);
+    let runs = restored.runs + 1;
+    if restored.adopted > 0 && cfg.show_progress {
+        eprintln!(
+            "resume: {} findings saved after the last state write adopted",
+            restored.adopted
+        );
+    }
+    let mut last_persist = Instant::now();
+    let persist = |completed: &state::Completed,
+                   totals: &Totals,
+                   per_generator: &BTreeMap<String, Totals>,
+                   tallies: &BTreeMap<Signature, state::StoredTally>,
+                   first_finding: Option<(Duration, u64)>,
+                   finished: bool|
+     -> std::io::Result<()> {
+        let Some(settings) = &cfg.persist else {
+            return Ok(());
+        };
+        state::HuntState {
+            version: state::STATE_VERSION,
+            settings: settings.clone(),
+            completed: completed.clone(),
+            elapsed_secs: (before + start.elapsed()).as_secs_f64(),
+            totals: totals.clone(),
+            per_generator: per_generator.clone(),
+            signatures: tallies
+                .iter()
+                .map(|(sig, t)| (state::signature_key(sig), t.clone()))
+                .collect(),
+            first_finding: first_finding.map(|(d, n)| (d.as_secs_f64(), n)),
+            runs,
+            finished,
+        }
+        .save(&cfg.out_dir)
+    };
+    persist(
+        &completed,
+        &totals,
+        &per_generator,
+        &tallies,
+        first_finding,
+        false,
+    )?;
 
     // Panics inside stages are caught and reported as findings; keep them off the screen.
     let previous_hook = std::panic::take_hook();
@@ -454,7 +540,7 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
     std::thread::scope(|scope| {
         for _ in 0..cfg.jobs.max(1) {
             let tx = tx.clone();
-            let (next, stop, found_ids) = (&next, &stop, &found_ids);
+            let (next, stop, found_ids, keep, skip) = (&next, &stop, &found_ids, &keep, &skip);
             scope.spawn(move || {
                 mutants::set_active(&cfg.mutants);
                 loop {
@@ -468,15 +554,18 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                     if cfg.max_programs.is_some_and(|m| i >= m) {
                         break;
                     }
+                    if skip.contains(i) {
+                        continue;
+                    }
                     let source = sources[(i % sources.len() as u64) as usize];
                     let seed = cfg.base_seed.wrapping_add(i);
                     // A panic outside the stages (generator, oracle, harness) must not take
                     // the campaign down: it is saved with its seed and counted.
                     let ev = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        run_one(source, sources.len(), i, seed, cfg, found_ids)
+                        run_one(source, sources.len(), i, seed, cfg, found_ids, keep)
                     }))
                     .unwrap_or_else(|payload| harness_panic(source, seed, cfg, payload));
-                    if tx.send(ev).is_err() {
+                    if tx.send((i, ev)).is_err() {
                         break;
                     }
                 }
@@ -485,11 +574,15 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
         drop(tx);
         loop {
             match rx.recv_timeout(Duration::from_millis(200)) {
-                Ok(Event::Done {
-                    generator,
-                    verdict,
-                    features,
-                }) => {
+                Ok((
+                    index,
+                    Event::Done {
+                        generator,
+                        verdict,
+                        features,
+                    },
+                )) => {
+                    completed.mark(index);
                     let g = per_generator.entry(generator.to_string()).or_default();
                     for t in [&mut totals, g] {
                         t.programs += 1;
@@ -532,7 +625,9 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                                 t.discarded += 1;
                                 *t.discard_reasons.entry(r.clone()).or_default() += 1;
                             }
-                            Summary::Finding(_) | Summary::SaveFailed(_) => t.findings += 1,
+                            Summary::Finding(_)
+                            | Summary::CountedFinding(_)
+                            | Summary::SaveFailed(_) => t.findings += 1,
                             Summary::GeneratorBug(r) => {
                                 t.generator_bugs += 1;
                                 *t.generator_bug_reasons.entry(r.clone()).or_default() += 1;
@@ -545,24 +640,32 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                     }
                     match verdict {
                         Summary::Finding(f) => {
-                            first_finding.get_or_insert((start.elapsed(), totals.programs));
+                            first_finding
+                                .get_or_insert((before + start.elapsed(), totals.programs));
                             progress.finding(&f.record.signature, &f.dir);
                             if cfg.stop_at_first {
                                 stop.store(true, Ordering::SeqCst);
                             }
-                            let bug = f.record.signature.bug();
-                            *stages_by_sig
-                                .entry(bug.clone())
-                                .or_default()
-                                .entry(f.record.signature.stage.clone())
-                                .or_default() += 1;
-                            first_by_sig
-                                .entry(bug)
-                                .and_modify(|(n, _)| *n += 1)
-                                .or_insert((1, *f));
+                            resume::count_finding(
+                                &mut tallies,
+                                &f.record.signature,
+                                Some(&f.dir),
+                                f.record.seed,
+                                generator,
+                            );
+                            first_by_sig.entry(f.record.signature.bug()).or_insert(*f);
+                        }
+                        Summary::CountedFinding(sig) => {
+                            first_finding
+                                .get_or_insert((before + start.elapsed(), totals.programs));
+                            if cfg.stop_at_first {
+                                stop.store(true, Ordering::SeqCst);
+                            }
+                            resume::count_finding(&mut tallies, &sig, None, None, generator);
                         }
                         Summary::FrontEndPanic(dir) => {
-                            first_finding.get_or_insert((start.elapsed(), totals.programs));
+                            first_finding
+                                .get_or_insert((before + start.elapsed(), totals.programs));
                             eprintln!("\nfront-end panic on a generated program, saved in {dir}");
                             if cfg.stop_at_first {
                                 stop.store(true, Ordering::SeqCst);
@@ -578,30 +681,58 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             }
-            progress.tick(start.elapsed(), &totals, first_by_sig.len());
+            progress.tick(before + start.elapsed(), &totals, tallies.len());
+            if last_persist.elapsed() >= STATE_EVERY {
+                last_persist = Instant::now();
+                if let Err(e) = persist(
+                    &completed,
+                    &totals,
+                    &per_generator,
+                    &tallies,
+                    first_finding,
+                    false,
+                ) {
+                    fatal.get_or_insert(format!("cannot write the hunt's state: {e}"));
+                    stop.store(true, Ordering::SeqCst);
+                }
+            }
         }
     });
     std::panic::set_hook(previous_hook);
-    let elapsed = start.elapsed();
-    progress.finish(elapsed, &totals, first_by_sig.len());
+    let elapsed = before + start.elapsed();
+    progress.finish(elapsed, &totals, tallies.len());
+    persist(
+        &completed,
+        &totals,
+        &per_generator,
+        &tallies,
+        first_finding,
+        fatal.is_none(),
+    )?;
     if let Some(msg) = fatal {
         return Err(std::io::Error::other(msg));
     }
 
     // Reduce the first finding of each signature, then copy it to the corpus.
     let mut signatures = Vec::new();
-    for (sig, (count, saved)) in first_by_sig {
+    for (sig, stored) in tallies {
         let mut tally = SignatureTally {
             signature: sig.clone(),
-            count,
-            stages_seen: stages_by_sig.remove(&sig).unwrap_or_default(),
-            first: saved.dir.display().to_string(),
-            first_seed: saved.record.seed,
-            first_generator: saved.record.generator.clone(),
+            count: stored.count,
+            stages_seen: stored.stages_seen,
+            first: stored.first,
+            first_seed: stored.first_seed,
+            first_generator: stored.first_generator,
             reduced: None,
             size_before: None,
             size_after: None,
             corpus_copy: None,
+        };
+        // Reduction needs the program in memory: the first finding of this run (a
+        // signature whose findings all came before a resume keeps its stored copies).
+        let Some(saved) = first_by_sig.remove(&sig) else {
+            signatures.push(tally);
+            continue;
         };
         // A finding with no reference run (generated C held to its expected output at
         // `lowered` or natively) has nothing the IR reducer could hold: its program.c is
