@@ -217,20 +217,21 @@ fn run_one(
     if let Some(p) = &cand.c_program {
         use crate::c::hunt::{check_expected, program_files, ExpectedCheck};
         match check_expected(p, &verdict) {
-            Ok(ExpectedCheck::Holds) => {}
-            Ok(ExpectedCheck::GeneratorBug(reason)) => {
+            ExpectedCheck::Holds => {}
+            ExpectedCheck::Rejected(kind, reason) => {
                 return rejected(
                     source,
                     seed,
                     cfg,
                     Rejection {
                         compiler_panic: false,
+                        kind: kind.name(),
                         reason,
                         files: program_files(p),
                     },
                 )
             }
-            Ok(ExpectedCheck::FrontEndFinding(detail)) => {
+            ExpectedCheck::FrontEndFinding(detail) => {
                 verdict = Verdict::Finding(Box::new(Finding {
                     signature: Signature::at_width(
                         crate::diff::FindingKind::Mismatch,
@@ -244,13 +245,6 @@ fn run_one(
                     expectations: Vec::new(),
                 }))
             }
-            Err(setup) => {
-                return Event::Done {
-                    generator: source.name(),
-                    verdict: Summary::SaveFailed(format!("gcc: {setup}")),
-                    features: cand.features,
-                }
-            }
         }
     }
     let mut native = None;
@@ -260,13 +254,14 @@ fn run_one(
     if let (true, Verdict::Agree { .. }, Some(p)) = (native_due, &verdict, &cand.c_program) {
         match crate::c::hunt::native_c(p, &cfg.native, &cfg.diff.pipeline) {
             Ok(report) => {
-                if let Some(reason) = report.generator_bug {
+                if let Some((kind, reason)) = report.rejected {
                     return rejected(
                         source,
                         seed,
                         cfg,
                         Rejection {
                             compiler_panic: false,
+                            kind: kind.name(),
                             reason,
                             files: crate::c::hunt::program_files(p),
                         },
@@ -312,6 +307,43 @@ fn run_one(
                     generator: source.name(),
                     verdict: Summary::SaveFailed(format!("native stages: {setup}")),
                     features: cand.features,
+                }
+            }
+        }
+    }
+    // A C program's miscompile only once gcc -O0 and -O2 on the finding's target agree
+    // with each other and with the expected output (`c::reference`).
+    if let (Verdict::Finding(f), Some(p)) = (&verdict, &cand.c_program) {
+        use crate::diff::FindingKind;
+        if matches!(
+            f.signature.kind,
+            FindingKind::Mismatch | FindingKind::Timeout
+        ) {
+            let target = finding_context(&f.signature, cfg.diff.run.ptr_bytes)
+                .0
+                .and_then(|t| compiler::target::Target::from_name(&t))
+                .unwrap_or(compiler::target::Target::X86_64);
+            match crate::c::reference::confirm(p, target, &cfg.native.limits) {
+                Ok(None) => {}
+                Ok(Some((kind, reason))) => {
+                    return rejected(
+                        source,
+                        seed,
+                        cfg,
+                        Rejection {
+                            compiler_panic: false,
+                            kind: kind.name(),
+                            reason: format!("{} unconfirmed: {reason}", f.signature),
+                            files: crate::c::hunt::program_files(p),
+                        },
+                    )
+                }
+                Err(setup) => {
+                    return Event::Done {
+                        generator: source.name(),
+                        verdict: Summary::SaveFailed(format!("gcc: {setup}")),
+                        features: cand.features,
+                    }
                 }
             }
         }
@@ -388,19 +420,41 @@ fn run_one(
 /// A program its source rejected: saved (under `generator-bugs/`, or `front-end-panics/`
 /// for a compiler panic) before it is counted.
 fn rejected(source: &dyn ProgramSource, seed: u64, cfg: &HuntConfig, r: Rejection) -> Event {
-    let kind = if r.compiler_panic {
+    if r.kind == source::SETUP_ERROR {
+        return Event::Done {
+            generator: source.name(),
+            verdict: Summary::SaveFailed(r.reason),
+            features: BTreeMap::new(),
+        };
+    }
+    // A source that promises nothing (csmith): no verdict, counted by reason; the
+    // programs the oracle finds undefined or cannot judge are kept for a human (csmith
+    // promises no UB: the UB judge or the front end may be wrong).
+    let discard = source.rejections_are_discards() && !r.compiler_panic;
+    let folder = if r.compiler_panic {
         "front-end-panics"
+    } else if discard {
+        "discards"
     } else {
         "generator-bugs"
     };
+    let keep_discard = matches!(r.kind, "oracle-ub" | "oracle-invalid");
+    if discard && !keep_discard {
+        return Event::Done {
+            generator: source.name(),
+            verdict: Summary::Discarded(r.kind.to_string()),
+            features: BTreeMap::new(),
+        };
+    }
     let dir = cfg
         .out_dir
-        .join(kind)
+        .join(folder)
         .join(format!("{}-{seed}", source.name()));
     let text = format!(
-        "generator {} seed {seed}\nmutants {:?}\n{}\n",
+        "generator {} seed {seed}\nmutants {:?}\n{}: {}\n",
         source.name(),
         cfg.mutants,
+        r.kind,
         r.reason
     );
     let saved = std::fs::create_dir_all(&dir).and_then(|_| {
@@ -410,7 +464,6 @@ fn rejected(source: &dyn ProgramSource, seed: u64, cfg: &HuntConfig, r: Rejectio
         }
         Ok(())
     });
-    let short: String = r.reason.chars().take(80).collect();
     Event::Done {
         generator: source.name(),
         verdict: match saved {
@@ -418,7 +471,8 @@ fn rejected(source: &dyn ProgramSource, seed: u64, cfg: &HuntConfig, r: Rejectio
                 Summary::SaveFailed(format!("cannot save {} of seed {seed}: {e}", dir.display()))
             }
             Ok(()) if r.compiler_panic => Summary::FrontEndPanic(dir.display().to_string()),
-            Ok(()) => Summary::GeneratorBug(short),
+            Ok(()) if discard => Summary::Discarded(r.kind.to_string()),
+            Ok(()) => Summary::GeneratorBug(r.kind.to_string()),
         },
         features: BTreeMap::new(),
     }
