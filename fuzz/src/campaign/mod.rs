@@ -55,6 +55,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+/// Stack of each worker thread (reserved, not committed, until a deep program needs it).
+pub const WORKER_STACK: usize = 512 << 20;
+
 /// How often the hunt's state file is rewritten.
 const STATE_EVERY: Duration = Duration::from_secs(2);
 
@@ -595,7 +598,13 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
         for _ in 0..cfg.jobs.max(1) {
             let tx = tx.clone();
             let (next, stop, found_ids, keep, skip) = (&next, &stop, &found_ids, &keep, &skip);
-            scope.spawn(move || {
+            // C programs (csmith's above all) nest deeply; the front end, the passes and
+            // the oracle recurse (within their limits) further than a default 2 MiB
+            // thread stack allows.
+            let worker = std::thread::Builder::new()
+                .name("hunt-worker".into())
+                .stack_size(WORKER_STACK);
+            let spawned = worker.spawn_scoped(scope, move || {
                 mutants::set_active(&cfg.mutants);
                 loop {
                     if stop.load(Ordering::SeqCst)
@@ -624,6 +633,10 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                     }
                 }
             });
+            if let Err(e) = spawned {
+                fatal.get_or_insert(format!("cannot start a worker thread: {e}"));
+                stop.store(true, Ordering::SeqCst);
+            }
         }
         drop(tx);
         loop {
