@@ -179,7 +179,7 @@ pub fn scan(out: &Path) -> std::io::Result<Vec<StoredFinding>> {
             }
         }
     }
-    found.sort_by(|a, b| (a.id, a.seed).cmp(&(b.id, b.seed)));
+    found.sort_by_key(|a| (a.id, a.seed));
     Ok(found)
 }
 
