@@ -21,7 +21,7 @@
 //!   the oracle finds undefined at `lowered`, or whose expected output gcc contradicts)
 //!   is a generator bug: saved under `OUT/generator-bugs/` and counted apart, never a
 //!   finding. A front-end panic on generated C is saved under `OUT/front-end-panics/` and
-//!   counted as a finding (without a signature: it has no IR to reduce).
+//!   counted as a finding with signature `panic@frontend` (it has no IR to reduce).
 //! - at most `keep_per_signature` finding directories per bug signature; further findings
 //!   are counted and recorded as seed lines (`keep`), decided before anything is written;
 //! - with `persist`, `OUT/state.json` (`state`) is rewritten every few seconds and at the
@@ -734,6 +734,15 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                             first_finding
                                 .get_or_insert((before + start.elapsed(), totals.programs));
                             eprintln!("\nfront-end panic on a generated program, saved in {dir}");
+                            // Signature `panic@frontend`: counted with the others (no IR,
+                            // so nothing for the IR reducer).
+                            resume::count_finding(
+                                &mut tallies,
+                                &Signature::new(crate::diff::FindingKind::Panic, "frontend"),
+                                Some(Path::new(&dir)),
+                                Some(cfg.base_seed.wrapping_add(index)),
+                                generator,
+                            );
                             if cfg.stop_at_first {
                                 stop.store(true, Ordering::SeqCst);
                             }
