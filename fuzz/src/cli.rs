@@ -560,7 +560,7 @@ pub fn cli_main(args: Vec<String>) -> i32 {
                     return 2;
                 }
             };
-            crate::csmith::bench_csmith(crate::csmith::CsmithArgs {
+            crate::c::csmith::bench_csmith(crate::c::csmith::CsmithArgs {
                 native_note: choice.describe(&native),
                 native: native.with_limits(crate::native::NativeLimits {
                     run_timeout: ref_timeout,
@@ -640,8 +640,8 @@ pub fn cli_main(args: Vec<String>) -> i32 {
                     return 2;
                 }
             };
-            crate::csmith::native_bench::bench_native(
-                crate::csmith::native_bench::NativeBenchArgs {
+            crate::c::csmith::native_bench::bench_native(
+                crate::c::csmith::native_bench::NativeBenchArgs {
                     count,
                     seed_start,
                     corpus,
@@ -670,7 +670,7 @@ pub fn cli_main(args: Vec<String>) -> i32 {
                     gcc_only_on_ub,
                     csmith_options,
                 },
-        } => crate::csmith::ub_bench::bench_ub(crate::csmith::ub_bench::UbBenchArgs {
+        } => crate::c::csmith::ub_bench::bench_ub(crate::c::csmith::ub_bench::UbBenchArgs {
             count,
             seed_start,
             corpus,

@@ -62,7 +62,7 @@ fn reject(kind: Reason, reason: String, files: Vec<(String, String)>) -> Rejecti
 impl CsmithSource {
     fn program(&self, seed: u64) -> Result<CProgram, Rejection> {
         let work = std::env::temp_dir();
-        let text = match super::super::csmith::program::csmith_program(
+        let text = match super::csmith::program::csmith_program(
             seed,
             &self.options,
             &work,
