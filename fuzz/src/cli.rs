@@ -380,8 +380,7 @@ pub fn native_plan(spec: &str) -> Result<(NativePlan, TargetChoice), String> {
     Ok((NativePlan::for_targets(&choice.chosen), choice))
 }
 
-/// csmith's runtime headers, when installed.
-pub const CSMITH_INCLUDE: &str = "/usr/include/csmith";
+pub use crate::c::csmith::CSMITH_INCLUDE;
 
 /// `dirs` plus csmith's header directory (last) when it exists.
 pub fn with_csmith_include(mut dirs: Vec<PathBuf>) -> Vec<PathBuf> {

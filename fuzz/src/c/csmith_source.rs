@@ -79,7 +79,7 @@ impl CsmithSource {
             Err(setup) => return Err(setup_error(format!("csmith cannot run: {setup}"))),
         };
         let files = vec![("program.c".to_string(), text.clone())];
-        let include_dirs = vec![PathBuf::from(crate::cli::CSMITH_INCLUDE)];
+        let include_dirs = vec![PathBuf::from(super::csmith::CSMITH_INCLUDE)];
         let mut file = tempfile::Builder::new()
             .prefix("phihunt-csmith-")
             .suffix(".c")

@@ -25,7 +25,7 @@
 use super::program::csmith_program;
 use crate::check::c_source::{front_end, run_main, FrontEndFailure, Invalid};
 use crate::check::ub_judge::{checked_front_end, judge_defined};
-use crate::cli::CSMITH_INCLUDE;
+use super::CSMITH_INCLUDE;
 use oracle::native::{reference_run, NativeOutcome, ReferenceConfig};
 use oracle::RunConfig;
 use std::collections::BTreeMap;
