@@ -25,7 +25,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const SEED: u64 = 5;
-const PROGRAMS: u64 = 160;
+const PROGRAMS: u64 = 100;
 const KEEP: u64 = 3;
 const GENERATORS: &str = "cfg,c";
 const MUTANT: Mutant = Mutant::GvnLoadAcrossStore;
