@@ -294,6 +294,14 @@ enum Command {
         /// Run the native stages for one program in N (process starts are costly).
         #[arg(long, default_value_t = crate::campaign::DEFAULT_NATIVE_EVERY)]
         native_every: u64,
+        /// Store at most K finding directories per bug signature; the rest are counted
+        /// and recorded as seed lines in findings/more/SIGNATURE.seeds.
+        #[arg(long, value_name = "K", default_value_t = crate::campaign::keep::DEFAULT_KEEP_PER_SIGNATURE)]
+        keep_per_signature: u64,
+        /// Continue the stopped or killed hunt in DIR (its seed, settings, counts and
+        /// findings; only --jobs may change).
+        #[arg(long, value_name = "DIR")]
+        resume: Option<PathBuf>,
     },
     /// Benchmarks: `mutants` hunts each seeded bug until found or out of budget.
     Bench {
@@ -372,8 +380,7 @@ pub fn native_plan(spec: &str) -> Result<(NativePlan, TargetChoice), String> {
     Ok((NativePlan::for_targets(&choice.chosen), choice))
 }
 
-/// csmith's runtime headers, when installed.
-pub const CSMITH_INCLUDE: &str = "/usr/include/csmith";
+pub use crate::c::csmith::CSMITH_INCLUDE;
 
 /// `dirs` plus csmith's header directory (last) when it exists.
 pub fn with_csmith_include(mut dirs: Vec<PathBuf>) -> Vec<PathBuf> {
@@ -481,9 +488,13 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             corpus_found,
             targets,
             native_every,
+            keep_per_signature,
+            resume,
         } => crate::campaign::cli::hunt_command(crate::campaign::cli::HuntArgs {
             targets,
             native_every,
+            keep_per_signature,
+            resume,
             generators,
             time,
             seed,
@@ -548,7 +559,7 @@ pub fn cli_main(args: Vec<String>) -> i32 {
                     return 2;
                 }
             };
-            crate::csmith::bench_csmith(crate::csmith::CsmithArgs {
+            crate::c::csmith::bench_csmith(crate::c::csmith::CsmithArgs {
                 native_note: choice.describe(&native),
                 native: native.with_limits(crate::native::NativeLimits {
                     run_timeout: ref_timeout,
@@ -628,8 +639,8 @@ pub fn cli_main(args: Vec<String>) -> i32 {
                     return 2;
                 }
             };
-            crate::csmith::native_bench::bench_native(
-                crate::csmith::native_bench::NativeBenchArgs {
+            crate::c::csmith::native_bench::bench_native(
+                crate::c::csmith::native_bench::NativeBenchArgs {
                     count,
                     seed_start,
                     corpus,
@@ -658,7 +669,7 @@ pub fn cli_main(args: Vec<String>) -> i32 {
                     gcc_only_on_ub,
                     csmith_options,
                 },
-        } => crate::csmith::ub_bench::bench_ub(crate::csmith::ub_bench::UbBenchArgs {
+        } => crate::c::csmith::ub_bench::bench_ub(crate::c::csmith::ub_bench::UbBenchArgs {
             count,
             seed_start,
             corpus,

@@ -5,7 +5,6 @@ pub mod c;
 pub mod campaign;
 pub mod check;
 pub mod cli;
-pub mod csmith;
 pub mod diff;
 pub mod findings;
 pub mod fuzzers;

@@ -170,10 +170,23 @@ fn a_wrong_expected_output_is_a_generator_bug_never_a_finding() {
         corpus_found: None,
         max_programs: Some(3),
         show_progress: false,
+        keep_per_signature: u64::MAX,
+        persist: None,
+        resume: None,
     };
     let r = hunt(&[&WrongExpected], &cfg).unwrap();
     assert_eq!(r.totals.programs, 3);
     assert_eq!(r.totals.generator_bugs, 3, "{:?}", r.totals);
+    // Confirmed by gcc -O0 and -O2 agreeing with each other, not with the expected output;
+    // counted under the reason's name.
+    assert_eq!(
+        r.totals
+            .generator_bug_reasons
+            .get("expected-output-contradicted"),
+        Some(&3),
+        "{:?}",
+        r.totals.generator_bug_reasons
+    );
     assert_eq!(r.totals.findings, 0);
     assert!(r.signatures.is_empty());
     let saved = out.path().join("generator-bugs/c-wrong-2");
@@ -183,6 +196,9 @@ fn a_wrong_expected_output_is_a_generator_bug_never_a_finding() {
         report.contains("| c-wrong | 3 | 0 | 0 | 0 | 3 |"),
         "{report}"
     );
+    assert!(report.contains("expected-output-contradicted"), "{report}");
+    let reason = std::fs::read_to_string(saved.join("reason.txt")).unwrap();
+    assert!(reason.contains("gcc -O0 and -O2 give exit 0"), "{reason}");
 }
 
 #[test]

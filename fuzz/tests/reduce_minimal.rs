@@ -30,6 +30,9 @@ fn config(out: &Path, mutant: Mutant, programs: u64, stop_at_first: bool) -> Hun
         corpus_found: None,
         max_programs: Some(programs),
         show_progress: false,
+        keep_per_signature: u64::MAX,
+        persist: None,
+        resume: None,
         native: NativePlan::none(),
         native_every: 1,
     }

@@ -126,7 +126,8 @@ fn the_report_renders_in_chromium_with_every_plot_and_finding() {
     let total = summary["totals"]["findings"].as_u64().unwrap();
     assert!(unique >= 1 && total >= unique, "{summary}");
 
-    // findings.jsonl: one line per finding, each naming a saved directory.
+    // findings.jsonl: one line per finding, each naming a saved directory, or (past the
+    // stored copies of its signature) the seeds file that holds its seed line.
     let journal = std::fs::read_to_string(out.join("findings.jsonl")).unwrap();
     let lines: Vec<serde_json::Value> = journal
         .lines()
@@ -134,14 +135,20 @@ fn the_report_renders_in_chromium_with_every_plot_and_finding() {
         .collect();
     assert_eq!(lines.len() as u64, total);
     for l in &lines {
-        assert!(
-            Path::new(l["path"].as_str().unwrap())
-                .join("finding.json")
-                .is_file(),
-            "{l}"
-        );
+        let path = Path::new(l["path"].as_str().unwrap());
+        let seed = l["seed"].as_u64().expect("a seed");
+        if l["kind"] == "seed_line" {
+            let seeds = std::fs::read_to_string(path).unwrap_or_default();
+            assert!(
+                seeds
+                    .lines()
+                    .any(|s| s.split_whitespace().next() == Some(&seed.to_string())),
+                "{l}: no line for seed {seed} in {seeds}"
+            );
+        } else {
+            assert!(path.join("finding.json").is_file(), "{l}");
+        }
         assert_eq!(l["generator"], "c");
-        assert!(l["seed"].as_u64().is_some());
     }
     // The matrix counts every finding; its `all` column adds up to the total.
     let matrix_total: u64 = summary["matrix"]["rows"]

@@ -14,6 +14,7 @@
 
 use super::gen::features::FeatureSet;
 use super::gen::CProgram;
+use super::reference::Reason;
 use crate::campaign::source::{Candidate, ProgramSource, Rejection};
 use crate::native::c_program::{gcc_reference, CReference};
 use crate::native::NativeLimits;
@@ -39,9 +40,20 @@ impl Default for CsmithSource {
     }
 }
 
-fn reject(reason: String, files: Vec<(String, String)>) -> Rejection {
+/// A broken setup (csmith or gcc missing): the campaign stops loudly.
+fn setup_error(reason: String) -> Rejection {
     Rejection {
         compiler_panic: false,
+        kind: crate::campaign::source::SETUP_ERROR,
+        reason,
+        files: Vec::new(),
+    }
+}
+
+fn reject(kind: Reason, reason: String, files: Vec<(String, String)>) -> Rejection {
+    Rejection {
+        compiler_panic: false,
+        kind: kind.name(),
         reason,
         files,
     }
@@ -50,30 +62,31 @@ fn reject(reason: String, files: Vec<(String, String)>) -> Rejection {
 impl CsmithSource {
     fn program(&self, seed: u64) -> Result<CProgram, Rejection> {
         let work = std::env::temp_dir();
-        let text = match super::super::csmith::program::csmith_program(
+        let text = match super::csmith::program::csmith_program(
             seed,
             &self.options,
             &work,
             self.timeout,
         ) {
             Ok(Ok(t)) => t,
-            Ok(Err(why)) => return Err(reject(format!("csmith failed: {why}"), Vec::new())),
-            Err(setup) => return Err(reject(format!("csmith cannot run: {setup}"), Vec::new())),
+            Ok(Err(why)) => {
+                return Err(reject(
+                    Reason::GeneratorFailed,
+                    format!("csmith failed: {why}"),
+                    Vec::new(),
+                ))
+            }
+            Err(setup) => return Err(setup_error(format!("csmith cannot run: {setup}"))),
         };
         let files = vec![("program.c".to_string(), text.clone())];
-        let include_dirs = vec![PathBuf::from(crate::cli::CSMITH_INCLUDE)];
+        let include_dirs = vec![PathBuf::from(super::csmith::CSMITH_INCLUDE)];
         let mut file = tempfile::Builder::new()
             .prefix("phihunt-csmith-")
             .suffix(".c")
             .tempfile()
-            .map_err(|e| {
-                reject(
-                    format!("cannot create a temporary file: {e}"),
-                    files.clone(),
-                )
-            })?;
+            .map_err(|e| setup_error(format!("cannot create a temporary file: {e}")))?;
         file.write_all(text.as_bytes())
-            .map_err(|e| reject(format!("cannot write the program: {e}"), files.clone()))?;
+            .map_err(|e| setup_error(format!("cannot write the program: {e}")))?;
         let limits = NativeLimits::default();
         let mut expected = Vec::new();
         for target in [Target::X86_64, Target::I686] {
@@ -83,14 +96,19 @@ impl CsmithSource {
                 }
                 Ok(CReference::Usable { o0, .. }) => {
                     return Err(reject(
+                        Reason::ReferenceCrash,
                         format!("{}: gcc's reference {}", target.name(), o0.describe()),
                         files,
                     ))
                 }
                 Ok(CReference::Discarded(why)) => {
-                    return Err(reject(format!("{}: {why}", target.name()), files))
+                    return Err(reject(
+                        Reason::of_reference(&why),
+                        format!("{}: {why}", target.name()),
+                        files,
+                    ))
                 }
-                Err(setup) => return Err(reject(format!("gcc cannot run: {setup}"), files)),
+                Err(setup) => return Err(setup_error(format!("gcc cannot run: {setup}"))),
             }
         }
         Ok(CProgram {
@@ -110,11 +128,18 @@ impl ProgramSource for CsmithSource {
         "csmith"
     }
 
+    /// csmith promises nothing phicc relies on: a program without a verdict is counted
+    /// by reason, not held against csmith.
+    fn rejections_are_discards(&self) -> bool {
+        true
+    }
+
     fn make(&self, seed: u64) -> Result<Candidate, Rejection> {
         let p = self.program(seed)?;
         let module =
             super::judge::front_end(&p, Target::X86_64).map_err(|(refused, m)| Rejection {
                 compiler_panic: !refused,
+                kind: Reason::FrontendRefused.name(),
                 reason: if refused {
                     format!("phicc refuses the csmith program: {m}")
                 } else {
@@ -122,6 +147,14 @@ impl ProgramSource for CsmithSource {
                 },
                 files: super::hunt::program_files(&p),
             })?;
+        // csmith promises no undefined behaviour; the UB judge checks it on both data
+        // models the expected outputs are for (out of fuel: no verdict here, the stages'
+        // run decides).
+        for target in [Target::X86_64, Target::I686] {
+            super::judge::ub_judge(&p, target, &oracle::RunConfig::default()).map_err(
+                |reason| reject(Reason::OracleUb, reason, super::hunt::program_files(&p)),
+            )?;
+        }
         Ok(Candidate {
             module,
             entry: "main".into(),

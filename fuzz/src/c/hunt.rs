@@ -10,17 +10,19 @@
 //! - a program the generator cannot make, that phicc refuses, that the oracle finds
 //!   undefined at `lowered`, or whose expected output gcc contradicts, is a *generator
 //!   bug*: saved and counted apart, never a compiler finding;
-//! - `lowered` differing from the expected output while gcc agrees with it is a finding
-//!   against the front end (signature `mismatch lowered`);
-//! - a native stage differing from the expected output is a finding only when gcc -O0's
-//!   build for that target prints the expected output (otherwise a generator bug); the
-//!   reference the native stage compares with is the expected output itself.
+//! - `lowered` differing from the expected output is a finding against the front end
+//!   (signature `mismatch@lowered`), a native stage differing from it one against that
+//!   stage (`mismatch@native:riscv64`) — in both cases only after the campaign confirmed
+//!   the expected output with gcc -O0 and -O2 on the finding's target
+//!   (`reference::confirm`; otherwise the program is set aside by the reason's name); the
+//!   reference a native stage compares with is the expected output itself.
 
 use super::gen::{generate, CProgram, GenConfig};
-use super::judge::{front_end, gcc_verdict, GccVerdict};
+use super::judge::front_end;
+use super::reference::Reason;
 use crate::campaign::source::{Candidate, ProgramSource, Rejection};
 use crate::diff::{FindingKind, Verdict};
-use crate::native::c_program::{gcc_reference, phicc_module, run_c_stage, CReference};
+use crate::native::c_program::{phicc_module, run_c_stage};
 use crate::native::{NativePlan, StageTally};
 use compiler::pipeline::PipelineOptions;
 use compiler::target::Target;
@@ -61,11 +63,13 @@ impl ProgramSource for CGenerator {
     fn make(&self, seed: u64) -> Result<Candidate, Rejection> {
         let p = generate(seed, &self.cfg).map_err(|reason| Rejection {
             compiler_panic: false,
+            kind: Reason::GeneratorFailed.name(),
             reason,
             files: Vec::new(),
         })?;
         let module = front_end(&p, Target::X86_64).map_err(|(refused, m)| Rejection {
             compiler_panic: !refused,
+            kind: Reason::FrontendRefused.name(),
             reason: if refused {
                 format!("phicc refuses the generated program: {m}")
             } else {
@@ -79,6 +83,7 @@ impl ProgramSource for CGenerator {
             super::judge::ub_judge(&p, target, &RunConfig::default()).map_err(|reason| {
                 Rejection {
                     compiler_panic: false,
+                    kind: Reason::OracleUb.name(),
                     reason,
                     files: program_files(&p),
                 }
@@ -103,57 +108,52 @@ impl ProgramSource for CGenerator {
 pub enum ExpectedCheck {
     /// `lowered` printed the expected output (or the verdict has no reference run).
     Holds,
-    /// A generator bug, with the reason.
-    GeneratorBug(String),
-    /// `lowered` differs from the expected output and gcc agrees with the generator: the
-    /// front end's bug.
+    /// No verdict: the named reason and its detail.
+    Rejected(Reason, String),
+    /// `lowered` differs from the expected output: the front end's bug once gcc confirms
+    /// the expected output (`reference::confirm`, done by the campaign for every C
+    /// finding).
     FrontEndFinding(String),
 }
 
-/// Holds `verdict`'s reference run (`lowered`) to the expected output. `Err` only for a
-/// broken setup (gcc missing).
-pub fn check_expected(p: &CProgram, verdict: &Verdict) -> Result<ExpectedCheck, String> {
+/// Holds `verdict`'s reference run (`lowered`) to the expected output.
+pub fn check_expected(p: &CProgram, verdict: &Verdict) -> ExpectedCheck {
     let reference = match verdict {
         Verdict::Agree { expectations, .. } => expectations.first().map(|(_, r)| r.clone()),
         Verdict::Finding(f) => f.expectations.first().map(|(_, r)| r.clone()),
-        Verdict::Discarded { reason } if reason.contains("fuel") => {
-            return Ok(ExpectedCheck::Holds)
-        }
+        Verdict::Discarded { reason } if reason.contains("fuel") => return ExpectedCheck::Holds,
         Verdict::Discarded { reason } => {
-            return Ok(ExpectedCheck::GeneratorBug(format!(
-                "the oracle rejects `lowered`: {reason}"
-            )))
+            return ExpectedCheck::Rejected(
+                Reason::OracleInvalid,
+                format!("the oracle rejects `lowered`: {reason}"),
+            )
         }
     };
     let Some(r) = reference else {
-        return Ok(ExpectedCheck::Holds);
+        return ExpectedCheck::Holds;
     };
     let want = p.expected(Target::X86_64).as_bytes();
     if r.outcome == Outcome::Returned(Some(0)) && r.stdout == want {
-        return Ok(ExpectedCheck::Holds);
+        return ExpectedCheck::Holds;
     }
-    let got = format!(
-        "`lowered` gives {} with stdout {}",
+    ExpectedCheck::FrontEndFinding(format!(
+        "`lowered` gives {} with stdout {}; the expected output is {}",
         r.outcome,
-        oracle::native::gcc::quote_stdout(&r.stdout)
-    );
-    Ok(match gcc_verdict(p, false, Duration::from_secs(10))? {
-        GccVerdict::Agrees => ExpectedCheck::FrontEndFinding(format!(
-            "{got}; gcc -O0 prints the expected {}",
-            oracle::native::gcc::quote_stdout(want)
-        )),
-        GccVerdict::GeneratorBug(m) => ExpectedCheck::GeneratorBug(format!("{got}; {m}")),
-    })
+        oracle::native::gcc::quote_stdout(&r.stdout),
+        oracle::native::gcc::quote_stdout(want)
+    ))
 }
 
 /// The native stages' verdict on a generated program.
 #[derive(Default)]
 pub struct CNativeReport {
     pub stages: BTreeMap<String, StageTally>,
-    /// The first confirmed failure: (kind, stage name, detail).
+    /// The first failure: (kind, stage name, detail); the campaign confirms the reference
+    /// before it is a finding.
     pub finding: Option<(FindingKind, String, String)>,
-    /// A native stage differed and gcc contradicted the expected output.
-    pub generator_bug: Option<String>,
+    /// No verdict: phicc's module for a target is unusable (the UB judge on that data
+    /// model, the front end refusing it there).
+    pub rejected: Option<(Reason, String)>,
 }
 
 /// The expected output as the reference run a native stage is judged against. Its
@@ -210,7 +210,12 @@ pub fn native_c(
                     crate::native::RowVerdict::Discarded(w) => w.clone(),
                     _ => "no module".into(),
                 };
-                report.generator_bug = Some(format!("{name}: {why}"));
+                let reason = if why.starts_with("ub") {
+                    Reason::OracleUb
+                } else {
+                    Reason::FrontendRefused
+                };
+                report.rejected = Some((reason, format!("{name}: {why}")));
                 return Ok(report);
             }
         };
@@ -230,27 +235,6 @@ pub fn native_c(
             crate::native::RowVerdict::Failed(f) => {
                 tally.programs += 1;
                 tally.vectors_run += 1;
-                let behaviour = matches!(f.kind, FindingKind::Mismatch | FindingKind::Timeout);
-                if behaviour {
-                    // gcc decides whether the expected output is right on this target.
-                    match gcc_reference(target, path, &p.include_dirs, &plan.limits)? {
-                        CReference::Usable { o0, .. }
-                            if o0.exit == Exit::Code(0) && o0.stdout == reference.stdout => {}
-                        CReference::Usable { o0, .. } => {
-                            report.generator_bug = Some(format!(
-                                "{name}: gcc -O0 for {} gives {}, not the expected output",
-                                target.name(),
-                                o0.describe()
-                            ));
-                            return Ok(report);
-                        }
-                        CReference::Discarded(why) => {
-                            report.generator_bug =
-                                Some(format!("{name}: gcc's reference is unusable: {why}"));
-                            return Ok(report);
-                        }
-                    }
-                }
                 report.finding = Some((f.kind, name, f.detail));
                 return Ok(report);
             }

@@ -1,12 +1,17 @@
 //! The C wing: program generators and judges for C input.
 //!
-//! Why: phihunt hunts generated IR and, through this wing, generated C. `gen` is the
-//! project's own csmith-style generator (the csmith driver and the C judge move here
-//! later).
+//! Why: phihunt hunts generated IR and, through this wing, generated C and csmith's
+//! programs. `gen` is the project's own csmith-style generator; `hunt` and
+//! `csmith_source` are the two C program sources of the campaign engine; `judge` holds a
+//! generated program to its expected output and `reference` confirms every C finding with
+//! gcc -O0 and -O2; `csmith` is the csmith driver and the `bench csmith`, `bench native`
+//! and `bench ub` benchmarks.
 
 pub mod bench;
 pub mod cli;
+pub mod csmith;
 pub mod csmith_source;
 pub mod gen;
 pub mod hunt;
 pub mod judge;
+pub mod reference;

@@ -125,6 +125,9 @@ pub fn bench_mutants(s: &BenchSettings) -> std::io::Result<Vec<MutantRow>> {
             corpus_found: None,
             max_programs: None,
             show_progress: false,
+            keep_per_signature: super::keep::DEFAULT_KEEP_PER_SIGNATURE,
+            persist: None,
+            resume: None,
         };
         let r = hunt(&refs, &cfg)?;
         let row = match r.first_finding {

@@ -25,6 +25,58 @@ pub struct HuntArgs {
     /// `--targets` (auto, none, or a list).
     pub targets: String,
     pub native_every: u64,
+    /// At most this many stored directories per bug signature.
+    pub keep_per_signature: u64,
+    /// Continue the hunt in this directory (its settings replace the others but `jobs`).
+    pub resume: Option<PathBuf>,
+}
+
+impl HuntArgs {
+    /// The settings a resume keeps.
+    fn stored(&self, seed: u64) -> super::state::StoredSettings {
+        super::state::StoredSettings {
+            generators: self.generators.clone(),
+            base_seed: seed,
+            time_secs: self.time.as_secs_f64(),
+            max_programs: self.max_programs,
+            reduce_time_secs: self.reduce_time.as_secs_f64(),
+            corpus_found: self.corpus_found.clone(),
+            targets: self.targets.clone(),
+            native_every: self.native_every,
+            keep_per_signature: self.keep_per_signature,
+            mutants: self.mutants.iter().map(|m| m.name().to_string()).collect(),
+            disabled_passes: self.pipeline.disabled.iter().cloned().collect(),
+            max_iterations: self.pipeline.max_iterations,
+        }
+    }
+
+    /// The arguments of the hunt stored in `state` (`jobs` from `self`).
+    fn resumed(self, dir: PathBuf, s: &super::state::StoredSettings) -> Result<HuntArgs, String> {
+        let mutants = if s.mutants.is_empty() {
+            Vec::new()
+        } else {
+            compiler::mutants::parse_list(&s.mutants.join(","))?
+        };
+        Ok(HuntArgs {
+            generators: s.generators.clone(),
+            time: Duration::from_secs_f64(s.time_secs.max(0.0)),
+            seed: Some(s.base_seed),
+            jobs: self.jobs,
+            out: Some(dir),
+            max_programs: s.max_programs,
+            reduce_time: Duration::from_secs_f64(s.reduce_time_secs.max(0.0)),
+            corpus_found: s.corpus_found.clone(),
+            mutants,
+            pipeline: PipelineOptions {
+                disabled: s.disabled_passes.iter().cloned().collect(),
+                max_iterations: s.max_iterations,
+            },
+            targets: s.targets.clone(),
+            native_every: s.native_every,
+            keep_per_signature: s.keep_per_signature,
+            resume: None,
+        })
+    }
 }
 
 /// Cores available to this process.
@@ -41,6 +93,34 @@ pub fn clock_seed() -> u64 {
 
 /// Runs `phihunt hunt`; the last line printed is `N findings`.
 pub fn hunt_command(args: HuntArgs) -> i32 {
+    // Every temporary file of the hunt below one directory that goes when the hunt does,
+    // however it ends (`scratch`); installed before any thread starts.
+    let _scratch = match super::scratch::Scratch::install() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let (args, resume) = match args.resume.clone() {
+        None => (args, None),
+        Some(dir) => {
+            let state = match super::state::HuntState::load(&dir) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("error: --resume: {e}");
+                    return 2;
+                }
+            };
+            match args.resumed(dir, &state.settings) {
+                Ok(a) => (a, Some(state)),
+                Err(e) => {
+                    eprintln!("error: --resume: {e}");
+                    return 2;
+                }
+            }
+        }
+    };
     let sources = match sources_for(&args.generators) {
         Ok(s) => s,
         Err(e) => {
@@ -50,6 +130,7 @@ pub fn hunt_command(args: HuntArgs) -> i32 {
     };
     let refs: Vec<&dyn ProgramSource> = sources.iter().map(|s| s.as_ref()).collect();
     let seed = args.seed.unwrap_or_else(clock_seed);
+    let stored = args.stored(seed);
     let jobs = args.jobs.unwrap_or_else(default_jobs).max(1);
     let out_dir = args
         .out
@@ -62,6 +143,16 @@ pub fn hunt_command(args: HuntArgs) -> i32 {
         }
     };
     let names: Vec<&str> = refs.iter().map(|s| s.name()).collect();
+    if let Some(state) = &resume {
+        println!(
+            "phihunt hunt: resuming {} ({} programs done, {:.0} s of {:.0} s hunted, run {})",
+            out_dir.display(),
+            state.completed.len(),
+            state.elapsed_secs,
+            args.time.as_secs_f64(),
+            state.runs + 1
+        );
+    }
     println!(
         "phihunt hunt: generators {}, seed {seed}, {jobs} jobs, {:.0?}, out {}; {}{}",
         names.join(","),
@@ -92,6 +183,9 @@ pub fn hunt_command(args: HuntArgs) -> i32 {
         corpus_found: Some(args.corpus_found),
         max_programs: args.max_programs,
         show_progress: true,
+        keep_per_signature: args.keep_per_signature,
+        persist: Some(stored),
+        resume,
     };
     let cfg_out = cfg.out_dir.clone();
     match hunt(&refs, &cfg) {
@@ -128,7 +222,8 @@ pub fn hunt_command(args: HuntArgs) -> i32 {
                     cfg_out.join("generator-bugs").display()
                 );
             }
-            let found = r.signatures.len() + r.totals.front_end_panics.len();
+            // Front-end panics are among the signatures (`panic@frontend`).
+            let found = r.signatures.len();
             println!("{found} findings");
             if found == 0 {
                 0

@@ -71,6 +71,27 @@ impl JournalEntry {
         }
     }
 
+    /// The entry of a finding past the signature's stored copies (`keep`): recorded as
+    /// a seed line in `seeds` (`findings/more/SIG.seeds`), no directory of its own.
+    pub fn seed_line(
+        signature: &Signature,
+        generator: &str,
+        seed: u64,
+        seeds: &Path,
+    ) -> JournalEntry {
+        JournalEntry {
+            id: None,
+            signature: Some(signature.to_string()),
+            bug: Some(signature.bug().to_string()),
+            kind: "seed_line".into(),
+            generator: generator.into(),
+            seed: Some(seed),
+            path: seeds.display().to_string(),
+            t: 0.0,
+            unix_time: 0,
+        }
+    }
+
     /// The entry of a front-end panic on a generated program, saved in `dir`
     /// (`front-end-panics/GENERATOR-SEED`).
     pub fn front_end_panic(generator: &str, dir: &str) -> JournalEntry {

@@ -21,23 +21,33 @@
 //!   the oracle finds undefined at `lowered`, or whose expected output gcc contradicts)
 //!   is a generator bug: saved under `OUT/generator-bugs/` and counted apart, never a
 //!   finding. A front-end panic on generated C is saved under `OUT/front-end-panics/` and
-//!   counted as a finding (without a signature: it has no IR to reduce);
+//!   counted as a finding with signature `panic@frontend` (it has no IR to reduce);
 //! - every saved finding gets its line in `OUT/findings.jsonl` ([`journal`]) right after
 //!   it is saved; the reports (`report.html`, `report.md`, `summary.json`: [`report`]) are
 //!   written at the end from the counters, the time series ([`timeline`]) and the phase
-//!   times ([`phases`]) the hunt kept.
+//!   times ([`phases`]) the hunt kept;
+//! - at most `keep_per_signature` finding directories per bug signature; further findings
+//!   are counted and recorded as seed lines (`keep`), decided before anything is written;
+//! - with `persist`, `OUT/state.json` (`state`) is rewritten every few seconds and at the
+//!   end: the completed program indexes, counts and tallies; `resume` continues from it
+//!   (completed indexes skipped, in-flight ones redone, findings saved after the last
+//!   write adopted), so a killed and resumed hunt runs every index exactly once.
 
 pub mod bench;
 pub mod cli;
 pub mod generators;
 pub mod journal;
+pub mod keep;
 pub mod phases;
 pub mod progress;
 pub mod report;
 pub mod report_data;
 pub mod report_html;
 pub mod reproduce;
+pub mod resume;
+pub mod scratch;
 pub mod source;
+pub mod state;
 pub mod stats;
 pub mod svg;
 pub mod timeline;
@@ -55,6 +65,12 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+
+/// Stack of each worker thread (reserved, not committed, until a deep program needs it).
+pub const WORKER_STACK: usize = 512 << 20;
+
+/// How often the hunt's state file is rewritten.
+const STATE_EVERY: Duration = Duration::from_secs(2);
 
 /// The default of `--native-every`: native stages for one program in this many (see the
 /// README for the measured hunt rates behind the choice).
@@ -83,6 +99,14 @@ pub struct HuntConfig {
     pub max_programs: Option<u64>,
     /// Print the progress line.
     pub show_progress: bool,
+    /// At most this many stored finding directories per bug signature (the rest are
+    /// counted and recorded as seed lines, see `keep`).
+    pub keep_per_signature: u64,
+    /// When set, `OUT/state.json` is kept up to date with these settings (see `state`),
+    /// so that `hunt --resume OUT` can continue the hunt.
+    pub persist: Option<state::StoredSettings>,
+    /// The state of the hunt this one continues (`--resume`).
+    pub resume: Option<state::HuntState>,
 }
 
 /// What a worker tells the main thread about one program.
@@ -105,6 +129,9 @@ enum Summary {
     },
     Discarded(String),
     Finding(Box<SavedFinding>),
+    /// A finding beyond `keep_per_signature` stored copies of its bug signature: counted,
+    /// recorded as a seed line (already on disk).
+    CountedFinding(Signature),
     /// The source's program is wrong (saved): counted apart.
     GeneratorBug(String),
     /// The front end panicked on the source's program (saved): a finding without IR.
@@ -184,6 +211,7 @@ fn run_one(
     cfg: &HuntConfig,
     found_ids: &AtomicU64,
     journal: &journal::Journal,
+    keep: &keep::KeepPolicy,
 ) -> Event {
     use phases::{timed, Phase};
     let cand = match timed(Phase::Generation, || source.make(seed)) {
@@ -211,20 +239,21 @@ fn run_one(
     if let Some(p) = &cand.c_program {
         use crate::c::hunt::{check_expected, program_files, ExpectedCheck};
         match check_expected(p, &verdict) {
-            Ok(ExpectedCheck::Holds) => {}
-            Ok(ExpectedCheck::GeneratorBug(reason)) => {
+            ExpectedCheck::Holds => {}
+            ExpectedCheck::Rejected(kind, reason) => {
                 return rejected(
                     source,
                     seed,
                     cfg,
                     Rejection {
                         compiler_panic: false,
+                        kind: kind.name(),
                         reason,
                         files: program_files(p),
                     },
                 )
             }
-            Ok(ExpectedCheck::FrontEndFinding(detail)) => {
+            ExpectedCheck::FrontEndFinding(detail) => {
                 verdict = Verdict::Finding(Box::new(Finding {
                     signature: Signature::at_width(
                         crate::diff::FindingKind::Mismatch,
@@ -238,13 +267,6 @@ fn run_one(
                     expectations: Vec::new(),
                 }))
             }
-            Err(setup) => {
-                return Event::Done {
-                    generator: source.name(),
-                    verdict: Summary::SaveFailed(format!("gcc: {setup}")),
-                    features: cand.features,
-                }
-            }
         }
     }
     let mut native = None;
@@ -255,13 +277,14 @@ fn run_one(
         match crate::c::hunt::native_c(p, &cfg.native, &cfg.diff.pipeline) {
             Ok(report) => {
                 phases::add_native(&report.stages);
-                if let Some(reason) = report.generator_bug {
+                if let Some((kind, reason)) = report.rejected {
                     return rejected(
                         source,
                         seed,
                         cfg,
                         Rejection {
                             compiler_panic: false,
+                            kind: kind.name(),
                             reason,
                             files: crate::c::hunt::program_files(p),
                         },
@@ -312,6 +335,43 @@ fn run_one(
             }
         }
     }
+    // A C program's miscompile only once gcc -O0 and -O2 on the finding's target agree
+    // with each other and with the expected output (`c::reference`).
+    if let (Verdict::Finding(f), Some(p)) = (&verdict, &cand.c_program) {
+        use crate::diff::FindingKind;
+        if matches!(
+            f.signature.kind,
+            FindingKind::Mismatch | FindingKind::Timeout
+        ) {
+            let target = finding_context(&f.signature, cfg.diff.run.ptr_bytes)
+                .0
+                .and_then(|t| compiler::target::Target::from_name(&t))
+                .unwrap_or(compiler::target::Target::X86_64);
+            match crate::c::reference::confirm(p, target, &cfg.native.limits) {
+                Ok(None) => {}
+                Ok(Some((kind, reason))) => {
+                    return rejected(
+                        source,
+                        seed,
+                        cfg,
+                        Rejection {
+                            compiler_panic: false,
+                            kind: kind.name(),
+                            reason: format!("{} unconfirmed: {reason}", f.signature),
+                            files: crate::c::hunt::program_files(p),
+                        },
+                    )
+                }
+                Err(setup) => {
+                    return Event::Done {
+                        generator: source.name(),
+                        verdict: Summary::SaveFailed(format!("gcc: {setup}")),
+                        features: cand.features,
+                    }
+                }
+            }
+        }
+    }
     let summary = match verdict {
         Verdict::Agree {
             expectations,
@@ -324,6 +384,26 @@ fn run_one(
             native,
         },
         Verdict::Discarded { reason } => Summary::Discarded(reason),
+        Verdict::Finding(f) if keep.place(&f.signature.bug()) == keep::Placement::Line => {
+            let bug = f.signature.bug();
+            let recorded =
+                keep::append_seed_line(&cfg.out_dir, &bug, seed, source.name(), &f.signature)
+                    .and_then(|seeds| {
+                        journal.append(journal::JournalEntry::seed_line(
+                            &f.signature,
+                            source.name(),
+                            seed,
+                            &seeds,
+                        ))
+                    });
+            match recorded {
+                Ok(()) => Summary::CountedFinding(f.signature.clone()),
+                Err(e) => Summary::SaveFailed(format!(
+                    "cannot record finding of seed {seed} ({}): {e}",
+                    f.signature
+                )),
+            }
+        }
         Verdict::Finding(f) => {
             let (target, regalloc, ptr_bytes) =
                 finding_context(&f.signature, cfg.diff.run.ptr_bytes);
@@ -382,19 +462,41 @@ fn run_one(
 /// A program its source rejected: saved (under `generator-bugs/`, or `front-end-panics/`
 /// for a compiler panic) before it is counted.
 fn rejected(source: &dyn ProgramSource, seed: u64, cfg: &HuntConfig, r: Rejection) -> Event {
-    let kind = if r.compiler_panic {
+    if r.kind == source::SETUP_ERROR {
+        return Event::Done {
+            generator: source.name(),
+            verdict: Summary::SaveFailed(r.reason),
+            features: BTreeMap::new(),
+        };
+    }
+    // A source that promises nothing (csmith): no verdict, counted by reason; the
+    // programs the oracle finds undefined or cannot judge are kept for a human (csmith
+    // promises no UB: the UB judge or the front end may be wrong).
+    let discard = source.rejections_are_discards() && !r.compiler_panic;
+    let folder = if r.compiler_panic {
         "front-end-panics"
+    } else if discard {
+        "discards"
     } else {
         "generator-bugs"
     };
+    let keep_discard = matches!(r.kind, "oracle-ub" | "oracle-invalid");
+    if discard && !keep_discard {
+        return Event::Done {
+            generator: source.name(),
+            verdict: Summary::Discarded(r.kind.to_string()),
+            features: BTreeMap::new(),
+        };
+    }
     let dir = cfg
         .out_dir
-        .join(kind)
+        .join(folder)
         .join(format!("{}-{seed}", source.name()));
     let text = format!(
-        "generator {} seed {seed}\nmutants {:?}\n{}\n",
+        "generator {} seed {seed}\nmutants {:?}\n{}: {}\n",
         source.name(),
         cfg.mutants,
+        r.kind,
         r.reason
     );
     let saved = std::fs::create_dir_all(&dir).and_then(|_| {
@@ -404,7 +506,6 @@ fn rejected(source: &dyn ProgramSource, seed: u64, cfg: &HuntConfig, r: Rejectio
         }
         Ok(())
     });
-    let short: String = r.reason.chars().take(80).collect();
     Event::Done {
         generator: source.name(),
         verdict: match saved {
@@ -412,7 +513,8 @@ fn rejected(source: &dyn ProgramSource, seed: u64, cfg: &HuntConfig, r: Rejectio
                 Summary::SaveFailed(format!("cannot save {} of seed {seed}: {e}", dir.display()))
             }
             Ok(()) if r.compiler_panic => Summary::FrontEndPanic(dir.display().to_string()),
-            Ok(()) => Summary::GeneratorBug(short),
+            Ok(()) if discard => Summary::Discarded(r.kind.to_string()),
+            Ok(()) => Summary::GeneratorBug(r.kind.to_string()),
         },
         features: BTreeMap::new(),
     }
@@ -460,24 +562,75 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
         "hunt needs at least one program source"
     );
     std::fs::create_dir_all(&cfg.out_dir)?;
+    // A resumed hunt starts from its state and the findings saved after it (`resume`).
+    let restored = resume::restore(&cfg.out_dir, sources, cfg.resume.as_ref())?;
+    let before = restored.elapsed;
     let start = Instant::now();
-    let deadline = start + cfg.duration;
-    let next = AtomicU64::new(0);
-    let found_ids = AtomicU64::new(1);
+    let deadline = start + cfg.duration.saturating_sub(before);
+    // Indexes complete before this run: skipped by the workers (read-only).
+    let skip = restored.completed.clone();
+    let mut completed = restored.completed;
+    let next = AtomicU64::new(skip.below);
+    let found_ids = AtomicU64::new(restored.next_id);
+    let keep = keep::KeepPolicy::new(cfg.keep_per_signature, restored.stored);
     let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<Event>();
-    let mut totals = Totals::default();
-    let mut per_generator: BTreeMap<String, Totals> = BTreeMap::new();
-    // Keyed by the bug's signature (the pass, not the slot or iteration); the stages
-    // actually seen under it are counted for the report.
-    let mut first_by_sig: BTreeMap<Signature, (u64, SavedFinding)> = BTreeMap::new();
-    let mut stages_by_sig: BTreeMap<Signature, BTreeMap<String, u64>> = BTreeMap::new();
+    let (tx, rx) = mpsc::channel::<(u64, Event)>();
+    let mut totals = restored.totals;
+    let mut per_generator: BTreeMap<String, Totals> = restored.per_generator;
+    // Keyed by the bug's signature (the pass, not the slot or iteration): every finding's
+    // count and the stages actually seen under it, over every run of the hunt; and the
+    // first finding of this run, kept in memory for the reducer.
+    let mut tallies: BTreeMap<Signature, state::StoredTally> = restored.tallies;
+    let mut first_by_sig: BTreeMap<Signature, SavedFinding> = BTreeMap::new();
     let mut fatal: Option<String> = None;
-    let mut first_finding: Option<(Duration, u64)> = None;
+    let mut first_finding: Option<(Duration, u64)> = restored.first_finding;
     let mut progress = progress::Progress::new(cfg.show_progress, cfg.duration);
     let journal = journal::Journal::open(&cfg.out_dir, start)?;
     let phase_totals = phases::PhaseTotals::default();
     let mut timeline = timeline::Timeline::default();
+    let runs = restored.runs + 1;
+    if restored.adopted > 0 && cfg.show_progress {
+        eprintln!(
+            "resume: {} findings saved after the last state write adopted",
+            restored.adopted
+        );
+    }
+    let mut last_persist = Instant::now();
+    let persist = |completed: &state::Completed,
+                   totals: &Totals,
+                   per_generator: &BTreeMap<String, Totals>,
+                   tallies: &BTreeMap<Signature, state::StoredTally>,
+                   first_finding: Option<(Duration, u64)>,
+                   finished: bool|
+     -> std::io::Result<()> {
+        let Some(settings) = &cfg.persist else {
+            return Ok(());
+        };
+        state::HuntState {
+            version: state::STATE_VERSION,
+            settings: settings.clone(),
+            completed: completed.clone(),
+            elapsed_secs: (before + start.elapsed()).as_secs_f64(),
+            totals: totals.clone(),
+            per_generator: per_generator.clone(),
+            signatures: tallies
+                .iter()
+                .map(|(sig, t)| (state::signature_key(sig), t.clone()))
+                .collect(),
+            first_finding: first_finding.map(|(d, n)| (d.as_secs_f64(), n)),
+            runs,
+            finished,
+        }
+        .save(&cfg.out_dir)
+    };
+    persist(
+        &completed,
+        &totals,
+        &per_generator,
+        &tallies,
+        first_finding,
+        false,
+    )?;
 
     // Panics inside stages are caught and reported as findings; keep them off the screen.
     let previous_hook = std::panic::take_hook();
@@ -486,9 +639,15 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
     std::thread::scope(|scope| {
         for _ in 0..cfg.jobs.max(1) {
             let tx = tx.clone();
-            let (next, stop, found_ids) = (&next, &stop, &found_ids);
+            let (next, stop, found_ids, keep, skip) = (&next, &stop, &found_ids, &keep, &skip);
             let (journal, phase_totals) = (&journal, &phase_totals);
-            scope.spawn(move || {
+            // C programs (csmith's above all) nest deeply; the front end, the passes and
+            // the oracle recurse (within their limits) further than a default 2 MiB
+            // thread stack allows.
+            let worker = std::thread::Builder::new()
+                .name("hunt-worker".into())
+                .stack_size(WORKER_STACK);
+            let spawned = worker.spawn_scoped(scope, move || {
                 mutants::set_active(&cfg.mutants);
                 loop {
                     if stop.load(Ordering::SeqCst)
@@ -501,31 +660,51 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                     if cfg.max_programs.is_some_and(|m| i >= m) {
                         break;
                     }
+                    if skip.contains(i) {
+                        continue;
+                    }
                     let source = sources[(i % sources.len() as u64) as usize];
                     let seed = cfg.base_seed.wrapping_add(i);
                     // A panic outside the stages (generator, oracle, harness) must not take
                     // the campaign down: it is saved with its seed and counted.
                     let ev = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                         phases::timed(phases::Phase::Other, || {
-                            run_one(source, sources.len(), i, seed, cfg, found_ids, journal)
+                            run_one(
+                                source,
+                                sources.len(),
+                                i,
+                                seed,
+                                cfg,
+                                found_ids,
+                                journal,
+                                keep,
+                            )
                         })
                     }))
                     .unwrap_or_else(|payload| harness_panic(source, seed, cfg, payload));
                     phase_totals.absorb(phases::take());
-                    if tx.send(ev).is_err() {
+                    if tx.send((i, ev)).is_err() {
                         break;
                     }
                 }
             });
+            if let Err(e) = spawned {
+                fatal.get_or_insert(format!("cannot start a worker thread: {e}"));
+                stop.store(true, Ordering::SeqCst);
+            }
         }
         drop(tx);
         loop {
             match rx.recv_timeout(Duration::from_millis(200)) {
-                Ok(Event::Done {
-                    generator,
-                    verdict,
-                    features,
-                }) => {
+                Ok((
+                    index,
+                    Event::Done {
+                        generator,
+                        verdict,
+                        features,
+                    },
+                )) => {
+                    completed.mark(index);
                     let g = per_generator.entry(generator.to_string()).or_default();
                     for t in [&mut totals, g] {
                         t.programs += 1;
@@ -573,6 +752,11 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                                 let bug = f.record.signature.bug().to_string();
                                 *t.findings_by_signature.entry(bug).or_default() += 1;
                             }
+                            Summary::CountedFinding(sig) => {
+                                t.findings += 1;
+                                let bug = sig.bug().to_string();
+                                *t.findings_by_signature.entry(bug).or_default() += 1;
+                            }
                             Summary::SaveFailed(_) => t.findings += 1,
                             Summary::GeneratorBug(r) => {
                                 t.generator_bugs += 1;
@@ -586,24 +770,32 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                     }
                     match verdict {
                         Summary::Finding(f) => {
-                            first_finding.get_or_insert((start.elapsed(), totals.programs));
+                            first_finding
+                                .get_or_insert((before + start.elapsed(), totals.programs));
                             progress.finding(&f.record.signature, &f.dir);
                             if cfg.stop_at_first {
                                 stop.store(true, Ordering::SeqCst);
                             }
-                            let bug = f.record.signature.bug();
-                            *stages_by_sig
-                                .entry(bug.clone())
-                                .or_default()
-                                .entry(f.record.signature.stage.clone())
-                                .or_default() += 1;
-                            first_by_sig
-                                .entry(bug)
-                                .and_modify(|(n, _)| *n += 1)
-                                .or_insert((1, *f));
+                            resume::count_finding(
+                                &mut tallies,
+                                &f.record.signature,
+                                Some(&f.dir),
+                                f.record.seed,
+                                generator,
+                            );
+                            first_by_sig.entry(f.record.signature.bug()).or_insert(*f);
+                        }
+                        Summary::CountedFinding(sig) => {
+                            first_finding
+                                .get_or_insert((before + start.elapsed(), totals.programs));
+                            if cfg.stop_at_first {
+                                stop.store(true, Ordering::SeqCst);
+                            }
+                            resume::count_finding(&mut tallies, &sig, None, None, generator);
                         }
                         Summary::FrontEndPanic(dir) => {
-                            first_finding.get_or_insert((start.elapsed(), totals.programs));
+                            first_finding
+                                .get_or_insert((before + start.elapsed(), totals.programs));
                             if let Err(e) = journal
                                 .append(journal::JournalEntry::front_end_panic(generator, &dir))
                             {
@@ -611,6 +803,15 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                                 stop.store(true, Ordering::SeqCst);
                             }
                             eprintln!("\nfront-end panic on a generated program, saved in {dir}");
+                            // Signature `panic@frontend`: counted with the others (no IR,
+                            // so nothing for the IR reducer).
+                            resume::count_finding(
+                                &mut tallies,
+                                &Signature::new(crate::diff::FindingKind::Panic, "frontend"),
+                                Some(Path::new(&dir)),
+                                Some(cfg.base_seed.wrapping_add(index)),
+                                generator,
+                            );
                             if cfg.stop_at_first {
                                 stop.store(true, Ordering::SeqCst);
                             }
@@ -625,32 +826,60 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             }
-            progress.tick(start.elapsed(), &totals, first_by_sig.len());
-            timeline.tick(start.elapsed(), &totals, first_by_sig.len());
+            progress.tick(before + start.elapsed(), &totals, tallies.len());
+            timeline.tick(before + start.elapsed(), &totals, tallies.len());
+            if last_persist.elapsed() >= STATE_EVERY {
+                last_persist = Instant::now();
+                if let Err(e) = persist(
+                    &completed,
+                    &totals,
+                    &per_generator,
+                    &tallies,
+                    first_finding,
+                    false,
+                ) {
+                    fatal.get_or_insert(format!("cannot write the hunt's state: {e}"));
+                    stop.store(true, Ordering::SeqCst);
+                }
+            }
         }
     });
     std::panic::set_hook(previous_hook);
-    let elapsed = start.elapsed();
-    progress.finish(elapsed, &totals, first_by_sig.len());
-    timeline.finish(elapsed, &totals, first_by_sig.len());
+    let elapsed = before + start.elapsed();
+    progress.finish(elapsed, &totals, tallies.len());
+    timeline.finish(elapsed, &totals, tallies.len());
+    persist(
+        &completed,
+        &totals,
+        &per_generator,
+        &tallies,
+        first_finding,
+        fatal.is_none(),
+    )?;
     if let Some(msg) = fatal {
         return Err(std::io::Error::other(msg));
     }
 
     // Reduce the first finding of each signature, then copy it to the corpus.
     let mut signatures = Vec::new();
-    for (sig, (count, saved)) in first_by_sig {
+    for (sig, stored) in tallies {
         let mut tally = SignatureTally {
             signature: sig.clone(),
-            count,
-            stages_seen: stages_by_sig.remove(&sig).unwrap_or_default(),
-            first: saved.dir.display().to_string(),
-            first_seed: saved.record.seed,
-            first_generator: saved.record.generator.clone(),
+            count: stored.count,
+            stages_seen: stored.stages_seen,
+            first: stored.first,
+            first_seed: stored.first_seed,
+            first_generator: stored.first_generator,
             reduced: None,
             size_before: None,
             size_after: None,
             corpus_copy: None,
+        };
+        // Reduction needs the program in memory: the first finding of this run (a
+        // signature whose findings all came before a resume keeps its stored copies).
+        let Some(saved) = first_by_sig.remove(&sig) else {
+            signatures.push(tally);
+            continue;
         };
         // A finding with no reference run (generated C held to its expected output at
         // `lowered` or natively) has nothing the IR reducer could hold: its program.c is

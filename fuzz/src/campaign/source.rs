@@ -27,12 +27,18 @@ pub struct Candidate {
     pub c_program: Option<Arc<CProgram>>,
 }
 
+/// The [`Rejection::kind`] of a broken setup (a tool missing): the campaign stops.
+pub const SETUP_ERROR: &str = "setup-error";
+
 /// Why a source made no program for a seed.
 #[derive(Clone, Debug)]
 pub struct Rejection {
     /// A bug of the generator (counted as a generator bug), or a compiler panic on the
     /// generated input (counted as a finding).
     pub compiler_panic: bool,
+    /// The reason's name, the key it is counted under (`oracle-ub`, `o0-o2-disagree`,
+    /// ...: `crate::c::reference::Reason`; `generator` for an IR generator's).
+    pub kind: &'static str,
     pub reason: String,
     /// Files that reproduce it (name, contents), saved by the campaign.
     pub files: Vec<(String, String)>,
@@ -44,4 +50,9 @@ pub trait ProgramSource: Sync {
     fn name(&self) -> &'static str;
     /// The program for `seed`.
     fn make(&self, seed: u64) -> Result<Candidate, Rejection>;
+    /// True when a rejected program is a discard (counted by reason, no verdict) rather
+    /// than a bug of the generator: for sources that promise nothing (csmith).
+    fn rejections_are_discards(&self) -> bool {
+        false
+    }
 }

@@ -6,11 +6,11 @@
 
 use crate::diff::Signature;
 use crate::native::StageTally;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Totals for one generator, or for the whole campaign.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Totals {
     pub programs: u64,
     pub agreed: u64,

@@ -384,7 +384,7 @@ pub fn check_paths(paths: &[PathBuf], settings: &CheckSettings) -> CheckSummary 
             // (csmith's): the workers get the stack `bench csmith`'s do.
             let worker = std::thread::Builder::new()
                 .name("check-worker".into())
-                .stack_size(crate::csmith::WORKER_STACK);
+                .stack_size(crate::c::csmith::WORKER_STACK);
             let spawned = worker.spawn_scoped(scope, || {
                 compiler::mutants::set_active(&mutants);
                 loop {

@@ -31,7 +31,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// Counters of one native stage over a campaign.
-#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Serialize, serde::Deserialize, PartialEq, Eq)]
 pub struct StageTally {
     /// Programs the stage ran (built and ran at least one call).
     pub programs: u64,

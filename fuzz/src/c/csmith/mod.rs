@@ -34,6 +34,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+/// csmith's runtime headers, when installed.
+pub const CSMITH_INCLUDE: &str = "/usr/include/csmith";
+
 /// Stack of each worker thread.
 pub const WORKER_STACK: usize = 512 << 20;
 

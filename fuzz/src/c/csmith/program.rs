@@ -17,10 +17,10 @@
 //! now, the program is judged against that reference as usual; if it still runs on, the
 //! seed is [`Verdict::Suspect`] and saved, never called a miscompile.
 
+use super::CSMITH_INCLUDE;
 use crate::check::c_source::{front_end, judge_stages, reference_result, FrontEndFailure};
 use crate::check::c_source::{run_main, CJudgement, Invalid};
 use crate::check::ub_judge::checked_front_end;
-use crate::cli::CSMITH_INCLUDE;
 use crate::native::c_program::{judge_c_natively, CNativeRows};
 use crate::native::NativePlan;
 use compiler::pipeline::{run_pipeline, PipelineOptions};

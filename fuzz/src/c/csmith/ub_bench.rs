@@ -23,9 +23,9 @@
 //! array): such a program is listed for a human too, never silently accepted.
 
 use super::program::csmith_program;
+use super::CSMITH_INCLUDE;
 use crate::check::c_source::{front_end, run_main, FrontEndFailure, Invalid};
 use crate::check::ub_judge::{checked_front_end, judge_defined};
-use crate::cli::CSMITH_INCLUDE;
 use oracle::native::{reference_run, NativeOutcome, ReferenceConfig};
 use oracle::RunConfig;
 use std::collections::BTreeMap;

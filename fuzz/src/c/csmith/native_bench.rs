@@ -19,7 +19,7 @@
 //! an average.
 
 use super::program::csmith_program;
-use crate::cli::CSMITH_INCLUDE;
+use super::CSMITH_INCLUDE;
 use crate::native::c_program::{judge_c_natively, GccTimes};
 use crate::native::{NativePlan, RowVerdict};
 use compiler::pipeline::PipelineOptions;
