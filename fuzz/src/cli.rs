@@ -318,9 +318,11 @@ enum Command {
     },
     /// Shrink a failing `.ir` file while its bug signature (kind, stage) holds. The entry
     /// and argument vectors come from its `; run:` lines (the first line's function).
+    /// A `.c` file is reduced by the C reducer: every candidate stays defined (UB judge,
+    /// gcc lint, gcc -O0 = oracle) and keeps the signature.
     Reduce {
         file: PathBuf,
-        /// Where to write the reduced file (default: FILE with `.reduced.ir`).
+        /// Where to write the reduced file (default: FILE with `.reduced.ir` / `.reduced.c`).
         #[arg(short, long)]
         output: Option<PathBuf>,
         /// Time budget, e.g. 30s, 5m.
@@ -329,6 +331,32 @@ enum Command {
         /// Native targets whose stages may show the bug, as for `check`.
         #[arg(long, default_value = "auto", value_name = "auto|none|T[,T]")]
         targets: String,
+        /// (.c) The signature to keep, e.g. mismatch@gvn (default: the hunt's
+        /// finding.json beside the file, else the first failing stage).
+        #[arg(long)]
+        signature: Option<String>,
+        /// (.c) Then run C-Vise with the same interestingness test, same time budget.
+        #[arg(long)]
+        cvise: bool,
+        /// (.c) Where a hunt finding's reduced file is copied (not with seeded bugs).
+        #[arg(long, default_value = "corpus/found")]
+        corpus_found: PathBuf,
+        /// (.c) Extra `-I` directories.
+        #[arg(short = 'I', long = "include")]
+        include: Vec<PathBuf>,
+    },
+    /// The C reducer's interestingness test on FILE (exit 0: defined and shows the
+    /// signature), for C-Vise's script.
+    #[command(hide = true)]
+    ReduceTest {
+        file: PathBuf,
+        #[arg(long)]
+        signature: String,
+        #[arg(short = 'I', long = "include")]
+        include: Vec<PathBuf>,
+        /// Comma-separated gcc lint flags (default: all of the reducer's).
+        #[arg(long)]
+        lint: Option<String>,
     },
     /// Replay a corpus directory (same as `check DIR`).
     Replay {
@@ -687,13 +715,41 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             output,
             time,
             targets,
+            signature,
+            cvise,
+            corpus_found,
+            include,
         } => match native_plan(&targets) {
+            Ok((plan, _)) if file.extension().is_some_and(|e| e == "c") => {
+                crate::c::reduce::cli::reduce_c_file(&crate::c::reduce::cli::ReduceCArgs {
+                    file,
+                    output,
+                    budget: time,
+                    plan,
+                    signature,
+                    cvise,
+                    corpus_found: Some(corpus_found),
+                    include_dirs: with_csmith_include(include),
+                    pipeline,
+                })
+            }
             Ok((plan, _)) => crate::reduce::cli::reduce_file(&file, output.as_deref(), time, &plan),
             Err(e) => {
                 eprintln!("error: --targets: {e}");
                 2
             }
         },
+        Command::ReduceTest {
+            file,
+            signature,
+            include,
+            lint,
+        } => crate::c::reduce::cli::reduce_test(
+            &file,
+            &signature,
+            &with_csmith_include(include),
+            lint.as_deref(),
+        ),
         Command::Replay { dir, targets } => {
             let native = match native_plan(&targets) {
                 Ok((plan, _)) => plan,

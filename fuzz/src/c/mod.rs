@@ -10,3 +10,4 @@ pub mod csmith_source;
 pub mod gen;
 pub mod hunt;
 pub mod judge;
+pub mod reduce;
