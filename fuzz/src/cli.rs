@@ -122,6 +122,30 @@ enum BenchWhat {
         #[arg(last = true)]
         csmith_options: Vec<String>,
     },
+    /// The C reducer on each middle-end seeded bug the C hunt finds (or the ones named):
+    /// reduction time and size, sanitizer-clean and still-the-bug counts, and C-Vise alone
+    /// on the first `--cvise N` findings with the same test and budget.
+    Creduce {
+        /// Mutant names (default: every middle-end mutant).
+        names: Vec<String>,
+        /// Hunt budget per mutant.
+        #[arg(long, default_value = "60s", value_parser = parse_duration)]
+        hunt_budget: Duration,
+        /// Reduction budget (ours and C-Vise's).
+        #[arg(long, default_value = "60s", value_parser = parse_duration)]
+        budget: Duration,
+        /// How many findings C-Vise alone also reduces.
+        #[arg(long, default_value_t = 3)]
+        cvise: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads of the hunts (default: all cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Where the findings go (default: reports/bench-creduce-<UTC timestamp>/).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Hunt each mutant (all, or the ones named) until the first finding; prints a table
     /// ending in `N found, M missed`.
     Mutants {
@@ -523,6 +547,52 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             mutants: active,
             pipeline,
         }),
+        Command::Bench {
+            what:
+                BenchWhat::Creduce {
+                    names,
+                    hunt_budget,
+                    budget,
+                    cvise,
+                    seed,
+                    jobs,
+                    out,
+                },
+        } => {
+            let mutants = if names.is_empty() {
+                crate::c::reduce::bench::middle_end_mutants()
+            } else {
+                match mutants::parse_list(&names.join(",")) {
+                    Ok(m) => m,
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        return 2;
+                    }
+                }
+            };
+            let out = out.unwrap_or_else(|| {
+                PathBuf::from("reports").join(format!(
+                    "bench-creduce-{}",
+                    crate::findings::timestamp(crate::findings::unix_now())
+                ))
+            });
+            let settings = crate::c::reduce::bench::CreduceBench {
+                mutants,
+                hunt_budget,
+                budget,
+                cvise,
+                seed,
+                jobs: jobs.unwrap_or_else(crate::campaign::cli::default_jobs),
+                out_dir: out,
+            };
+            match crate::c::reduce::bench::bench_creduce(&settings) {
+                Ok(_) => 0,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    2
+                }
+            }
+        }
         Command::Bench {
             what:
                 BenchWhat::Mutants {

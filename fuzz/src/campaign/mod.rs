@@ -602,6 +602,7 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
             size_before: None,
             size_after: None,
             corpus_copy: None,
+            reduced_c: None,
         };
         // A finding with no reference run (generated C held to its expected output at
         // `lowered` or natively) has nothing the IR reducer could hold: its program.c is
@@ -676,6 +677,28 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                 let dest = found_dir.join(name);
                 write_atomically(&dest, text.as_bytes())?;
                 tally.corpus_copy = Some(dest.display().to_string());
+            }
+        }
+        // Generated C: the C reducer shrinks the program itself, keeping the signature.
+        if !cfg.reduce_budget.is_zero() && saved.dir.join("program.c").is_file() {
+            mutants::set_active(&cfg.mutants);
+            let hook = std::panic::take_hook();
+            std::panic::set_hook(Box::new(|_| {}));
+            let found = cfg.corpus_found.as_deref();
+            let c = crate::c::reduce::finding::reduce_saved_finding(
+                &saved.dir,
+                &sig,
+                &saved.record,
+                cfg.reduce_budget,
+                found,
+            );
+            std::panic::set_hook(hook);
+            mutants::set_active(&[]);
+            if let Ok(stored) = c {
+                tally.reduced_c = Some(stored.path.display().to_string());
+                if let Some(copy) = stored.corpus_copy {
+                    tally.corpus_copy = Some(copy.display().to_string());
+                }
             }
         }
         signatures.push(tally);

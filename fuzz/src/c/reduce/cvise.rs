@@ -91,7 +91,8 @@ pub fn run_cvise(
     cmd.current_dir(dir.path())
         .args(["--n", "1", "--tidy", "--timeout", "60"])
         .arg(&script)
-        .arg(&case);
+        // C-Vise wants the case's bare name, relative to its working directory.
+        .arg(FILE_NAME);
     let r = run_limited(&mut cmd, budget, 1 << 20)
         .map_err(|e| format!("{e} (install it: scripts/setup.sh)"))?;
     let finished = match r.termination {

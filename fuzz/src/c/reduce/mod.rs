@@ -18,11 +18,13 @@
 //! printed input is tested first; if it fails, nothing is reduced and the reason is an
 //! error); deterministic for a given input, goal and budget (up to where the budget cuts).
 
+pub mod bench;
 pub mod cli;
 pub mod corpus;
 pub mod cvise;
 pub mod edits;
 pub mod expr;
+pub mod finding;
 pub mod interesting;
 pub mod syntax;
 pub mod tokens;
