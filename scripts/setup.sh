@@ -17,14 +17,15 @@
 #   - qemu-user: qemu-i386, qemu-aarch64, qemu-riscv64 run the non-host targets'
 #     binaries (x86_64 binaries run directly on an x86_64 host); the oracle's
 #     native_*.rs tests fail, naming this script, when a driver or qemu is missing.
-# Later issues add here: cvise (C reduction).
+#   - cvise: C-Vise, run by `phihunt reduce FILE.c --cvise` and `bench creduce` with
+#     phihunt's own interestingness test.
 set -euo pipefail
 
 say() { printf 'setup: %s\n' "$*"; }
 
 # Debian packages: install only what is missing, with one `apt-get update` at most.
 APT_PACKAGES=(gcc csmith libcsmith-dev gcc-i686-linux-gnu gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu
-  qemu-user)
+  qemu-user cvise)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   # "installed", not merely known to dpkg (a removed package keeps its config files).
