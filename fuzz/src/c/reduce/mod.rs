@@ -88,10 +88,7 @@ pub fn reduce_c(text: &str, tester: &mut Tester, budget: Duration) -> Result<CRe
         for (_name, family) in FAMILIES {
             let mut index = 0;
             let mut list = family(&current);
-            loop {
-                let Some(edit) = list.get(index) else {
-                    break;
-                };
+            while let Some(edit) = list.get(index) {
                 if start.elapsed() > budget {
                     break 'rounds;
                 }

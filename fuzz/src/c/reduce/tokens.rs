@@ -328,7 +328,7 @@ pub fn print(toks: &[Token]) -> String {
                 let continues = match closing {
                     Some(Brace::Init) => true,
                     Some(Brace::Record) => next.is_some_and(|n| {
-                        !n.is("}") && !(n.kind == TokKind::Ident && is_statement_start(&n.text))
+                        !(n.is("}") || n.kind == TokKind::Ident && is_statement_start(&n.text))
                     }),
                     _ => next.is_some_and(|n| {
                         n.is(";")
