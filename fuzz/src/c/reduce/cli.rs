@@ -10,7 +10,9 @@
 
 use super::corpus::{copy_to_found, test_file_text};
 use super::cvise::run_cvise;
-use super::interesting::{find_signature, parse_signature, CGoal, Check, Tester};
+use super::interesting::{
+    find_signature, parse_signature, CGoal, Check, Tester, NOTHING_TO_REDUCE,
+};
 use super::{goal_for, line_count, reduce_c};
 use crate::findings::{write_atomically, FindingRecord};
 use crate::native::NativePlan;
@@ -90,9 +92,13 @@ fn run(args: &ReduceCArgs, name: &str, text: &str, record: Option<&FindingRecord
             args.plan.limits,
         ) {
             Ok(sig) => sig,
-            Err(why) => {
+            Err(why) if why.starts_with(NOTHING_TO_REDUCE) => {
                 println!("{name}: {why}");
                 return 1;
+            }
+            Err(why) => {
+                eprintln!("{name}: error: {why}");
+                return 2;
             }
         },
     };

@@ -465,7 +465,9 @@ pub fn find_signature(
                     }
                 }
             }
-            Err("every stage agrees with the reference: nothing to reduce".into())
+            Err(format!(
+                "{NOTHING_TO_REDUCE}: every stage agrees with the reference"
+            ))
         }
         Check::Rejected { step, why } => {
             Err(format!("the program cannot be judged ({step}): {why}"))
@@ -473,6 +475,10 @@ pub fn find_signature(
         Check::Interesting { .. } => Err("no stage named `?` exists".into()),
     }
 }
+
+/// How [`find_signature`]'s error starts when the program is fine but shows no bug (any
+/// other error is an input that cannot be judged, or a broken setup).
+pub const NOTHING_TO_REDUCE: &str = "nothing to reduce";
 
 /// Reads `kind@stage` (as `Display` prints it) back.
 pub fn parse_signature(s: &str) -> Option<Signature> {
