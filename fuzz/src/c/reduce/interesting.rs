@@ -12,9 +12,10 @@
 //!   against the oracle's own run, first failing stage;
 //! - `mismatch@lowered` (a front-end bug): `lowered` differs from gcc -O0, and gcc -O0 and
 //!   -O2 agree;
-//! - a native signature (`mismatch@native:i686`): every middle-end stage agrees, the
-//!   target's gcc -O0 and -O2 agree (`native::c_program::gcc_reference`, which also runs
-//!   the UB judge on the target's data model), and phicc's binary fails the same way.
+//! - a native signature (`mismatch@native:i686`): every middle-end stage agrees, the UB
+//!   judge finds no UB on the target's data model either, phicc's binary fails the same
+//!   way against the oracle's run there, and the target's gcc -O0 and -O2 agree with
+//!   each other and with the oracle (`native::c_program::gcc_reference`).
 //! - `panic@frontend`: phicc's front end panics (any message: the signature names the
 //!   stage, not the panic), on a program gcc accepts with the lint flags.
 //!
@@ -31,7 +32,7 @@ use crate::native::{NativeLimits, NativeStage, RowVerdict};
 use compiler::pipeline::{PipelineOptions, STAGE_LOWERED};
 use compiler::target::Target;
 use oracle::native::gcc::{reference_on, reference_run, NativeOutcome, ReferenceConfig};
-use oracle::native::{run_limited, Exit, Termination};
+use oracle::native::{run_limited, Execution, Exit, Termination};
 use oracle::{Outcome, RunConfig, RunResult};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -347,7 +348,10 @@ pub fn judge(goal: &CGoal, path: &Path) -> Result<Check, String> {
     })
 }
 
-/// The native part of the test: the target's gcc reference and phicc's binary.
+/// The native part of the test. phicc's binary is first held to the oracle's own run on
+/// the target's data model (cheap: no gcc build), and only a binary that fails the same
+/// way costs the target's gcc -O0 and -O2 builds, which must agree with each other and
+/// with the oracle. `reference` is the x86_64 run (what the test file's header records).
 fn native_check(
     goal: &CGoal,
     path: &Path,
@@ -360,18 +364,34 @@ fn native_check(
             format!("unknown native stage {}", want.stage),
         ));
     };
-    let o0 = match gcc_reference(stage.target, path, &goal.include_dirs, &goal.limits)? {
-        CReference::Usable { o0, .. } => o0,
-        CReference::Discarded(why) => return Ok(rejected("gcc", why)),
+    // The oracle's run for the target's data model (i686 is ILP32).
+    let (status, stdout) = if stage.target.sizeof_pointer() == 8 {
+        reference.clone()
+    } else {
+        let Ok(checked) = checked_front_end_for(path, &goal.include_dirs, stage.target) else {
+            return Ok(rejected(
+                "front end",
+                format!("the checked lowering for {}", stage.target.name()),
+            ));
+        };
+        let cfg = RunConfig {
+            fuel: goal.fuel,
+            ptr_bytes: stage.target.sizeof_pointer(),
+            ..RunConfig::default()
+        };
+        match judge_defined(&checked, &cfg) {
+            Ok(run) => match exit_status(&run) {
+                Some(code) => (code, run.stdout),
+                None => return Ok(rejected("ub judge", run.outcome.to_string())),
+            },
+            Err(why) => {
+                return Ok(rejected(
+                    "ub judge",
+                    format!("on {}: {}", stage.target.name(), why.message()),
+                ))
+            }
+        }
     };
-    if stage.target == Target::X86_64
-        && (o0.exit != Exit::Code(reference.0) || o0.stdout != reference.1)
-    {
-        return Ok(rejected(
-            "gcc",
-            "the static gcc -O0 build differs from the oracle",
-        ));
-    }
     let module = match phicc_module(stage.target, path, &goal.include_dirs, &goal.pipeline) {
         Ok((m, _)) => m,
         Err(RowVerdict::Discarded(why)) => return Ok(rejected("ub judge", why)),
@@ -383,19 +403,39 @@ fn native_check(
         }
         Err(RowVerdict::Agrees) => return Ok(rejected("signature", "no module")),
     };
-    let (verdict, _) = run_c_stage(&module, stage, &o0, &goal.limits)?;
+    // As the hunt does with a generated program's expected output: the reference's
+    // `elapsed` is the run limit, so a slow binary gets the long limit before it counts.
+    let oracle_execution = Execution {
+        exit: Exit::Code(status),
+        stdout: stdout.clone(),
+        stderr: Vec::new(),
+        truncated: false,
+        elapsed: goal.limits.run_timeout,
+    };
+    let (verdict, _) = run_c_stage(&module, stage, &oracle_execution, &goal.limits)?;
     match verdict {
-        RowVerdict::Failed(f) if f.kind == want.kind => Ok(Check::Interesting {
-            status: match o0.exit {
-                Exit::Code(c) => c,
-                _ => reference.0,
-            },
-            stdout: o0.stdout,
-        }),
-        RowVerdict::Failed(f) => Ok(rejected("signature", format!("{} natively", f.kind.name()))),
-        RowVerdict::Discarded(why) => Ok(rejected("gcc", why)),
-        RowVerdict::Agrees => Ok(rejected("signature", "the native stage agrees")),
+        RowVerdict::Failed(f) if f.kind == want.kind => {}
+        RowVerdict::Failed(f) => {
+            return Ok(rejected("signature", format!("{} natively", f.kind.name())))
+        }
+        RowVerdict::Discarded(why) => return Ok(rejected("gcc", why)),
+        RowVerdict::Agrees => return Ok(rejected("signature", "the native stage agrees")),
     }
+    // Confirmed by the target's gcc: -O0 and -O2 agree, and print what the oracle did.
+    let o0 = match gcc_reference(stage.target, path, &goal.include_dirs, &goal.limits)? {
+        CReference::Usable { o0, .. } => o0,
+        CReference::Discarded(why) => return Ok(rejected("gcc", why)),
+    };
+    if o0.exit != Exit::Code(status) || o0.stdout != stdout {
+        return Ok(rejected(
+            "gcc",
+            format!("{}'s gcc -O0 differs from the oracle", stage.target.name()),
+        ));
+    }
+    Ok(Check::Interesting {
+        status: reference.0,
+        stdout: reference.1,
+    })
 }
 
 /// The signature the C file at `path` shows, judged as [`judge`] would keep it: a
