@@ -690,6 +690,7 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                 &sig,
                 &saved.record,
                 cfg.reduce_budget,
+                &cfg.diff.pipeline,
                 found,
             );
             std::panic::set_hook(hook);

@@ -26,6 +26,7 @@ use crate::diff::{DiffConfig, Signature};
 use crate::findings::write_atomically;
 use crate::native::NativePlan;
 use compiler::mutants::{self, Mutant};
+use compiler::pipeline::PipelineOptions;
 use oracle::native::gcc::{reference_run, NativeOutcome, ReferenceConfig};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -166,7 +167,7 @@ pub fn bench_creduce(s: &CreduceBench) -> std::io::Result<Vec<CreduceRow>> {
         std::panic::set_hook(Box::new(|_| {}));
         mutants::set_active(&[m]);
         let start = Instant::now();
-        let reduced = reduce_c_finding(&program, &sig, s.budget);
+        let reduced = reduce_c_finding(&program, &sig, s.budget, &PipelineOptions::default());
         let seconds = start.elapsed().as_secs_f64();
         mutants::set_active(&[]);
         let ours = match reduced {

@@ -15,6 +15,7 @@ use super::corpus::{copy_to_found, test_file_text};
 use super::{reduce_c_finding, CReduced};
 use crate::diff::Signature;
 use crate::findings::{write_atomically, FindingRecord};
+use compiler::pipeline::PipelineOptions;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -28,7 +29,8 @@ pub struct StoredReduction {
     pub corpus_copy: Option<PathBuf>,
 }
 
-/// Reduces `dir/program.c` keeping `signature` for at most `budget`, writes
+/// Reduces `dir/program.c` keeping `signature` for at most `budget` (through the hunt's
+/// `pipeline`), writes
 /// `dir/reduced.c`, and copies it to `corpus_found` when given and no seeded bug is on.
 /// `Err` (also written to `dir/reduce-c.txt`) when it cannot be reduced.
 pub fn reduce_saved_finding(
@@ -36,9 +38,10 @@ pub fn reduce_saved_finding(
     signature: &Signature,
     record: &FindingRecord,
     budget: Duration,
+    pipeline: &PipelineOptions,
     corpus_found: Option<&Path>,
 ) -> Result<StoredReduction, String> {
-    let result = reduce_and_store(dir, signature, record, budget, corpus_found);
+    let result = reduce_and_store(dir, signature, record, budget, pipeline, corpus_found);
     if let Err(why) = &result {
         let _ = write_atomically(&dir.join("reduce-c.txt"), format!("{why}\n").as_bytes());
     }
@@ -50,9 +53,10 @@ fn reduce_and_store(
     signature: &Signature,
     record: &FindingRecord,
     budget: Duration,
+    pipeline: &PipelineOptions,
     corpus_found: Option<&Path>,
 ) -> Result<StoredReduction, String> {
-    let reduced = reduce_c_finding(&dir.join("program.c"), signature, budget)?;
+    let reduced = reduce_c_finding(&dir.join("program.c"), signature, budget, pipeline)?;
     let origin = format!(
         "from {} seed {}{}",
         record.generator,

@@ -30,6 +30,7 @@ pub mod syntax;
 pub mod tokens;
 
 use crate::diff::Signature;
+use compiler::pipeline::PipelineOptions;
 use edits::{apply, Program, FAMILIES};
 use interesting::{lint, CGoal, Check, Tester, LINT_FLAGS};
 use std::path::{Path, PathBuf};
@@ -173,16 +174,19 @@ pub fn goal_for(
 
 /// The hook for the campaign: reduces the program at `program` (a finding's `program.c`)
 /// keeping `signature`, for at most `budget`, with the seeded bugs already active on this
-/// thread. `Err` when it cannot be reduced (the reason).
+/// thread, through `pipeline` (the hunt's: passes it disabled stay off). `Err` when it
+/// cannot be reduced (the reason).
 pub fn reduce_c_finding(
     program: &Path,
     signature: &Signature,
     budget: Duration,
+    pipeline: &PipelineOptions,
 ) -> Result<CReduced, String> {
     let text =
         std::fs::read_to_string(program).map_err(|e| format!("{}: {e}", program.display()))?;
     let includes = crate::cli::with_csmith_include(Vec::new());
-    let (goal, _) = goal_for(program, signature, &includes)?;
+    let (mut goal, _) = goal_for(program, signature, &includes)?;
+    goal.pipeline = pipeline.clone();
     let mut tester = Tester::new(goal)?;
     reduce_c(&text, &mut tester, budget)
 }
