@@ -10,6 +10,7 @@ use phihunt::c::reduce::bench::{sanitizer_run, tester_for};
 use phihunt::c::reduce::corpus::{expected_output, test_file_text};
 use phihunt::c::reduce::interesting::Check;
 use phihunt::c::reduce::tokens::tokenize;
+use phihunt::c::reduce::{one_minimal_violations, reduce_c};
 use phihunt::campaign::source::ProgramSource;
 use phihunt::campaign::{hunt, HuntConfig};
 use phihunt::check::{check_c_file, CheckSettings, CheckSummary};
@@ -136,6 +137,24 @@ fn a_candidate_with_undefined_behaviour_is_rejected() {
     let p = write(dir.path(), "overflow.c", &overflow);
     let sanitized = sanitizer_run(&p, &[]).unwrap();
     assert_ne!(sanitized, Some((status, stdout)));
+}
+
+/// A reduction that reaches its fixpoint is 1-minimal: a fresh test (nothing cached)
+/// finds no single edit that is smaller and still keeps the signature.
+#[test]
+fn a_finished_reduction_is_one_minimal() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "case.c", GVN_CASE);
+    let sig = Signature::new(FindingKind::Mismatch, "gvn");
+    mutants::set_active(&[Mutant::GvnLoadAcrossStore]);
+    let mut tester = tester_for(&path, &sig).unwrap();
+    let reduced = reduce_c(GVN_CASE, &mut tester, Duration::from_secs(40)).unwrap();
+    assert!(reduced.finished, "no fixpoint in 40 s:\n{}", reduced.text);
+    assert!(reduced.tokens_after < reduced.tokens_before);
+    let mut fresh = tester_for(&path, &sig).unwrap();
+    let violations = one_minimal_violations(&reduced.text, &mut fresh).unwrap();
+    mutants::set_active(&[]);
+    assert!(violations.is_empty(), "{violations:?}\n{}", reduced.text);
 }
 
 /// Replays one reduced `.c` test: every stage agrees with gcc -O0 (`phihunt check`), and

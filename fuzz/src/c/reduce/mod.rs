@@ -190,3 +190,33 @@ pub fn reduce_c_finding(
     let mut tester = Tester::new(goal)?;
     reduce_c(&text, &mut tester, budget)
 }
+
+/// The single edits (family name, index) that still keep `tester`'s goal on `text`:
+/// empty when `text` is 1-minimal for the edit set (what a finished [`reduce_c`]
+/// promises). Costs one test per applicable edit (cached ones are free).
+pub fn one_minimal_violations(
+    text: &str,
+    tester: &mut Tester,
+) -> Result<Vec<(&'static str, usize)>, String> {
+    let toks = tokenize(text).map_err(|e| e.to_string())?;
+    let program = Program::new(toks)?;
+    let printed = print(&program.toks);
+    let mut violations = Vec::new();
+    for (name, family) in FAMILIES {
+        for (index, edit) in family(&program).iter().enumerate() {
+            let toks = apply(&program.toks, edit);
+            if toks.len() > program.toks.len() {
+                continue;
+            }
+            let Ok(candidate) = Program::new(toks) else {
+                continue;
+            };
+            let text = print(&candidate.toks);
+            let smaller = candidate.toks.len() < program.toks.len() || text.len() < printed.len();
+            if smaller && tester.holds(&text)? {
+                violations.push((name, index));
+            }
+        }
+    }
+    Ok(violations)
+}
