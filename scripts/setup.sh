@@ -19,15 +19,16 @@
 #     native_*.rs tests fail, naming this script, when a driver or qemu is missing;
 #   - chromium (Debian's): fuzz/tests/report_html.rs opens a hunt's report.html in
 #     headless Chromium and checks what it shows; it fails, naming this script, when
-#     chromium is missing.
-# Later issues add here: cvise (C reduction).
+#     chromium is missing;
+#   - cvise: C-Vise, run by `phihunt reduce FILE.c --cvise` and `bench creduce` with
+#     phihunt's own interestingness test.
 set -euo pipefail
 
 say() { printf 'setup: %s\n' "$*"; }
 
 # Debian packages: install only what is missing, with one `apt-get update` at most.
 APT_PACKAGES=(gcc csmith libcsmith-dev gcc-i686-linux-gnu gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu
-  qemu-user chromium)
+  qemu-user chromium cvise)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   # "installed", not merely known to dpkg (a removed package keeps its config files).

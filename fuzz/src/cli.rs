@@ -122,6 +122,30 @@ enum BenchWhat {
         #[arg(last = true)]
         csmith_options: Vec<String>,
     },
+    /// The C reducer on each middle-end seeded bug the C hunt finds (or the ones named):
+    /// reduction time and size, sanitizer-clean and still-the-bug counts, and C-Vise alone
+    /// on the first `--cvise N` findings with the same test and budget.
+    Creduce {
+        /// Mutant names (default: every middle-end mutant).
+        names: Vec<String>,
+        /// Hunt budget per mutant.
+        #[arg(long, default_value = "60s", value_parser = parse_duration)]
+        hunt_budget: Duration,
+        /// Reduction budget (ours and C-Vise's).
+        #[arg(long, default_value = "60s", value_parser = parse_duration)]
+        budget: Duration,
+        /// How many findings C-Vise alone also reduces.
+        #[arg(long, default_value_t = 3)]
+        cvise: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads of the hunts (default: all cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Where the findings go (default: reports/bench-creduce-<UTC timestamp>/).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Hunt each mutant (all, or the ones named) until the first finding; prints a table
     /// ending in `N found, M missed`.
     Mutants {
@@ -326,9 +350,11 @@ enum Command {
     },
     /// Shrink a failing `.ir` file while its bug signature (kind, stage) holds. The entry
     /// and argument vectors come from its `; run:` lines (the first line's function).
+    /// A `.c` file is reduced by the C reducer: every candidate stays defined (UB judge,
+    /// gcc lint, gcc -O0 = oracle) and keeps the signature.
     Reduce {
         file: PathBuf,
-        /// Where to write the reduced file (default: FILE with `.reduced.ir`).
+        /// Where to write the reduced file (default: FILE with `.reduced.ir` / `.reduced.c`).
         #[arg(short, long)]
         output: Option<PathBuf>,
         /// Time budget, e.g. 30s, 5m.
@@ -337,6 +363,32 @@ enum Command {
         /// Native targets whose stages may show the bug, as for `check`.
         #[arg(long, default_value = "auto", value_name = "auto|none|T[,T]")]
         targets: String,
+        /// (.c) The signature to keep, e.g. mismatch@gvn (default: the hunt's
+        /// finding.json beside the file, else the first failing stage).
+        #[arg(long)]
+        signature: Option<String>,
+        /// (.c) Then run C-Vise with the same interestingness test, same time budget.
+        #[arg(long)]
+        cvise: bool,
+        /// (.c) Where a hunt finding's reduced file is copied (not with seeded bugs).
+        #[arg(long, default_value = "corpus/found")]
+        corpus_found: PathBuf,
+        /// (.c) Extra `-I` directories.
+        #[arg(short = 'I', long = "include")]
+        include: Vec<PathBuf>,
+    },
+    /// The C reducer's interestingness test on FILE (exit 0: defined and shows the
+    /// signature), for C-Vise's script.
+    #[command(hide = true)]
+    ReduceTest {
+        file: PathBuf,
+        #[arg(long)]
+        signature: String,
+        #[arg(short = 'I', long = "include")]
+        include: Vec<PathBuf>,
+        /// Comma-separated gcc lint flags (default: all of the reducer's).
+        #[arg(long)]
+        lint: Option<String>,
     },
     /// Replay a corpus directory (same as `check DIR`).
     Replay {
@@ -506,6 +558,52 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             mutants: active,
             pipeline,
         }),
+        Command::Bench {
+            what:
+                BenchWhat::Creduce {
+                    names,
+                    hunt_budget,
+                    budget,
+                    cvise,
+                    seed,
+                    jobs,
+                    out,
+                },
+        } => {
+            let mutants = if names.is_empty() {
+                crate::c::reduce::bench::middle_end_mutants()
+            } else {
+                match mutants::parse_list(&names.join(",")) {
+                    Ok(m) => m,
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        return 2;
+                    }
+                }
+            };
+            let out = out.unwrap_or_else(|| {
+                PathBuf::from("reports").join(format!(
+                    "bench-creduce-{}",
+                    crate::findings::timestamp(crate::findings::unix_now())
+                ))
+            });
+            let settings = crate::c::reduce::bench::CreduceBench {
+                mutants,
+                hunt_budget,
+                budget,
+                cvise,
+                seed,
+                jobs: jobs.unwrap_or_else(crate::campaign::cli::default_jobs),
+                out_dir: out,
+            };
+            match crate::c::reduce::bench::bench_creduce(&settings) {
+                Ok(_) => 0,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    2
+                }
+            }
+        }
         Command::Bench {
             what:
                 BenchWhat::Mutants {
@@ -698,13 +796,41 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             output,
             time,
             targets,
+            signature,
+            cvise,
+            corpus_found,
+            include,
         } => match native_plan(&targets) {
+            Ok((plan, _)) if file.extension().is_some_and(|e| e == "c") => {
+                crate::c::reduce::cli::reduce_c_file(&crate::c::reduce::cli::ReduceCArgs {
+                    file,
+                    output,
+                    budget: time,
+                    plan,
+                    signature,
+                    cvise,
+                    corpus_found: Some(corpus_found),
+                    include_dirs: with_csmith_include(include),
+                    pipeline,
+                })
+            }
             Ok((plan, _)) => crate::reduce::cli::reduce_file(&file, output.as_deref(), time, &plan),
             Err(e) => {
                 eprintln!("error: --targets: {e}");
                 2
             }
         },
+        Command::ReduceTest {
+            file,
+            signature,
+            include,
+            lint,
+        } => crate::c::reduce::cli::reduce_test(
+            &file,
+            &signature,
+            &with_csmith_include(include),
+            lint.as_deref(),
+        ),
         Command::Replay { dir, targets } => {
             let native = match native_plan(&targets) {
                 Ok((plan, _)) => plan,

@@ -14,4 +14,5 @@ pub mod csmith_source;
 pub mod gen;
 pub mod hunt;
 pub mod judge;
+pub mod reduce;
 pub mod reference;

@@ -874,6 +874,7 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
             size_before: None,
             size_after: None,
             corpus_copy: None,
+            reduced_c: None,
         };
         // Reduction needs the program in memory: the first finding of this run (a
         // signature whose findings all came before a resume keeps its stored copies).
@@ -956,6 +957,29 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                 let dest = found_dir.join(name);
                 write_atomically(&dest, text.as_bytes())?;
                 tally.corpus_copy = Some(dest.display().to_string());
+            }
+        }
+        // Generated C: the C reducer shrinks the program itself, keeping the signature.
+        if !cfg.reduce_budget.is_zero() && saved.dir.join("program.c").is_file() {
+            mutants::set_active(&cfg.mutants);
+            let hook = std::panic::take_hook();
+            std::panic::set_hook(Box::new(|_| {}));
+            let found = cfg.corpus_found.as_deref();
+            let c = crate::c::reduce::finding::reduce_saved_finding(
+                &saved.dir,
+                &sig,
+                &saved.record,
+                cfg.reduce_budget,
+                &cfg.diff.pipeline,
+                found,
+            );
+            std::panic::set_hook(hook);
+            mutants::set_active(&[]);
+            if let Ok(stored) = c {
+                tally.reduced_c = Some(stored.path.display().to_string());
+                if let Some(copy) = stored.corpus_copy {
+                    tally.corpus_copy = Some(copy.display().to_string());
+                }
             }
         }
         signatures.push(tally);

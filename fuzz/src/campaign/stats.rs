@@ -74,4 +74,6 @@ pub struct SignatureTally {
     pub size_after: Option<usize>,
     /// Copy in `corpus/found/`, when made.
     pub corpus_copy: Option<String>,
+    /// Generated C: the reduced program (`reduced.c`), when the C reducer ran.
+    pub reduced_c: Option<String>,
 }
