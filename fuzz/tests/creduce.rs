@@ -93,8 +93,9 @@ fn a_seeded_c_finding_reduces_to_a_small_defined_case() {
 const GVN_CASE: &str = "#include <stdio.h>\nlong long checksum_state;\nvoid checksum_mix(void) {\n    checksum_state = checksum_state ^ 1;\n}\nint main(void) {\n    checksum_mix();\n    printf(\"checksum = %016llx\\n\", checksum_state);\n    return 0;\n}\n";
 
 /// A candidate that still shows the signature but has undefined behaviour the oracle
-/// sees (signed overflow, a read of an uninitialised variable) or that gcc flags
-/// (unsequenced side effects) is rejected at that step, never kept.
+/// sees (signed overflow, a read of an uninitialised variable, unsequenced side effects)
+/// or that gcc flags (the value of a function that falls off its end) is rejected at
+/// that step, never kept.
 #[test]
 fn a_candidate_with_undefined_behaviour_is_rejected() {
     let dir = tempfile::tempdir().unwrap();
@@ -119,7 +120,16 @@ fn a_candidate_with_undefined_behaviour_is_rejected() {
         "    checksum_mix();\n",
         "    int i = 0;\n    i = i++ + 1;\n    checksum_mix();\n",
     );
-    let verdicts: Vec<Check> = [&overflow, &uninit, &unsequenced]
+    // Undefined only through a value of a function that falls off its end (C99
+    // 6.9.1p12): the judge does not see it, gcc's -Werror=return-type does.
+    let no_return = format!(
+        "static int no_return(int x) {{ if (x) return 1; }}\n{}",
+        GVN_CASE.replace(
+            "checksum_state ^ 1;",
+            "checksum_state ^ 1;\n    checksum_state = checksum_state + no_return(0);",
+        )
+    );
+    let verdicts: Vec<Check> = [&overflow, &uninit, &unsequenced, &no_return]
         .iter()
         .map(|t| tester.check(t).unwrap())
         .collect();
@@ -131,7 +141,11 @@ fn a_candidate_with_undefined_behaviour_is_rejected() {
             Check::Interesting { .. } => "kept",
         })
         .collect();
-    assert_eq!(steps, ["ub judge", "ub judge", "gcc lint"], "{verdicts:?}");
+    assert_eq!(
+        steps,
+        ["ub judge", "ub judge", "ub judge", "gcc lint"],
+        "{verdicts:?}"
+    );
     // Independent of the reducer: gcc's sanitizers call the overflow undefined too (the
     // report ends the run before the program prints).
     let Check::Interesting { status, stdout } = base else {
