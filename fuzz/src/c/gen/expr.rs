@@ -272,32 +272,17 @@ impl Gen<'_> {
             }
             4 => {
                 let c = self.expr(d);
-                let a = self.value_operand(d);
-                let b = self.value_operand(d);
+                let a = self.expr(d);
+                let b = self.expr(d);
                 Expr::Cond(Box::new(c), Box::new(a), Box::new(b))
             }
             5 => {
                 let a = self.expr(d);
-                let b = self.value_operand(d);
+                let b = self.expr(d);
                 Expr::Comma(Box::new(a), Box::new(b))
             }
             _ => self.pointer_comparison().unwrap_or_else(|| self.leaf()),
         }
-    }
-
-    /// An operand whose value is the result of `?:` or `,`. A bare bit-field read there
-    /// is cast to the kind it reads as: whether the result still promotes like the
-    /// bit-field (gcc: to `int`) or has the declared type (`unsigned int`) is where
-    /// compilers differ, so the program never depends on it.
-    fn value_operand(&mut self, depth: u32) -> Expr {
-        let e = self.expr(depth);
-        if let Expr::Read(lv) = &e {
-            if let (_, Some(field)) = self.prog.lval_ty(self.f, lv, NARROW_DM) {
-                let k = field.read_kind().unwrap_or(IntKind::Int);
-                return Expr::Cast(k, Box::new(e));
-            }
-        }
-        e
     }
 
     /// `p == q` or `p != q` for a visible pointer `p`.
