@@ -51,6 +51,17 @@ pub enum LVal {
     Deref(Box<Expr>),
 }
 
+/// How the evaluator has rewritten a pointer addition `p + k` / `p - k`: `sub` is the
+/// operator printed now; `swapped` once it was flipped because the other direction stays
+/// inside the object for the values seen; `zeroed` once the offset is printed
+/// `((k) & 0)`, which is defined for every value (the base itself is always valid).
+#[derive(Clone, Debug, Default)]
+pub struct PtrFix {
+    pub sub: Cell<bool>,
+    pub swapped: Cell<bool>,
+    pub zeroed: Cell<bool>,
+}
+
 /// The unary operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UnOp {
@@ -70,6 +81,23 @@ pub enum Expr {
     Binary(Cell<BinOp>, Box<Expr>, Box<Expr>, Fix),
     /// `p == q` (true) or `p != q` on pointers into objects.
     PtrEq(bool, Box<Expr>, Box<Expr>),
+    /// `base + off` (or `base - off`, see [`PtrFix`]) on a pointer to an integer: the
+    /// result stays inside the object `base` points into — at an element when `bound` is
+    /// false (it may be dereferenced or stored), or one past the last element when `bound`
+    /// is true (it is only compared or subtracted, never dereferenced or stored).
+    PtrAdd {
+        base: Box<Expr>,
+        off: Box<Expr>,
+        fix: PtrFix,
+        bound: bool,
+    },
+    /// `a < b` (`<= > >=`) on two pointers into the same object (both `PtrAdd`s of one
+    /// base expression).
+    PtrCmp(BinOp, Box<Expr>, Box<Expr>),
+    /// `(int)(a - b)` on two pointers into the same array (both `PtrAdd`s of one base
+    /// expression): `ptrdiff_t` is `long` on LP64 and `int` on ILP32; the difference is
+    /// small, and the cast makes the kind `int` under both.
+    PtrDiff(Box<Expr>, Box<Expr>),
     /// `a && b` (true) or `a || b`.
     Logic(bool, Box<Expr>, Box<Expr>),
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
@@ -229,6 +257,7 @@ impl Program {
                 (t, None) => t,
             },
             Expr::AddrOf(lv) => Ty::Ptr(Box::new(self.lval_ty(f, lv, dm).0)),
+            Expr::PtrAdd { base, .. } => self.expr_ty(f, base, dm),
             Expr::Comma(_, b) => self.expr_ty(f, b, dm),
             _ => Ty::Int(self.int_kind(f, e, dm)),
         }
@@ -240,7 +269,10 @@ impl Program {
             Expr::Const(v) => v.kind,
             Expr::Read(lv) => self.read_kind(f, lv, dm),
             Expr::Cast(k, _) => *k,
-            Expr::Unary(UnOp::Not, _, _) | Expr::PtrEq(..) | Expr::Logic(..) => IntKind::Int,
+            Expr::Unary(UnOp::Not, _, _) | Expr::PtrEq(..) | Expr::PtrCmp(..) | Expr::Logic(..) => {
+                IntKind::Int
+            }
+            Expr::PtrDiff(..) => IntKind::Int,
             Expr::Unary(_, _, fix) | Expr::Binary(_, _, _, fix) if fix.wrap.get().is_some() => {
                 fix.wrap.get().expect("checked")
             }
@@ -255,7 +287,9 @@ impl Program {
                 super::types::common_kind(self.int_kind(f, a, dm), self.int_kind(f, b, dm), dm)
             }
             Expr::Comma(_, b) => self.int_kind(f, b, dm),
-            Expr::AddrOf(_) => panic!("generator bug: a pointer used as an integer"),
+            Expr::AddrOf(_) | Expr::PtrAdd { .. } => {
+                panic!("generator bug: a pointer used as an integer")
+            }
         }
     }
 }

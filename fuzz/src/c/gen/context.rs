@@ -77,6 +77,11 @@ impl<'c> Gen<'c> {
         self.feats.has(f)
     }
 
+    /// Pointer arithmetic is on (it needs pointers).
+    pub fn ptr_arith(&self) -> bool {
+        self.has(Feature::PtrArith) && self.has(Feature::Pointers)
+    }
+
     pub fn chance(&mut self, p: f64) -> bool {
         self.rng.gen_bool(p.clamp(0.0, 1.0))
     }

@@ -51,11 +51,55 @@ enum Root {
     Local { frame: u64, var: usize },
 }
 
-/// An address: a root object and the element/field path inside it.
+/// An address: a root object and the element/field path inside it. Pointer arithmetic
+/// moves along the array the last step of `path` indexes (`elems` is its length), or, for
+/// an object that is not an array element, between the object (0) and one past it
+/// (`past`, C99 6.5.6p7: a non-array object is an array of one element).
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Loc {
     root: Root,
     path: Vec<usize>,
+    elems: Option<usize>,
+    past: bool,
+}
+
+impl Loc {
+    fn of(root: Root) -> Loc {
+        Loc {
+            root,
+            path: Vec::new(),
+            elems: None,
+            past: false,
+        }
+    }
+
+    /// The position in the array pointer arithmetic moves along, and its length.
+    fn position(&self) -> (i128, i128) {
+        match (self.elems, self.path.last()) {
+            (Some(n), Some(&i)) => (i as i128, n as i128),
+            _ => (self.past as i128, 1),
+        }
+    }
+
+    /// This address moved to position `pos` (within `0..=len`).
+    fn moved(&self, pos: i128) -> Loc {
+        let mut l = self.clone();
+        match (l.elems, l.path.last_mut()) {
+            (Some(_), Some(i)) => *i = pos as usize,
+            _ => l.past = pos == 1,
+        }
+        l
+    }
+
+    /// Whether `self` and `other` point into the same array (or the same non-array
+    /// object), so that C defines `<` and `-` on them.
+    fn same_object(&self, other: &Loc) -> bool {
+        let prefix = |l: &Loc| match l.elems {
+            Some(_) => l.path[..l.path.len().saturating_sub(1)].to_vec(),
+            None => l.path.clone(),
+        };
+        self.root == other.root && self.elems == other.elems && prefix(self) == prefix(other)
+    }
 }
 
 struct Frame {
@@ -273,6 +317,9 @@ impl Machine<'_> {
     }
 
     fn object(&mut self, loc: &Loc) -> R<&mut Obj> {
+        if loc.past || loc.elems.is_some_and(|n| loc.path.last() == Some(&n)) {
+            return bug("an access one past the end of an object");
+        }
         let mut obj = match loc.root {
             Root::Global(i) => match self.globals.get_mut(i) {
                 Some(o) => o,
@@ -301,17 +348,11 @@ impl Machine<'_> {
     fn lval(&mut self, f: usize, lv: &LVal) -> R<Loc> {
         self.tick()?;
         match lv {
-            LVal::Var(VarRef::Global(i)) => Ok(Loc {
-                root: Root::Global(*i),
-                path: Vec::new(),
-            }),
-            LVal::Var(VarRef::Local(i)) => Ok(Loc {
-                root: Root::Local {
-                    frame: self.top_uid()?,
-                    var: *i,
-                },
-                path: Vec::new(),
-            }),
+            LVal::Var(VarRef::Global(i)) => Ok(Loc::of(Root::Global(*i))),
+            LVal::Var(VarRef::Local(i)) => Ok(Loc::of(Root::Local {
+                frame: self.top_uid()?,
+                var: *i,
+            })),
             LVal::Index(a, e, guarded) => {
                 let n = match self.p.lval_ty(f, a, self.dm).0 {
                     Ty::Array(_, n) => n as i128,
@@ -328,11 +369,13 @@ impl Machine<'_> {
                     return Err(Stop::Restart);
                 };
                 loc.path.push(idx as usize);
+                loc.elems = Some(n as usize);
                 Ok(loc)
             }
             LVal::Field(s, i) => {
                 let mut loc = self.lval(f, s)?;
                 loc.path.push(*i);
+                loc.elems = None;
                 Ok(loc)
             }
             LVal::Deref(p) => match self.eval(f, p)? {
@@ -343,6 +386,13 @@ impl Machine<'_> {
                 }
                 o => bug(format!("dereferencing {o:?}")),
             },
+        }
+    }
+
+    fn ptr(&mut self, f: usize, e: &Expr) -> R<Loc> {
+        match self.eval(f, e)? {
+            Obj::Ptr(l) => Ok(l),
+            o => bug(format!("{o:?} where a pointer is needed")),
         }
     }
 
@@ -402,6 +452,58 @@ impl Machine<'_> {
                         }
                     }
                 }
+            }
+            Expr::PtrAdd {
+                base,
+                off,
+                fix,
+                bound,
+            } => {
+                let loc = self.ptr(f, base)?;
+                let k = self.int(f, off)?.v;
+                if fix.zeroed.get() {
+                    return Ok(Obj::Ptr(loc));
+                }
+                let (pos, len) = loc.position();
+                let last = if *bound { len } else { len - 1 };
+                let at = |sub: bool| if sub { pos - k } else { pos + k };
+                let inside = |p: i128| (0..=last).contains(&p);
+                let sub = fix.sub.get();
+                if inside(at(sub)) {
+                    return Ok(Obj::Ptr(loc.moved(at(sub))));
+                }
+                if !fix.swapped.get() && inside(at(!sub)) {
+                    fix.sub.set(!sub);
+                    fix.swapped.set(true);
+                } else {
+                    fix.zeroed.set(true);
+                }
+                return Err(Stop::Restart);
+            }
+            Expr::PtrCmp(op, a, b) => {
+                let (la, lb) = (self.ptr(f, a)?, self.ptr(f, b)?);
+                if !la.same_object(&lb) {
+                    return bug(format!(
+                        "pointers into different objects compared: {la:?} {lb:?}"
+                    ));
+                }
+                let (x, y) = (la.position().0, lb.position().0);
+                match op {
+                    BinOp::Lt => Val::boolean(x < y),
+                    BinOp::Le => Val::boolean(x <= y),
+                    BinOp::Gt => Val::boolean(x > y),
+                    BinOp::Ge => Val::boolean(x >= y),
+                    o => return bug(format!("pointer comparison {o:?}")),
+                }
+            }
+            Expr::PtrDiff(a, b) => {
+                let (la, lb) = (self.ptr(f, a)?, self.ptr(f, b)?);
+                if !la.same_object(&lb) {
+                    return bug(format!(
+                        "pointers into different objects subtracted: {la:?} {lb:?}"
+                    ));
+                }
+                Val::new(IntKind::Int, la.position().0 - lb.position().0, dm)
             }
             Expr::PtrEq(eq, a, b) => {
                 let (pa, pb) = (self.eval(f, a)?, self.eval(f, b)?);
@@ -682,6 +784,87 @@ mod tests {
         assert!(text.contains("g_0 = (g_0 - 1);"), "{text}");
         assert!(
             text.contains("g_1 = ((int)(-(unsigned int)(g_1)));"),
+            "{text}"
+        );
+    }
+
+    fn addr_of_element(i: i128) -> Expr {
+        Expr::AddrOf(LVal::Index(
+            Box::new(g(0)),
+            Box::new(int(i)),
+            Default::default(),
+        ))
+    }
+
+    fn ptr_add(base: Expr, k: i128, sub: bool, bound: bool) -> Expr {
+        let fix = PtrFix::default();
+        fix.sub.set(sub);
+        Expr::PtrAdd {
+            base: Box::new(base),
+            off: Box::new(int(k)),
+            fix,
+            bound,
+        }
+    }
+
+    /// Pointer arithmetic on `int g_0[3] = {1, 2, 3}`: `*(&g_0[1] + 5)` leaves the array
+    /// either way and gets its offset zeroed (reads g_0[1] = 2); `*(&g_0[0] + -2)` becomes
+    /// `- -2` (g_0[2] = 3); one past the end is a valid bound: `&g_0[0] + 3 < &g_0[0] + 1`
+    /// is 0 and their difference 2. Checksum of 1, 2, 3, 0 by hand (Python).
+    #[test]
+    fn pointer_arithmetic_stays_inside_its_object() {
+        let array = Var {
+            name: "g_0".into(),
+            ty: Ty::Array(Box::new(Ty::Int(IntKind::Int)), 3),
+            is_const: false,
+            is_volatile: false,
+            owner: None,
+            init: Init::List(vec![
+                Init::Expr(int(1)),
+                Init::Expr(int(2)),
+                Init::Expr(int(3)),
+            ]),
+        };
+        let deref = |e: Expr| Stmt::Print(Expr::Read(LVal::Deref(Box::new(e))));
+        let bounds = || {
+            (
+                Box::new(ptr_add(addr_of_element(0), 3, false, true)),
+                Box::new(ptr_add(addr_of_element(0), 1, false, true)),
+            )
+        };
+        let (a, b) = bounds();
+        let (c, d) = bounds();
+        let p = Program {
+            structs: Vec::new(),
+            globals: vec![array, global("g_1", 0)],
+            funcs: vec![Func {
+                name: "func_0".into(),
+                ret: None,
+                params: 0,
+                locals: Vec::new(),
+                body: vec![
+                    deref(ptr_add(addr_of_element(1), 5, false, false)),
+                    deref(ptr_add(addr_of_element(0), -2, false, false)),
+                    Stmt::Print(Expr::PtrCmp(BinOp::Lt, a, b)),
+                    Stmt::Print(Expr::PtrDiff(c, d)),
+                ],
+                depth_param: None,
+                indirect: false,
+            }],
+            main_args: Vec::new(),
+        };
+        let outs = settle(&p, &DATA_MODELS, 1000).unwrap();
+        assert_eq!(outs[0], "2\n3\n0\n2\nchecksum = cb57b2086ec94e78\n");
+        assert_eq!(outs[0], outs[1]);
+        let text = program_text(&p);
+        assert!(text.contains("(*((&g_0[1]) + ((5) & 0)))"), "{text}");
+        assert!(text.contains("(*((&g_0[0]) - (-2)))"), "{text}");
+        assert!(
+            text.contains("(((&g_0[0]) + 3) < ((&g_0[0]) + 1))"),
+            "{text}"
+        );
+        assert!(
+            text.contains("((int)(((&g_0[0]) + 3) - ((&g_0[0]) + 1)))"),
             "{text}"
         );
     }

@@ -166,6 +166,13 @@ impl Gen<'_> {
                     }
             })
             .collect();
+        // `*(p + k)`: an element reached by pointer arithmetic.
+        if self.ptr_arith() && !self.globals_only && self.chance(0.08) {
+            let k = self.kind();
+            if let Some(p) = self.ptr_add(&Ty::Int(k), false) {
+                return Some(LVal::Deref(Box::new(p)));
+            }
+        }
         if vars.is_empty() {
             return None;
         }
@@ -234,6 +241,7 @@ impl Gen<'_> {
         }
         let d = depth - 1;
         let ptr_eq = self.has(Feature::Pointers) && !self.globals_only;
+        let ptr_rel = self.ptr_arith() && !self.globals_only;
         let w = [
             12,
             2 + 2 * self.has(Feature::Bitwise) as u32,
@@ -242,6 +250,7 @@ impl Gen<'_> {
             2 * self.has(Feature::Ternary) as u32,
             self.has(Feature::Comma) as u32,
             ptr_eq as u32,
+            ptr_rel as u32,
         ];
         match self.weighted(&w) {
             0 => {
@@ -281,8 +290,50 @@ impl Gen<'_> {
                 let b = self.expr(d);
                 Expr::Comma(Box::new(a), Box::new(b))
             }
-            _ => self.pointer_comparison().unwrap_or_else(|| self.leaf()),
+            6 => self.pointer_comparison().unwrap_or_else(|| self.leaf()),
+            _ => self.pointer_relation().unwrap_or_else(|| self.leaf()),
         }
+    }
+
+    /// `base + k` or `base - k` (an element of the object `base` points into, or one
+    /// past its end when `bound`); the offset is a small constant, a loop counter or any
+    /// expression, and the evaluator keeps the result inside the object.
+    pub fn ptr_add_on(&mut self, base: Expr, bound: bool) -> Expr {
+        let off = if self.chance(0.5) {
+            Expr::Const(Val::new(IntKind::Int, self.rng_range(-1, 2), NARROW_DM))
+        } else {
+            self.index(4)
+        };
+        let fix = PtrFix::default();
+        fix.sub.set(self.chance(0.3));
+        Expr::PtrAdd {
+            base: Box::new(base),
+            off: Box::new(off),
+            fix,
+            bound,
+        }
+    }
+
+    /// `P + k` for a pointer `P` to an object of type `pointee` (a pointer variable or
+    /// an address, of a global when `global_only`): a dereferenceable element.
+    pub fn ptr_add(&mut self, pointee: &Ty, global_only: bool) -> Option<Expr> {
+        let base = self.ptr_value(pointee, global_only)?;
+        Some(self.ptr_add_on(base, false))
+    }
+
+    /// `(P + j) < (P + k)` (`<= > >=`) or `(int)((P + j) - (P + k))` for one pointer
+    /// expression `P`, so both operands point into the same object (one past its end
+    /// allowed).
+    fn pointer_relation(&mut self) -> Option<Expr> {
+        let k = self.kind();
+        let base = self.ptr_value(&Ty::Int(k), false)?;
+        let a = self.ptr_add_on(base.clone(), true);
+        let b = self.ptr_add_on(base, true);
+        if self.chance(0.3) {
+            return Some(Expr::PtrDiff(Box::new(a), Box::new(b)));
+        }
+        let op = self.pick(&[BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge]);
+        Some(Expr::PtrCmp(op, Box::new(a), Box::new(b)))
     }
 
     /// `p == q` or `p != q` for a visible pointer `p`.

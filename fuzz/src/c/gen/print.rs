@@ -246,6 +246,21 @@ impl Printer<'_> {
                             format!("{o}{l};")
                         }
                     }
+                    // `p++`, `p--`, `p += k`, `p -= k` on a pointer `p`.
+                    (AssignStyle::IncDec { post }, Expr::PtrAdd { fix, .. })
+                        if !fix.zeroed.get() =>
+                    {
+                        let o = if fix.sub.get() { "--" } else { "++" };
+                        if *post {
+                            format!("{l}{o};")
+                        } else {
+                            format!("{o}{l};")
+                        }
+                    }
+                    (AssignStyle::Compound, Expr::PtrAdd { off, fix, .. }) if !fix.zeroed.get() => {
+                        let o = if fix.sub.get() { "-" } else { "+" };
+                        format!("{l} {o}= {};", self.expr(f, off))
+                    }
                     _ => format!("{l} = {};", self.expr(f, rhs)),
                 };
                 self.line(depth, &text);
@@ -397,6 +412,20 @@ impl Printer<'_> {
                         }
                     }
                 }
+            }
+            Expr::PtrAdd { base, off, fix, .. } => {
+                let (b, k) = (self.expr(f, base), self.expr(f, off));
+                if fix.zeroed.get() {
+                    format!("({b} + (({k}) & 0))")
+                } else {
+                    format!("({b} {} {k})", if fix.sub.get() { "-" } else { "+" })
+                }
+            }
+            Expr::PtrCmp(op, a, b) => {
+                format!("({} {} {})", self.expr(f, a), op.c_text(), self.expr(f, b))
+            }
+            Expr::PtrDiff(a, b) => {
+                format!("((int)({} - {}))", self.expr(f, a), self.expr(f, b))
             }
             Expr::PtrEq(eq, a, b) => format!(
                 "({} {} {})",

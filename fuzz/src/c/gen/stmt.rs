@@ -417,6 +417,35 @@ impl Gen<'_> {
                     style: AssignStyle::Plain,
                 })
             }
+            // `p++`, `p -= k`, `p = q + k`: the pointer moves inside its object.
+            Ty::Ptr(inner) if inner.int().is_some() && self.ptr_arith() && self.chance(0.5) => {
+                let own = Expr::Read(LVal::Var(p));
+                let (rhs, style) = match self.weighted(&[2, 1, 2]) {
+                    0 => {
+                        let fix = PtrFix::default();
+                        fix.sub.set(self.chance(0.3));
+                        let rhs = Expr::PtrAdd {
+                            base: Box::new(own),
+                            off: Box::new(Expr::Const(Val::new(IntKind::Int, 1, NARROW_DM))),
+                            fix,
+                            bound: false,
+                        };
+                        (
+                            rhs,
+                            AssignStyle::IncDec {
+                                post: self.chance(0.5),
+                            },
+                        )
+                    }
+                    1 => (self.ptr_add_on(own, false), AssignStyle::Compound),
+                    _ => (self.ptr_add(&inner, global)?, AssignStyle::Plain),
+                };
+                Some(Stmt::Assign {
+                    lv: LVal::Var(p),
+                    rhs,
+                    style,
+                })
+            }
             Ty::Ptr(inner) => {
                 let rhs = self.ptr_value(&inner, global)?;
                 Some(Stmt::Assign {
