@@ -47,6 +47,10 @@ pub enum LVal {
     Index(Box<LVal>, Box<Expr>, Cell<bool>),
     /// `s.f` (field number).
     Field(Box<LVal>, usize),
+    /// `u.f` of a union (member number): a read of a member wider than the one last
+    /// written is undefined, so the evaluator redirects it to the union's narrowest
+    /// member (`StructDef::narrowest_member`), whose read is always defined.
+    Member(Box<LVal>, Cell<usize>),
     /// `*p`
     Deref(Box<Expr>),
 }
@@ -224,6 +228,10 @@ impl Program {
             LVal::Index(a, _, _) => match self.lval_ty(f, a, dm).0 {
                 Ty::Array(t, _) => (*t, None),
                 t => panic!("generator bug: indexing a {t:?}"),
+            },
+            LVal::Member(u, i) => match self.lval_ty(f, u, dm).0 {
+                Ty::Struct(id) => (self.structs[id].fields[i.get()].ty.clone(), None),
+                t => panic!("generator bug: member of a {t:?}"),
             },
             LVal::Field(s, i) => match self.lval_ty(f, s, dm).0 {
                 Ty::Struct(id) => {

@@ -137,6 +137,10 @@ impl Gen<'_> {
                     t,
                 )
             }
+            Ty::Struct(id) if self.prog.structs[*id].union => {
+                let i = self.below(self.prog.structs[*id].fields.len());
+                LVal::Member(Box::new(lv), i.into())
+            }
             Ty::Struct(id) => {
                 let fields = self.prog.structs[*id].fields.clone();
                 let ok: Vec<usize> = (0..fields.len())
@@ -365,10 +369,12 @@ impl Gen<'_> {
         ty == pointee
             || match ty {
                 Ty::Array(t, _) => self.holds(t, pointee),
-                // A member of a packed struct may be misaligned: its address is never taken.
+                // A member of a packed struct may be misaligned: its address is never taken;
+                // nor is a union member's (the evaluator tracks a union's last write).
                 Ty::Struct(id) => {
                     let s = &self.prog.structs[*id];
                     !s.packed
+                        && !s.union
                         && s.fields
                             .iter()
                             .any(|f| f.bits.is_none() && self.holds(&f.ty, pointee))

@@ -51,6 +51,7 @@ features! {
     Arrays = "arrays": "arrays, up to three dimensions",
     Structs = "structs": "structs, assigned whole",
     Bitfields = "bitfields": "bit-fields in structs",
+    Unions = "unions": "unions of integers (a member read after a write of another member of at least its size)",
     Packed = "packed": "__attribute__((packed)) structs",
     Pointers = "pointers": "pointers to globals, locals, array elements and fields",
     PtrToPtr = "ptr-to-ptr": "pointers to pointers",

@@ -20,6 +20,20 @@ impl Gen<'_> {
             return;
         }
         for _ in 0..self.between(1, 3) {
+            if self.has(Feature::Unions) && self.chance(0.35) {
+                let fields = (0..self.between(2, 4))
+                    .map(|_| Field {
+                        ty: Ty::Int(self.kind()),
+                        bits: None,
+                    })
+                    .collect();
+                self.prog.structs.push(StructDef {
+                    fields,
+                    packed: false,
+                    union: true,
+                });
+                continue;
+            }
             let mut fields = Vec::new();
             for _ in 0..self.between(1, 5) {
                 let k = self.kind();
@@ -47,7 +61,11 @@ impl Gen<'_> {
                 fields.push(field);
             }
             let packed = self.has(Feature::Packed) && self.chance(0.3);
-            self.prog.structs.push(StructDef { fields, packed });
+            self.prog.structs.push(StructDef {
+                fields,
+                packed,
+                union: false,
+            });
         }
     }
 
@@ -103,6 +121,11 @@ impl Gen<'_> {
                 };
                 let t = (**t).clone();
                 Init::List((0..len).map(|_| self.constant_init(&t, None)).collect())
+            }
+            // A union's initializer sets its first member.
+            Ty::Struct(id) if self.prog.structs[*id].union => {
+                let first = self.prog.structs[*id].fields[0].ty.clone();
+                Init::List(vec![self.constant_init(&first, None)])
             }
             Ty::Struct(id) => {
                 let fields = self.prog.structs[*id].fields.clone();

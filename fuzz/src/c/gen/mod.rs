@@ -166,7 +166,7 @@ fn count_rewrites(p: &Program) -> (u64, u64, u64) {
                 lval(a, n);
                 expr(i, n);
             }
-            LVal::Field(a, _) => lval(a, n),
+            LVal::Field(a, _) | LVal::Member(a, _) => lval(a, n),
             LVal::Deref(e) => expr(e, n),
         }
     }

@@ -134,7 +134,7 @@ impl Gen<'_> {
     fn root(lv: &LVal) -> Option<VarRef> {
         match lv {
             LVal::Var(v) => Some(*v),
-            LVal::Index(a, _, _) | LVal::Field(a, _) => Self::root(a),
+            LVal::Index(a, _, _) | LVal::Field(a, _) | LVal::Member(a, _) => Self::root(a),
             LVal::Deref(_) => None,
         }
     }
