@@ -126,6 +126,50 @@ impl Gen<'_> {
         }
     }
 
+    /// Whether an object of type `ty` has a pointer inside it (an element or a field; a
+    /// union holds integers only).
+    pub fn holds_ptr(&self, ty: &Ty) -> bool {
+        match ty {
+            Ty::Int(_) | Ty::Ptr(_) => false,
+            Ty::Array(t, _) => matches!(**t, Ty::Ptr(_)) || self.holds_ptr(t),
+            Ty::Struct(id) => self.prog.structs[*id]
+                .fields
+                .iter()
+                .any(|f| matches!(f.ty, Ty::Ptr(_)) || self.holds_ptr(&f.ty)),
+        }
+    }
+
+    /// A pointer lvalue inside `lv` (of a type that `holds_ptr`).
+    pub fn ptr_inside(&mut self, lv: LVal, ty: &Ty) -> LVal {
+        match ty {
+            Ty::Array(t, n) => {
+                let i = self.index(*n);
+                let el = LVal::Index(Box::new(lv), Box::new(i), Default::default());
+                if matches!(**t, Ty::Ptr(_)) {
+                    el
+                } else {
+                    self.ptr_inside(el, t)
+                }
+            }
+            Ty::Struct(id) => {
+                let fields = self.prog.structs[*id].fields.clone();
+                let ok: Vec<usize> = (0..fields.len())
+                    .filter(|&i| {
+                        matches!(fields[i].ty, Ty::Ptr(_)) || self.holds_ptr(&fields[i].ty)
+                    })
+                    .collect();
+                let i = self.pick(&ok);
+                let f = LVal::Field(Box::new(lv), i);
+                if matches!(fields[i].ty, Ty::Ptr(_)) {
+                    f
+                } else {
+                    self.ptr_inside(f, &fields[i].ty)
+                }
+            }
+            _ => lv,
+        }
+    }
+
     /// An integer lvalue inside `lv` (of type `ty`).
     fn int_inside(&mut self, lv: LVal, ty: &Ty) -> LVal {
         match ty {
@@ -428,6 +472,24 @@ impl Gen<'_> {
             let pointer_pointee = matches!(pointee, Ty::Ptr(_));
             if addressable && (!pointer_pointee || !global) && self.holds(&var.ty, pointee) {
                 objects.push(v);
+            }
+        }
+        // A pointer stored in an aggregate holds a global's address: a copy of it suits
+        // every pointer (not in a constant initializer).
+        if !self.globals_only
+            && self.ptr_members()
+            && want == Self::member_ptr_ty()
+            && self.chance(0.2)
+        {
+            let holders: Vec<VarRef> = self
+                .visible_vars()
+                .into_iter()
+                .filter(|&v| self.holds_ptr(&self.var(v).ty))
+                .collect();
+            if !holders.is_empty() {
+                let v = self.pick(&holders);
+                let ty = self.var(v).ty.clone();
+                return Some(Expr::Read(self.ptr_inside(LVal::Var(v), &ty)));
             }
         }
         if !copies.is_empty() && (objects.is_empty() || self.chance(0.3)) {

@@ -55,6 +55,7 @@ features! {
     Packed = "packed": "__attribute__((packed)) structs",
     Pointers = "pointers": "pointers to globals, locals, array elements and fields",
     PtrToPtr = "ptr-to-ptr": "pointers to pointers",
+    PtrMembers = "ptr-members": "pointers stored in structs and arrays (they hold addresses of globals), and pointers to pointers through them",
     PtrArith = "ptr-arith": "pointer arithmetic (p + k, p - k, p++, p += k) within one object, relational comparison and difference of pointers into one object",
     Volatile = "volatile": "volatile globals",
     Const = "const": "const globals",

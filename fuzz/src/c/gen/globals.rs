@@ -34,10 +34,16 @@ impl Gen<'_> {
                 });
                 continue;
             }
+            let packed = self.has(Feature::Packed) && self.chance(0.3);
             let mut fields = Vec::new();
             for _ in 0..self.between(1, 5) {
                 let k = self.kind();
-                let field = if self.has(Feature::Bitfields) && self.chance(0.3) {
+                let field = if !packed && self.ptr_members() && self.chance(0.15) {
+                    Field {
+                        ty: Gen::member_ptr_ty(),
+                        bits: None,
+                    }
+                } else if self.has(Feature::Bitfields) && self.chance(0.3) {
                     let unsigned = self.has(Feature::Unsigned) && self.chance(0.5);
                     Field {
                         ty: Ty::Int(if unsigned {
@@ -60,7 +66,6 @@ impl Gen<'_> {
                 };
                 fields.push(field);
             }
-            let packed = self.has(Feature::Packed) && self.chance(0.3);
             self.prog.structs.push(StructDef {
                 fields,
                 packed,
@@ -77,8 +82,10 @@ impl Gen<'_> {
             3 * self.has(Feature::Arrays) as u32,
             3 * (structs > 0) as u32,
             (self.has(Feature::Arrays) && structs > 0) as u32,
+            (self.has(Feature::Arrays) && self.ptr_members()) as u32,
         ];
         match self.weighted(&w) {
+            4 => Ty::Array(Box::new(Gen::member_ptr_ty()), self.between(1, 4)),
             0 => Ty::Int(self.kind()),
             1 => {
                 let mut t = Ty::Int(self.kind());
@@ -113,8 +120,9 @@ impl Gen<'_> {
                 };
                 Init::Expr(Expr::Const(self.constant(k)))
             }
+            // Every pointer is initialized: a list that leaves one out is never cut short.
             Ty::Array(t, n) => {
-                let len = if self.chance(0.2) {
+                let len = if !matches!(**t, Ty::Ptr(_)) && !self.holds_ptr(t) && self.chance(0.2) {
                     self.below(*n as usize + 1)
                 } else {
                     *n as usize
@@ -136,7 +144,19 @@ impl Gen<'_> {
                         .collect(),
                 )
             }
-            Ty::Ptr(_) => unreachable!("pointers get addresses, not constants"),
+            // A pointer in an aggregate: the address of a global (`g_0` at least).
+            Ty::Ptr(t) => {
+                let saved = self.globals_only;
+                self.globals_only = true;
+                let p = self.ptr_value(t, true);
+                self.globals_only = saved;
+                match p {
+                    Some(p) => Init::Expr(p),
+                    None => {
+                        unreachable!("g_0 is an int whenever pointers are stored in aggregates")
+                    }
+                }
+            }
         }
     }
 
@@ -144,6 +164,19 @@ impl Gen<'_> {
     pub fn make_globals(&mut self) {
         self.globals_only = true;
         let n = self.between(3, 4 + 2 * self.cfg.size);
+        if self.ptr_members() {
+            // The target every stored pointer may start with.
+            let ty = Ty::Int(IntKind::Int);
+            let init = self.constant_init(&ty, None);
+            self.prog.globals.push(Var {
+                name: "g_0".into(),
+                ty,
+                is_const: false,
+                is_volatile: false,
+                owner: None,
+                init,
+            });
+        }
         for _ in 0..n {
             let w = [
                 12,

@@ -392,7 +392,39 @@ impl Gen<'_> {
         }
     }
 
+    /// `s.f = &g` or `a[i] = p + k`: a pointer stored in an aggregate, always the address
+    /// of a global (see `Gen::ptr_members`).
+    fn member_pointer_assign(&mut self) -> Option<Stmt> {
+        let holders: Vec<VarRef> = self
+            .visible_vars()
+            .into_iter()
+            .filter(|&v| !self.var(v).is_const && self.holds_ptr(&self.var(v).ty))
+            .collect();
+        if holders.is_empty() {
+            return None;
+        }
+        let v = self.pick(&holders);
+        let ty = self.var(v).ty.clone();
+        let lv = self.ptr_inside(LVal::Var(v), &ty);
+        let pointee = Ty::Int(IntKind::Int);
+        let rhs = if self.ptr_arith() && self.chance(0.4) {
+            self.ptr_add(&pointee, true)?
+        } else {
+            self.ptr_value(&pointee, true)?
+        };
+        Some(Stmt::Assign {
+            lv,
+            rhs,
+            style: AssignStyle::Plain,
+        })
+    }
+
     fn pointer_assign(&mut self) -> Option<Stmt> {
+        if self.ptr_members() && self.chance(0.3) {
+            if let Some(s) = self.member_pointer_assign() {
+                return Some(s);
+            }
+        }
         let ptrs: Vec<VarRef> = self
             .visible_vars()
             .into_iter()
@@ -410,7 +442,8 @@ impl Gen<'_> {
                 let Ty::Ptr(target) = *inner else {
                     return None;
                 };
-                let rhs = self.ptr_value(&target, false)?;
+                // pp may point to a pointer inside an aggregate, which holds globals only.
+                let rhs = self.ptr_value(&target, self.ptr_members())?;
                 Some(Stmt::Assign {
                     lv: LVal::Deref(Box::new(Expr::Read(LVal::Var(p)))),
                     rhs,
