@@ -12,8 +12,10 @@
 //! - every object is initialized where it is declared; all locals of a function are
 //!   declared at its top (their lifetime is the whole call);
 //! - a pointer only ever holds the address of an object that outlives it (globals and
-//!   static locals hold addresses of globals only; pointer-to-pointer locals point to
-//!   local pointers), so no dereference dangles;
+//!   static locals hold addresses of globals only, and so do pointers stored in structs
+//!   and arrays; pointer-to-pointer locals point to local pointers), so no dereference
+//!   dangles; pointer arithmetic stays inside its object (`Expr::PtrAdd`);
+//! - no address of a union member is taken (the evaluator tracks a union's last write).
 //! - a loop counter is written only by its loop; a `goto` jumps forward to a label of the
 //!   same or an enclosing block; calls go from a function to later functions only
 //!   (recursion goes through a depth parameter that strictly decreases).
