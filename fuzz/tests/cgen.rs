@@ -98,6 +98,7 @@ fn switched_off_features_never_appear() {
         Feature::Pointers,
         Feature::Volatile,
         Feature::LongLong,
+        Feature::Unions,
     ] {
         cfg.features.0.remove(&f);
     }
@@ -112,6 +113,7 @@ fn switched_off_features_never_appear() {
             "volatile",
             "long long g",
             "(&",
+            "union ",
         ] {
             assert!(
                 !p.text.contains(token),
@@ -128,7 +130,7 @@ fn switched_off_features_never_appear() {
     };
     let text: String = (0..20).map(|s| generate(s, &all).unwrap().text).collect();
     for token in [
-        "goto ", "switch (", "struct S", "for (", "while (", "volatile", "(&",
+        "goto ", "switch (", "struct S", "for (", "while (", "volatile", "(&", "union S",
     ] {
         assert!(text.contains(token), "no `{token}` in 20 programs");
     }

@@ -12,8 +12,10 @@
 //! - every object is initialized where it is declared; all locals of a function are
 //!   declared at its top (their lifetime is the whole call);
 //! - a pointer only ever holds the address of an object that outlives it (globals and
-//!   static locals hold addresses of globals only; pointer-to-pointer locals point to
-//!   local pointers), so no dereference dangles;
+//!   static locals hold addresses of globals only, and so do pointers stored in structs
+//!   and arrays; pointer-to-pointer locals point to local pointers), so no dereference
+//!   dangles; pointer arithmetic stays inside its object (`Expr::PtrAdd`);
+//! - no address of a union member is taken (the evaluator tracks a union's last write).
 //! - a loop counter is written only by its loop; a `goto` jumps forward to a label of the
 //!   same or an enclosing block; calls go from a function to later functions only
 //!   (recursion goes through a depth parameter that strictly decreases).
@@ -47,8 +49,23 @@ pub enum LVal {
     Index(Box<LVal>, Box<Expr>, Cell<bool>),
     /// `s.f` (field number).
     Field(Box<LVal>, usize),
+    /// `u.f` of a union (member number): a read of a member wider than the one last
+    /// written is undefined, so the evaluator redirects it to the union's narrowest
+    /// member (`StructDef::narrowest_member`), whose read is always defined.
+    Member(Box<LVal>, Cell<usize>),
     /// `*p`
     Deref(Box<Expr>),
+}
+
+/// How the evaluator has rewritten a pointer addition `p + k` / `p - k`: `sub` is the
+/// operator printed now; `swapped` once it was flipped because the other direction stays
+/// inside the object for the values seen; `zeroed` once the offset is printed
+/// `((k) & 0)`, which is defined for every value (the base itself is always valid).
+#[derive(Clone, Debug, Default)]
+pub struct PtrFix {
+    pub sub: Cell<bool>,
+    pub swapped: Cell<bool>,
+    pub zeroed: Cell<bool>,
 }
 
 /// The unary operators.
@@ -70,6 +87,23 @@ pub enum Expr {
     Binary(Cell<BinOp>, Box<Expr>, Box<Expr>, Fix),
     /// `p == q` (true) or `p != q` on pointers into objects.
     PtrEq(bool, Box<Expr>, Box<Expr>),
+    /// `base + off` (or `base - off`, see [`PtrFix`]) on a pointer to an integer: the
+    /// result stays inside the object `base` points into — at an element when `bound` is
+    /// false (it may be dereferenced or stored), or one past the last element when `bound`
+    /// is true (it is only compared or subtracted, never dereferenced or stored).
+    PtrAdd {
+        base: Box<Expr>,
+        off: Box<Expr>,
+        fix: PtrFix,
+        bound: bool,
+    },
+    /// `a < b` (`<= > >=`) on two pointers into the same object (both `PtrAdd`s of one
+    /// base expression).
+    PtrCmp(BinOp, Box<Expr>, Box<Expr>),
+    /// `(int)(a - b)` on two pointers into the same array (both `PtrAdd`s of one base
+    /// expression): `ptrdiff_t` is `long` on LP64 and `int` on ILP32; the difference is
+    /// small, and the cast makes the kind `int` under both.
+    PtrDiff(Box<Expr>, Box<Expr>),
     /// `a && b` (true) or `a || b`.
     Logic(bool, Box<Expr>, Box<Expr>),
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
@@ -197,6 +231,10 @@ impl Program {
                 Ty::Array(t, _) => (*t, None),
                 t => panic!("generator bug: indexing a {t:?}"),
             },
+            LVal::Member(u, i) => match self.lval_ty(f, u, dm).0 {
+                Ty::Struct(id) => (self.structs[id].fields[i.get()].ty.clone(), None),
+                t => panic!("generator bug: member of a {t:?}"),
+            },
             LVal::Field(s, i) => match self.lval_ty(f, s, dm).0 {
                 Ty::Struct(id) => {
                     let field = self.structs[id].fields[*i].clone();
@@ -229,6 +267,7 @@ impl Program {
                 (t, None) => t,
             },
             Expr::AddrOf(lv) => Ty::Ptr(Box::new(self.lval_ty(f, lv, dm).0)),
+            Expr::PtrAdd { base, .. } => self.expr_ty(f, base, dm),
             Expr::Comma(_, b) => self.expr_ty(f, b, dm),
             _ => Ty::Int(self.int_kind(f, e, dm)),
         }
@@ -240,7 +279,10 @@ impl Program {
             Expr::Const(v) => v.kind,
             Expr::Read(lv) => self.read_kind(f, lv, dm),
             Expr::Cast(k, _) => *k,
-            Expr::Unary(UnOp::Not, _, _) | Expr::PtrEq(..) | Expr::Logic(..) => IntKind::Int,
+            Expr::Unary(UnOp::Not, _, _) | Expr::PtrEq(..) | Expr::PtrCmp(..) | Expr::Logic(..) => {
+                IntKind::Int
+            }
+            Expr::PtrDiff(..) => IntKind::Int,
             Expr::Unary(_, _, fix) | Expr::Binary(_, _, _, fix) if fix.wrap.get().is_some() => {
                 fix.wrap.get().expect("checked")
             }
@@ -255,7 +297,9 @@ impl Program {
                 super::types::common_kind(self.int_kind(f, a, dm), self.int_kind(f, b, dm), dm)
             }
             Expr::Comma(_, b) => self.int_kind(f, b, dm),
-            Expr::AddrOf(_) => panic!("generator bug: a pointer used as an integer"),
+            Expr::AddrOf(_) | Expr::PtrAdd { .. } => {
+                panic!("generator bug: a pointer used as an integer")
+            }
         }
     }
 }

@@ -77,6 +77,24 @@ impl<'c> Gen<'c> {
         self.feats.has(f)
     }
 
+    /// Pointers in structs and arrays are on (they need pointers). Such a pointer only
+    /// ever holds the address of a global, so copying the aggregate anywhere (into a
+    /// global, out of a function) never makes it dangle; `g_0` is then a plain `int`, a
+    /// target that always exists.
+    pub fn ptr_members(&self) -> bool {
+        self.has(Feature::PtrMembers) && self.has(Feature::Pointers)
+    }
+
+    /// The type of a pointer stored in an aggregate.
+    pub fn member_ptr_ty() -> super::types::Ty {
+        super::types::Ty::Ptr(Box::new(super::types::Ty::Int(IntKind::Int)))
+    }
+
+    /// Pointer arithmetic is on (it needs pointers).
+    pub fn ptr_arith(&self) -> bool {
+        self.has(Feature::PtrArith) && self.has(Feature::Pointers)
+    }
+
     pub fn chance(&mut self, p: f64) -> bool {
         self.rng.gen_bool(p.clamp(0.0, 1.0))
     }

@@ -42,6 +42,22 @@ enum Obj {
     Int(Val),
     Ptr(Loc),
     Agg(Vec<Obj>),
+    /// A union: the low `valid` bytes of its object representation (little-endian, as
+    /// on every target) hold `bits`, written through its last-written member; the other
+    /// bytes are unspecified (C11 6.2.6.1p7), so no read may reach them.
+    Union {
+        bits: i128,
+        valid: u32,
+    },
+}
+
+/// The union representation after a store of `v` through a member of kind `k`.
+fn union_write(v: Val, k: IntKind, dm: DataModel) -> Obj {
+    let bits = k.bits(dm);
+    Obj::Union {
+        bits: v.v & ((1i128 << bits) - 1),
+        valid: bits / 8,
+    }
 }
 
 /// Where an object lives: a global, or a local of the call with this frame id.
@@ -51,11 +67,55 @@ enum Root {
     Local { frame: u64, var: usize },
 }
 
-/// An address: a root object and the element/field path inside it.
+/// An address: a root object and the element/field path inside it. Pointer arithmetic
+/// moves along the array the last step of `path` indexes (`elems` is its length), or, for
+/// an object that is not an array element, between the object (0) and one past it
+/// (`past`, C99 6.5.6p7: a non-array object is an array of one element).
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Loc {
     root: Root,
     path: Vec<usize>,
+    elems: Option<usize>,
+    past: bool,
+}
+
+impl Loc {
+    fn of(root: Root) -> Loc {
+        Loc {
+            root,
+            path: Vec::new(),
+            elems: None,
+            past: false,
+        }
+    }
+
+    /// The position in the array pointer arithmetic moves along, and its length.
+    fn position(&self) -> (i128, i128) {
+        match (self.elems, self.path.last()) {
+            (Some(n), Some(&i)) => (i as i128, n as i128),
+            _ => (self.past as i128, 1),
+        }
+    }
+
+    /// This address moved to position `pos` (within `0..=len`).
+    fn moved(&self, pos: i128) -> Loc {
+        let mut l = self.clone();
+        match (l.elems, l.path.last_mut()) {
+            (Some(_), Some(i)) => *i = pos as usize,
+            _ => l.past = pos == 1,
+        }
+        l
+    }
+
+    /// Whether `self` and `other` point into the same array (or the same non-array
+    /// object), so that C defines `<` and `-` on them.
+    fn same_object(&self, other: &Loc) -> bool {
+        let prefix = |l: &Loc| match l.elems {
+            Some(_) => l.path[..l.path.len().saturating_sub(1)].to_vec(),
+            None => l.path.clone(),
+        };
+        self.root == other.root && self.elems == other.elems && prefix(self) == prefix(other)
+    }
 }
 
 struct Frame {
@@ -217,6 +277,13 @@ impl Machine<'_> {
             Ty::Array(t, n) => Ok(Obj::Agg(
                 (0..*n).map(|_| self.zero(t, None)).collect::<R<_>>()?,
             )),
+            // Zero initialization of a union sets its first member (C11 6.7.9p10).
+            Ty::Struct(id) if self.p.structs[*id].union => {
+                match self.p.structs[*id].fields[0].ty.int() {
+                    Some(k) => Ok(union_write(Val { kind: k, v: 0 }, k, self.dm)),
+                    None => bug("a union member that is not an integer"),
+                }
+            }
             Ty::Struct(id) => Ok(Obj::Agg(
                 self.p.structs[*id]
                     .fields
@@ -253,6 +320,17 @@ impl Machine<'_> {
                 }
                 Ok(Obj::Agg(out))
             }
+            (Ty::Struct(id), Init::List(items)) if self.p.structs[*id].union => {
+                let first = self.p.structs[*id].fields[0].ty.clone();
+                match (first.int(), items.first()) {
+                    (Some(k), Some(Init::Expr(e))) => {
+                        let v = self.int(f, e)?;
+                        Ok(union_write(v.to(k, self.dm), k, self.dm))
+                    }
+                    (Some(_), None) => self.zero(ty, None),
+                    _ => bug(format!("union initializer {init:?}")),
+                }
+            }
             (Ty::Struct(id), Init::List(items)) => {
                 let fields = self.p.structs[*id].fields.clone();
                 let mut out = Vec::new();
@@ -273,6 +351,9 @@ impl Machine<'_> {
     }
 
     fn object(&mut self, loc: &Loc) -> R<&mut Obj> {
+        if loc.past || loc.elems.is_some_and(|n| loc.path.last() == Some(&n)) {
+            return bug("an access one past the end of an object");
+        }
         let mut obj = match loc.root {
             Root::Global(i) => match self.globals.get_mut(i) {
                 Some(o) => o,
@@ -301,17 +382,11 @@ impl Machine<'_> {
     fn lval(&mut self, f: usize, lv: &LVal) -> R<Loc> {
         self.tick()?;
         match lv {
-            LVal::Var(VarRef::Global(i)) => Ok(Loc {
-                root: Root::Global(*i),
-                path: Vec::new(),
-            }),
-            LVal::Var(VarRef::Local(i)) => Ok(Loc {
-                root: Root::Local {
-                    frame: self.top_uid()?,
-                    var: *i,
-                },
-                path: Vec::new(),
-            }),
+            LVal::Var(VarRef::Global(i)) => Ok(Loc::of(Root::Global(*i))),
+            LVal::Var(VarRef::Local(i)) => Ok(Loc::of(Root::Local {
+                frame: self.top_uid()?,
+                var: *i,
+            })),
             LVal::Index(a, e, guarded) => {
                 let n = match self.p.lval_ty(f, a, self.dm).0 {
                     Ty::Array(_, n) => n as i128,
@@ -328,11 +403,19 @@ impl Machine<'_> {
                     return Err(Stop::Restart);
                 };
                 loc.path.push(idx as usize);
+                loc.elems = Some(n as usize);
                 Ok(loc)
             }
             LVal::Field(s, i) => {
                 let mut loc = self.lval(f, s)?;
                 loc.path.push(*i);
+                loc.elems = None;
+                Ok(loc)
+            }
+            LVal::Member(u, i) => {
+                let mut loc = self.lval(f, u)?;
+                loc.path.push(i.get());
+                loc.elems = None;
                 Ok(loc)
             }
             LVal::Deref(p) => match self.eval(f, p)? {
@@ -343,6 +426,13 @@ impl Machine<'_> {
                 }
                 o => bug(format!("dereferencing {o:?}")),
             },
+        }
+    }
+
+    fn ptr(&mut self, f: usize, e: &Expr) -> R<Loc> {
+        match self.eval(f, e)? {
+            Obj::Ptr(l) => Ok(l),
+            o => bug(format!("{o:?} where a pointer is needed")),
         }
     }
 
@@ -358,6 +448,27 @@ impl Machine<'_> {
         let dm = self.dm;
         let v = match e {
             Expr::Const(v) => *v,
+            Expr::Read(LVal::Member(u, i)) => {
+                let loc = self.lval(f, u)?;
+                let def = match self.p.lval_ty(f, u, dm).0 {
+                    Ty::Struct(id) => &self.p.structs[id],
+                    t => return bug(format!("member of a {t:?}")),
+                };
+                let k = match def.fields[i.get()].ty.int() {
+                    Some(k) => k,
+                    None => return bug("a union member that is not an integer"),
+                };
+                match self.object(&loc)? {
+                    Obj::Union { bits, valid } if k.bits(dm) / 8 <= *valid => {
+                        Val::new(k, *bits, dm)
+                    }
+                    Obj::Union { .. } if i.get() != def.narrowest_member() => {
+                        i.set(def.narrowest_member());
+                        return Err(Stop::Restart);
+                    }
+                    o => return bug(format!("union member read of {o:?}")),
+                }
+            }
             Expr::Read(lv) => {
                 let loc = self.lval(f, lv)?;
                 return Ok(self.object(&loc)?.clone());
@@ -403,6 +514,58 @@ impl Machine<'_> {
                     }
                 }
             }
+            Expr::PtrAdd {
+                base,
+                off,
+                fix,
+                bound,
+            } => {
+                let loc = self.ptr(f, base)?;
+                let k = self.int(f, off)?.v;
+                if fix.zeroed.get() {
+                    return Ok(Obj::Ptr(loc));
+                }
+                let (pos, len) = loc.position();
+                let last = if *bound { len } else { len - 1 };
+                let at = |sub: bool| if sub { pos - k } else { pos + k };
+                let inside = |p: i128| (0..=last).contains(&p);
+                let sub = fix.sub.get();
+                if inside(at(sub)) {
+                    return Ok(Obj::Ptr(loc.moved(at(sub))));
+                }
+                if !fix.swapped.get() && inside(at(!sub)) {
+                    fix.sub.set(!sub);
+                    fix.swapped.set(true);
+                } else {
+                    fix.zeroed.set(true);
+                }
+                return Err(Stop::Restart);
+            }
+            Expr::PtrCmp(op, a, b) => {
+                let (la, lb) = (self.ptr(f, a)?, self.ptr(f, b)?);
+                if !la.same_object(&lb) {
+                    return bug(format!(
+                        "pointers into different objects compared: {la:?} {lb:?}"
+                    ));
+                }
+                let (x, y) = (la.position().0, lb.position().0);
+                match op {
+                    BinOp::Lt => Val::boolean(x < y),
+                    BinOp::Le => Val::boolean(x <= y),
+                    BinOp::Gt => Val::boolean(x > y),
+                    BinOp::Ge => Val::boolean(x >= y),
+                    o => return bug(format!("pointer comparison {o:?}")),
+                }
+            }
+            Expr::PtrDiff(a, b) => {
+                let (la, lb) = (self.ptr(f, a)?, self.ptr(f, b)?);
+                if !la.same_object(&lb) {
+                    return bug(format!(
+                        "pointers into different objects subtracted: {la:?} {lb:?}"
+                    ));
+                }
+                Val::new(IntKind::Int, la.position().0 - lb.position().0, dm)
+            }
             Expr::PtrEq(eq, a, b) => {
                 let (pa, pb) = (self.eval(f, a)?, self.eval(f, b)?);
                 Val::boolean((pa == pb) == *eq)
@@ -429,6 +592,13 @@ impl Machine<'_> {
     }
 
     fn store(&mut self, f: usize, lv: &LVal, value: Obj) -> R<()> {
+        if let (LVal::Member(u, _), Obj::Int(v)) = (lv, &value) {
+            let loc = self.lval(f, u)?;
+            let k = self.p.read_kind(f, lv, self.dm);
+            let new = union_write(v.to(k, self.dm), k, self.dm);
+            *self.object(&loc)? = new;
+            return Ok(());
+        }
         let loc = self.lval(f, lv)?;
         let (ty, field) = self.p.lval_ty(f, lv, self.dm);
         let value = match value {
@@ -684,5 +854,148 @@ mod tests {
             text.contains("g_1 = ((int)(-(unsigned int)(g_1)));"),
             "{text}"
         );
+    }
+
+    fn addr_of_element(i: i128) -> Expr {
+        Expr::AddrOf(LVal::Index(
+            Box::new(g(0)),
+            Box::new(int(i)),
+            Default::default(),
+        ))
+    }
+
+    fn ptr_add(base: Expr, k: i128, sub: bool, bound: bool) -> Expr {
+        let fix = PtrFix::default();
+        fix.sub.set(sub);
+        Expr::PtrAdd {
+            base: Box::new(base),
+            off: Box::new(int(k)),
+            fix,
+            bound,
+        }
+    }
+
+    /// Pointer arithmetic on `int g_0[3] = {1, 2, 3}`: `*(&g_0[1] + 5)` leaves the array
+    /// either way and gets its offset zeroed (reads g_0[1] = 2); `*(&g_0[0] + -2)` becomes
+    /// `- -2` (g_0[2] = 3); one past the end is a valid bound: `&g_0[0] + 3 < &g_0[0] + 1`
+    /// is 0 and their difference 2. Checksum of 1, 2, 3, 0 by hand (Python).
+    #[test]
+    fn pointer_arithmetic_stays_inside_its_object() {
+        let array = Var {
+            name: "g_0".into(),
+            ty: Ty::Array(Box::new(Ty::Int(IntKind::Int)), 3),
+            is_const: false,
+            is_volatile: false,
+            owner: None,
+            init: Init::List(vec![
+                Init::Expr(int(1)),
+                Init::Expr(int(2)),
+                Init::Expr(int(3)),
+            ]),
+        };
+        let deref = |e: Expr| Stmt::Print(Expr::Read(LVal::Deref(Box::new(e))));
+        let bounds = || {
+            (
+                Box::new(ptr_add(addr_of_element(0), 3, false, true)),
+                Box::new(ptr_add(addr_of_element(0), 1, false, true)),
+            )
+        };
+        let (a, b) = bounds();
+        let (c, d) = bounds();
+        let p = Program {
+            structs: Vec::new(),
+            globals: vec![array, global("g_1", 0)],
+            funcs: vec![Func {
+                name: "func_0".into(),
+                ret: None,
+                params: 0,
+                locals: Vec::new(),
+                body: vec![
+                    deref(ptr_add(addr_of_element(1), 5, false, false)),
+                    deref(ptr_add(addr_of_element(0), -2, false, false)),
+                    Stmt::Print(Expr::PtrCmp(BinOp::Lt, a, b)),
+                    Stmt::Print(Expr::PtrDiff(c, d)),
+                ],
+                depth_param: None,
+                indirect: false,
+            }],
+            main_args: Vec::new(),
+        };
+        let outs = settle(&p, &DATA_MODELS, 1000).unwrap();
+        assert_eq!(outs[0], "2\n3\n0\n2\nchecksum = cb57b2086ec94e78\n");
+        assert_eq!(outs[0], outs[1]);
+        let text = program_text(&p);
+        assert!(text.contains("(*((&g_0[1]) + ((5) & 0)))"), "{text}");
+        assert!(text.contains("(*((&g_0[0]) - (-2)))"), "{text}");
+        assert!(
+            text.contains("(((&g_0[0]) + 3) < ((&g_0[0]) + 1))"),
+            "{text}"
+        );
+        assert!(
+            text.contains("((int)(((&g_0[0]) + 3) - ((&g_0[0]) + 1)))"),
+            "{text}"
+        );
+    }
+
+    /// `union { int f0; unsigned char f1; long long f2; } g_0 = {-5}`: f1 reads the low
+    /// byte of -5 (251, little-endian); f2 is wider than the int last written, so its
+    /// read is redirected to f1 (251 again); after `g_0.f2 = -2`, f0 reads -2. The
+    /// checksum mixes the narrowest member, 254 (by hand, Python).
+    #[test]
+    fn a_union_member_reads_the_bytes_of_the_last_write_and_never_beyond() {
+        use crate::c::gen::types::{Field, StructDef};
+        let field = |k| Field {
+            ty: Ty::Int(k),
+            bits: None,
+        };
+        let member = |i: usize| LVal::Member(Box::new(g(0)), i.into());
+        let p = Program {
+            structs: vec![StructDef {
+                fields: vec![
+                    field(IntKind::Int),
+                    field(IntKind::UChar),
+                    field(IntKind::LLong),
+                ],
+                packed: false,
+                union: true,
+            }],
+            globals: vec![Var {
+                name: "g_0".into(),
+                ty: Ty::Struct(0),
+                is_const: false,
+                is_volatile: false,
+                owner: None,
+                init: Init::List(vec![Init::Expr(int(-5))]),
+            }],
+            funcs: vec![Func {
+                name: "func_0".into(),
+                ret: None,
+                params: 0,
+                locals: Vec::new(),
+                body: vec![
+                    Stmt::Print(Expr::Read(member(1))),
+                    Stmt::Print(Expr::Read(member(2))),
+                    Stmt::Assign {
+                        lv: member(2),
+                        rhs: Expr::Const(Val {
+                            kind: IntKind::LLong,
+                            v: -2,
+                        }),
+                        style: AssignStyle::Plain,
+                    },
+                    Stmt::Print(Expr::Read(member(0))),
+                ],
+                depth_param: None,
+                indirect: false,
+            }],
+            main_args: Vec::new(),
+        };
+        let outs = settle(&p, &DATA_MODELS, 1000).unwrap();
+        assert_eq!(outs[0], "251\n251\n-2\nchecksum = 0000fe000001afa1\n");
+        assert_eq!(outs[0], outs[1]);
+        let text = program_text(&p);
+        assert!(text.contains("union S0 {"), "{text}");
+        assert!(text.contains("static union S0 g_0 = {(-5)};"), "{text}");
+        assert_eq!(text.matches("(g_0.f1)").count(), 3, "{text}");
     }
 }

@@ -8,7 +8,7 @@
 //! Invariants:
 //! - `main` mixes every integer scalar of every global that `main` can name (static
 //!   locals and pointers excluded), in declaration order, elements and fields in order,
-//!   each converted to `unsigned long long`;
+//!   each converted to `unsigned long long`; of a union, its narrowest member;
 //! - the mix is unsigned 64-bit arithmetic, defined for all values.
 
 use super::ast::{Expr, LVal, Program, VarRef};
@@ -83,6 +83,11 @@ fn leaves(p: &Program, lv: LVal, ty: &Ty, out: &mut Vec<LVal>, dm: DataModel) {
                 let el = LVal::Index(Box::new(lv.clone()), Box::new(idx), Default::default());
                 leaves(p, el, t, out, dm);
             }
+        }
+        // A union's narrowest member: its read is defined whatever was written last.
+        Ty::Struct(id) if p.structs[*id].union => {
+            let m = p.structs[*id].narrowest_member();
+            out.push(LVal::Member(Box::new(lv), m.into()));
         }
         Ty::Struct(id) => {
             for (i, f) in p.structs[*id].fields.iter().enumerate() {

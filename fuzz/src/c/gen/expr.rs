@@ -126,6 +126,50 @@ impl Gen<'_> {
         }
     }
 
+    /// Whether an object of type `ty` has a pointer inside it (an element or a field; a
+    /// union holds integers only).
+    pub fn holds_ptr(&self, ty: &Ty) -> bool {
+        match ty {
+            Ty::Int(_) | Ty::Ptr(_) => false,
+            Ty::Array(t, _) => matches!(**t, Ty::Ptr(_)) || self.holds_ptr(t),
+            Ty::Struct(id) => self.prog.structs[*id]
+                .fields
+                .iter()
+                .any(|f| matches!(f.ty, Ty::Ptr(_)) || self.holds_ptr(&f.ty)),
+        }
+    }
+
+    /// A pointer lvalue inside `lv` (of a type that `holds_ptr`).
+    pub fn ptr_inside(&mut self, lv: LVal, ty: &Ty) -> LVal {
+        match ty {
+            Ty::Array(t, n) => {
+                let i = self.index(*n);
+                let el = LVal::Index(Box::new(lv), Box::new(i), Default::default());
+                if matches!(**t, Ty::Ptr(_)) {
+                    el
+                } else {
+                    self.ptr_inside(el, t)
+                }
+            }
+            Ty::Struct(id) => {
+                let fields = self.prog.structs[*id].fields.clone();
+                let ok: Vec<usize> = (0..fields.len())
+                    .filter(|&i| {
+                        matches!(fields[i].ty, Ty::Ptr(_)) || self.holds_ptr(&fields[i].ty)
+                    })
+                    .collect();
+                let i = self.pick(&ok);
+                let f = LVal::Field(Box::new(lv), i);
+                if matches!(fields[i].ty, Ty::Ptr(_)) {
+                    f
+                } else {
+                    self.ptr_inside(f, &fields[i].ty)
+                }
+            }
+            _ => lv,
+        }
+    }
+
     /// An integer lvalue inside `lv` (of type `ty`).
     fn int_inside(&mut self, lv: LVal, ty: &Ty) -> LVal {
         match ty {
@@ -136,6 +180,10 @@ impl Gen<'_> {
                     LVal::Index(Box::new(lv), Box::new(i), Default::default()),
                     t,
                 )
+            }
+            Ty::Struct(id) if self.prog.structs[*id].union => {
+                let i = self.below(self.prog.structs[*id].fields.len());
+                LVal::Member(Box::new(lv), i.into())
             }
             Ty::Struct(id) => {
                 let fields = self.prog.structs[*id].fields.clone();
@@ -166,6 +214,13 @@ impl Gen<'_> {
                     }
             })
             .collect();
+        // `*(p + k)`: an element reached by pointer arithmetic.
+        if self.ptr_arith() && !self.globals_only && self.chance(0.08) {
+            let k = self.kind();
+            if let Some(p) = self.ptr_add(&Ty::Int(k), false) {
+                return Some(LVal::Deref(Box::new(p)));
+            }
+        }
         if vars.is_empty() {
             return None;
         }
@@ -234,6 +289,7 @@ impl Gen<'_> {
         }
         let d = depth - 1;
         let ptr_eq = self.has(Feature::Pointers) && !self.globals_only;
+        let ptr_rel = self.ptr_arith() && !self.globals_only;
         let w = [
             12,
             2 + 2 * self.has(Feature::Bitwise) as u32,
@@ -242,6 +298,7 @@ impl Gen<'_> {
             2 * self.has(Feature::Ternary) as u32,
             self.has(Feature::Comma) as u32,
             ptr_eq as u32,
+            ptr_rel as u32,
         ];
         match self.weighted(&w) {
             0 => {
@@ -272,32 +329,59 @@ impl Gen<'_> {
             }
             4 => {
                 let c = self.expr(d);
-                let a = self.value_operand(d);
-                let b = self.value_operand(d);
+                let a = self.expr(d);
+                let b = self.expr(d);
                 Expr::Cond(Box::new(c), Box::new(a), Box::new(b))
             }
             5 => {
                 let a = self.expr(d);
-                let b = self.value_operand(d);
+                let b = self.expr(d);
                 Expr::Comma(Box::new(a), Box::new(b))
             }
-            _ => self.pointer_comparison().unwrap_or_else(|| self.leaf()),
+            6 => self.pointer_comparison().unwrap_or_else(|| self.leaf()),
+            _ => self.pointer_relation().unwrap_or_else(|| self.leaf()),
         }
     }
 
-    /// An operand whose value is the result of `?:` or `,`. A bare bit-field read there
-    /// is cast to the kind it reads as: whether the result still promotes like the
-    /// bit-field (gcc: to `int`) or has the declared type (`unsigned int`) is where
-    /// compilers differ, so the program never depends on it.
-    fn value_operand(&mut self, depth: u32) -> Expr {
-        let e = self.expr(depth);
-        if let Expr::Read(lv) = &e {
-            if let (_, Some(field)) = self.prog.lval_ty(self.f, lv, NARROW_DM) {
-                let k = field.read_kind().unwrap_or(IntKind::Int);
-                return Expr::Cast(k, Box::new(e));
-            }
+    /// `base + k` or `base - k` (an element of the object `base` points into, or one
+    /// past its end when `bound`); the offset is a small constant, a loop counter or any
+    /// expression, and the evaluator keeps the result inside the object.
+    pub fn ptr_add_on(&mut self, base: Expr, bound: bool) -> Expr {
+        let off = if self.chance(0.5) {
+            Expr::Const(Val::new(IntKind::Int, self.rng_range(-1, 2), NARROW_DM))
+        } else {
+            self.index(4)
+        };
+        let fix = PtrFix::default();
+        fix.sub.set(self.chance(0.3));
+        Expr::PtrAdd {
+            base: Box::new(base),
+            off: Box::new(off),
+            fix,
+            bound,
         }
-        e
+    }
+
+    /// `P + k` for a pointer `P` to an object of type `pointee` (a pointer variable or
+    /// an address, of a global when `global_only`): a dereferenceable element.
+    pub fn ptr_add(&mut self, pointee: &Ty, global_only: bool) -> Option<Expr> {
+        let base = self.ptr_value(pointee, global_only)?;
+        Some(self.ptr_add_on(base, false))
+    }
+
+    /// `(P + j) < (P + k)` (`<= > >=`) or `(int)((P + j) - (P + k))` for one pointer
+    /// expression `P`, so both operands point into the same object (one past its end
+    /// allowed).
+    fn pointer_relation(&mut self) -> Option<Expr> {
+        let k = self.kind();
+        let base = self.ptr_value(&Ty::Int(k), false)?;
+        let a = self.ptr_add_on(base.clone(), true);
+        let b = self.ptr_add_on(base, true);
+        if self.chance(0.3) {
+            return Some(Expr::PtrDiff(Box::new(a), Box::new(b)));
+        }
+        let op = self.pick(&[BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge]);
+        Some(Expr::PtrCmp(op, Box::new(a), Box::new(b)))
     }
 
     /// `p == q` or `p != q` for a visible pointer `p`.
@@ -329,10 +413,12 @@ impl Gen<'_> {
         ty == pointee
             || match ty {
                 Ty::Array(t, _) => self.holds(t, pointee),
-                // A member of a packed struct may be misaligned: its address is never taken.
+                // A member of a packed struct may be misaligned: its address is never taken;
+                // nor is a union member's (the evaluator tracks a union's last write).
                 Ty::Struct(id) => {
                     let s = &self.prog.structs[*id];
                     !s.packed
+                        && !s.union
                         && s.fields
                             .iter()
                             .any(|f| f.bits.is_none() && self.holds(&f.ty, pointee))
@@ -386,6 +472,24 @@ impl Gen<'_> {
             let pointer_pointee = matches!(pointee, Ty::Ptr(_));
             if addressable && (!pointer_pointee || !global) && self.holds(&var.ty, pointee) {
                 objects.push(v);
+            }
+        }
+        // A pointer stored in an aggregate holds a global's address: a copy of it suits
+        // every pointer (not in a constant initializer).
+        if !self.globals_only
+            && self.ptr_members()
+            && want == Self::member_ptr_ty()
+            && self.chance(0.2)
+        {
+            let holders: Vec<VarRef> = self
+                .visible_vars()
+                .into_iter()
+                .filter(|&v| self.holds_ptr(&self.var(v).ty))
+                .collect();
+            if !holders.is_empty() {
+                let v = self.pick(&holders);
+                let ty = self.var(v).ty.clone();
+                return Some(Expr::Read(self.ptr_inside(LVal::Var(v), &ty)));
             }
         }
         if !copies.is_empty() && (objects.is_empty() || self.chance(0.3)) {

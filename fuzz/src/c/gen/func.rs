@@ -98,7 +98,12 @@ impl Gen<'_> {
         let (ty, init) = match self.weighted(&w) {
             1 => {
                 let pointee = Ty::Int(self.kind());
-                match self.ptr_value(&pointee, false) {
+                let p = if self.ptr_arith() && self.chance(0.3) {
+                    self.ptr_add(&pointee, false)
+                } else {
+                    self.ptr_value(&pointee, false)
+                };
+                match p {
                     Some(p) => (Ty::Ptr(Box::new(pointee)), Init::Expr(p)),
                     None => (pointee.clone(), self.constant_init(&pointee, None)),
                 }

@@ -20,10 +20,30 @@ impl Gen<'_> {
             return;
         }
         for _ in 0..self.between(1, 3) {
+            if self.has(Feature::Unions) && self.chance(0.35) {
+                let fields = (0..self.between(2, 4))
+                    .map(|_| Field {
+                        ty: Ty::Int(self.kind()),
+                        bits: None,
+                    })
+                    .collect();
+                self.prog.structs.push(StructDef {
+                    fields,
+                    packed: false,
+                    union: true,
+                });
+                continue;
+            }
+            let packed = self.has(Feature::Packed) && self.chance(0.3);
             let mut fields = Vec::new();
             for _ in 0..self.between(1, 5) {
                 let k = self.kind();
-                let field = if self.has(Feature::Bitfields) && self.chance(0.3) {
+                let field = if !packed && self.ptr_members() && self.chance(0.15) {
+                    Field {
+                        ty: Gen::member_ptr_ty(),
+                        bits: None,
+                    }
+                } else if self.has(Feature::Bitfields) && self.chance(0.3) {
                     let unsigned = self.has(Feature::Unsigned) && self.chance(0.5);
                     Field {
                         ty: Ty::Int(if unsigned {
@@ -46,8 +66,11 @@ impl Gen<'_> {
                 };
                 fields.push(field);
             }
-            let packed = self.has(Feature::Packed) && self.chance(0.3);
-            self.prog.structs.push(StructDef { fields, packed });
+            self.prog.structs.push(StructDef {
+                fields,
+                packed,
+                union: false,
+            });
         }
     }
 
@@ -59,8 +82,10 @@ impl Gen<'_> {
             3 * self.has(Feature::Arrays) as u32,
             3 * (structs > 0) as u32,
             (self.has(Feature::Arrays) && structs > 0) as u32,
+            (self.has(Feature::Arrays) && self.ptr_members()) as u32,
         ];
         match self.weighted(&w) {
+            4 => Ty::Array(Box::new(Gen::member_ptr_ty()), self.between(1, 4)),
             0 => Ty::Int(self.kind()),
             1 => {
                 let mut t = Ty::Int(self.kind());
@@ -95,14 +120,20 @@ impl Gen<'_> {
                 };
                 Init::Expr(Expr::Const(self.constant(k)))
             }
+            // Every pointer is initialized: a list that leaves one out is never cut short.
             Ty::Array(t, n) => {
-                let len = if self.chance(0.2) {
+                let len = if !matches!(**t, Ty::Ptr(_)) && !self.holds_ptr(t) && self.chance(0.2) {
                     self.below(*n as usize + 1)
                 } else {
                     *n as usize
                 };
                 let t = (**t).clone();
                 Init::List((0..len).map(|_| self.constant_init(&t, None)).collect())
+            }
+            // A union's initializer sets its first member.
+            Ty::Struct(id) if self.prog.structs[*id].union => {
+                let first = self.prog.structs[*id].fields[0].ty.clone();
+                Init::List(vec![self.constant_init(&first, None)])
             }
             Ty::Struct(id) => {
                 let fields = self.prog.structs[*id].fields.clone();
@@ -113,7 +144,19 @@ impl Gen<'_> {
                         .collect(),
                 )
             }
-            Ty::Ptr(_) => unreachable!("pointers get addresses, not constants"),
+            // A pointer in an aggregate: the address of a global (`g_0` at least).
+            Ty::Ptr(t) => {
+                let saved = self.globals_only;
+                self.globals_only = true;
+                let p = self.ptr_value(t, true);
+                self.globals_only = saved;
+                match p {
+                    Some(p) => Init::Expr(p),
+                    None => {
+                        unreachable!("g_0 is an int whenever pointers are stored in aggregates")
+                    }
+                }
+            }
         }
     }
 
@@ -121,6 +164,19 @@ impl Gen<'_> {
     pub fn make_globals(&mut self) {
         self.globals_only = true;
         let n = self.between(3, 4 + 2 * self.cfg.size);
+        if self.ptr_members() {
+            // The target every stored pointer may start with.
+            let ty = Ty::Int(IntKind::Int);
+            let init = self.constant_init(&ty, None);
+            self.prog.globals.push(Var {
+                name: "g_0".into(),
+                ty,
+                is_const: false,
+                is_volatile: false,
+                owner: None,
+                init,
+            });
+        }
         for _ in 0..n {
             let w = [
                 12,

@@ -166,7 +166,7 @@ fn count_rewrites(p: &Program) -> (u64, u64, u64) {
                 lval(a, n);
                 expr(i, n);
             }
-            LVal::Field(a, _) => lval(a, n),
+            LVal::Field(a, _) | LVal::Member(a, _) => lval(a, n),
             LVal::Deref(e) => expr(e, n),
         }
     }
@@ -185,7 +185,17 @@ fn count_rewrites(p: &Program) -> (u64, u64, u64) {
                 expr(a, n);
                 expr(b, n);
             }
-            Expr::PtrEq(_, a, b) | Expr::Logic(_, a, b) | Expr::Comma(a, b) => {
+            Expr::PtrAdd { base, off, fix, .. } => {
+                n.0 += fix.swapped.get() as u64;
+                n.1 += fix.zeroed.get() as u64;
+                expr(base, n);
+                expr(off, n);
+            }
+            Expr::PtrEq(_, a, b)
+            | Expr::PtrCmp(_, a, b)
+            | Expr::PtrDiff(a, b)
+            | Expr::Logic(_, a, b)
+            | Expr::Comma(a, b) => {
                 expr(a, n);
                 expr(b, n);
             }

@@ -134,7 +134,7 @@ impl Gen<'_> {
     fn root(lv: &LVal) -> Option<VarRef> {
         match lv {
             LVal::Var(v) => Some(*v),
-            LVal::Index(a, _, _) | LVal::Field(a, _) => Self::root(a),
+            LVal::Index(a, _, _) | LVal::Field(a, _) | LVal::Member(a, _) => Self::root(a),
             LVal::Deref(_) => None,
         }
     }
@@ -392,7 +392,39 @@ impl Gen<'_> {
         }
     }
 
+    /// `s.f = &g` or `a[i] = p + k`: a pointer stored in an aggregate, always the address
+    /// of a global (see `Gen::ptr_members`).
+    fn member_pointer_assign(&mut self) -> Option<Stmt> {
+        let holders: Vec<VarRef> = self
+            .visible_vars()
+            .into_iter()
+            .filter(|&v| !self.var(v).is_const && self.holds_ptr(&self.var(v).ty))
+            .collect();
+        if holders.is_empty() {
+            return None;
+        }
+        let v = self.pick(&holders);
+        let ty = self.var(v).ty.clone();
+        let lv = self.ptr_inside(LVal::Var(v), &ty);
+        let pointee = Ty::Int(IntKind::Int);
+        let rhs = if self.ptr_arith() && self.chance(0.4) {
+            self.ptr_add(&pointee, true)?
+        } else {
+            self.ptr_value(&pointee, true)?
+        };
+        Some(Stmt::Assign {
+            lv,
+            rhs,
+            style: AssignStyle::Plain,
+        })
+    }
+
     fn pointer_assign(&mut self) -> Option<Stmt> {
+        if self.ptr_members() && self.chance(0.3) {
+            if let Some(s) = self.member_pointer_assign() {
+                return Some(s);
+            }
+        }
         let ptrs: Vec<VarRef> = self
             .visible_vars()
             .into_iter()
@@ -410,11 +442,41 @@ impl Gen<'_> {
                 let Ty::Ptr(target) = *inner else {
                     return None;
                 };
-                let rhs = self.ptr_value(&target, false)?;
+                // pp may point to a pointer inside an aggregate, which holds globals only.
+                let rhs = self.ptr_value(&target, self.ptr_members())?;
                 Some(Stmt::Assign {
                     lv: LVal::Deref(Box::new(Expr::Read(LVal::Var(p)))),
                     rhs,
                     style: AssignStyle::Plain,
+                })
+            }
+            // `p++`, `p -= k`, `p = q + k`: the pointer moves inside its object.
+            Ty::Ptr(inner) if inner.int().is_some() && self.ptr_arith() && self.chance(0.5) => {
+                let own = Expr::Read(LVal::Var(p));
+                let (rhs, style) = match self.weighted(&[2, 1, 2]) {
+                    0 => {
+                        let fix = PtrFix::default();
+                        fix.sub.set(self.chance(0.3));
+                        let rhs = Expr::PtrAdd {
+                            base: Box::new(own),
+                            off: Box::new(Expr::Const(Val::new(IntKind::Int, 1, NARROW_DM))),
+                            fix,
+                            bound: false,
+                        };
+                        (
+                            rhs,
+                            AssignStyle::IncDec {
+                                post: self.chance(0.5),
+                            },
+                        )
+                    }
+                    1 => (self.ptr_add_on(own, false), AssignStyle::Compound),
+                    _ => (self.ptr_add(&inner, global)?, AssignStyle::Plain),
+                };
+                Some(Stmt::Assign {
+                    lv: LVal::Var(p),
+                    rhs,
+                    style,
                 })
             }
             Ty::Ptr(inner) => {

@@ -223,12 +223,31 @@ impl Field {
     }
 }
 
-/// A struct type.
+/// A struct type, or a union type (`union`: its fields are integers, none a bit-field).
 #[derive(Clone, Debug)]
 pub struct StructDef {
     pub fields: Vec<Field>,
     /// Printed with `__attribute__((packed))`.
     pub packed: bool,
+    pub union: bool,
+}
+
+impl StructDef {
+    /// The union member whose read is defined whatever member was written last: the
+    /// narrowest under LP64 and, as no kind but `long` is narrower under ILP32 and a
+    /// `long` member is the narrowest only when every member is 8 bytes under LP64,
+    /// under ILP32 too (the first such member).
+    pub fn narrowest_member(&self) -> usize {
+        const LP64: DataModel = DataModel { long_bits: 64 };
+        const ILP32: DataModel = DataModel { long_bits: 32 };
+        let size = |f: &Field| {
+            f.ty.int()
+                .map_or(u32::MAX, |k| k.bits(LP64) * 256 + k.bits(ILP32))
+        };
+        (0..self.fields.len())
+            .min_by_key(|&i| size(&self.fields[i]))
+            .unwrap_or(0)
+    }
 }
 
 #[cfg(test)]
