@@ -220,6 +220,9 @@ mod tests {
             corpus_found: None,
             max_programs: None,
             show_progress: false,
+            keep_per_signature: super::super::keep::DEFAULT_KEEP_PER_SIGNATURE,
+            persist: None,
+            resume: None,
         }
     }
 
