@@ -294,6 +294,8 @@ enum Command {
         /// Run the native stages for one program in N (process starts are costly).
         #[arg(long, default_value_t = crate::campaign::DEFAULT_NATIVE_EVERY)]
         native_every: u64,
+        #[command(flatten)]
+        cc: crate::c::cc::CcArgs,
     },
     /// Benchmarks: `mutants` hunts each seeded bug until found or out of budget.
     Bench {
@@ -481,9 +483,11 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             corpus_found,
             targets,
             native_every,
+            cc,
         } => crate::campaign::cli::hunt_command(crate::campaign::cli::HuntArgs {
             targets,
             native_every,
+            cc,
             generators,
             time,
             seed,

@@ -170,6 +170,7 @@ fn a_wrong_expected_output_is_a_generator_bug_never_a_finding() {
         corpus_found: None,
         max_programs: Some(3),
         show_progress: false,
+        cc: None,
     };
     let r = hunt(&[&WrongExpected], &cfg).unwrap();
     assert_eq!(r.totals.programs, 3);

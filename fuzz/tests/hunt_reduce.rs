@@ -42,6 +42,7 @@ fn config(out: PathBuf, mutants: Vec<Mutant>, programs: u64) -> HuntConfig {
         corpus_found: Some(out.join("corpus_found")),
         max_programs: Some(programs),
         show_progress: false,
+        cc: None,
         native: phihunt::native::NativePlan::none(),
         native_every: 1,
     }

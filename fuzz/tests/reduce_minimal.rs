@@ -30,6 +30,7 @@ fn config(out: &Path, mutant: Mutant, programs: u64, stop_at_first: bool) -> Hun
         corpus_found: None,
         max_programs: Some(programs),
         show_progress: false,
+        cc: None,
         native: NativePlan::none(),
         native_every: 1,
     }

@@ -5,6 +5,7 @@
 //! later).
 
 pub mod bench;
+pub mod cc;
 pub mod cli;
 pub mod csmith_source;
 pub mod gen;

@@ -125,6 +125,7 @@ pub fn bench_mutants(s: &BenchSettings) -> std::io::Result<Vec<MutantRow>> {
             corpus_found: None,
             max_programs: None,
             show_progress: false,
+            cc: None,
         };
         let r = hunt(&refs, &cfg)?;
         let row = match r.first_finding {

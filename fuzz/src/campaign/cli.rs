@@ -25,6 +25,8 @@ pub struct HuntArgs {
     /// `--targets` (auto, none, or a list).
     pub targets: String,
     pub native_every: u64,
+    /// `--cc`, `--cc-target`, `--no-phicc`.
+    pub cc: crate::c::cc::CcArgs,
 }
 
 /// Cores available to this process.
@@ -54,16 +56,29 @@ pub fn hunt_command(args: HuntArgs) -> i32 {
     let out_dir = args
         .out
         .unwrap_or_else(|| default_out_dir(std::path::Path::new(".")));
-    let (native, choice) = match crate::cli::native_plan(&args.targets) {
+    let names: Vec<&str> = refs.iter().map(|s| s.name()).collect();
+    let cc = match args.cc.stage(&names) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    // `--no-phicc`: no native stage of phicc's either.
+    let targets = if args.cc.no_phicc {
+        "none"
+    } else {
+        &args.targets
+    };
+    let (native, choice) = match crate::cli::native_plan(targets) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: --targets: {e}");
             return 2;
         }
     };
-    let names: Vec<&str> = refs.iter().map(|s| s.name()).collect();
     println!(
-        "phihunt hunt: generators {}, seed {seed}, {jobs} jobs, {:.0?}, out {}; {}{}",
+        "phihunt hunt: generators {}, seed {seed}, {jobs} jobs, {:.0?}, out {}; {}{}{}",
         names.join(","),
         args.time,
         out_dir.display(),
@@ -72,7 +87,9 @@ pub fn hunt_command(args: HuntArgs) -> i32 {
             String::new()
         } else {
             format!(", for one program in {}", args.native_every.max(1))
-        }
+        },
+        cc.as_ref()
+            .map_or(String::new(), |c| format!("; {}", c.describe()))
     );
     install_ctrlc();
     let cfg = HuntConfig {
@@ -92,6 +109,7 @@ pub fn hunt_command(args: HuntArgs) -> i32 {
         corpus_found: Some(args.corpus_found),
         max_programs: args.max_programs,
         show_progress: true,
+        cc,
     };
     let cfg_out = cfg.out_dir.clone();
     match hunt(&refs, &cfg) {
@@ -117,6 +135,9 @@ pub fn hunt_command(args: HuntArgs) -> i32 {
                     stages.join(", "),
                     s.reduced.as_deref().unwrap_or(&s.first)
                 );
+            }
+            if let Some(t) = r.totals.native.get(crate::c::cc::STAGE) {
+                println!("{}", crate::c::cc::tally_line(t));
             }
             for dir in &r.totals.front_end_panics {
                 println!("  front-end panic: {dir}");
