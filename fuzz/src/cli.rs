@@ -259,6 +259,8 @@ enum Command {
         /// `native:x86_64/stack`.
         #[arg(long, default_value = "auto", value_name = "auto|none|T[,T]")]
         targets: String,
+        #[command(flatten)]
+        cc: crate::c::cc::CcCompilerArgs,
     },
     /// The main job: generate programs, run every stage, save, reduce and report
     /// findings. Ends with the line `N findings`.
@@ -443,7 +445,15 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             ptr_bytes,
             time_passes,
             targets,
+            cc,
         } => {
+            let cc = match cc.compiler() {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return 2;
+                }
+            };
             let native = match native_plan(&targets) {
                 Ok((plan, _)) => plan,
                 Err(e) => {
@@ -469,6 +479,7 @@ pub fn cli_main(args: Vec<String>) -> i32 {
                     run_timeout: ref_timeout,
                     ..oracle::native::ReferenceConfig::default()
                 },
+                cc,
             };
             check_paths(&files, &settings).exit_code()
         }

@@ -81,9 +81,9 @@ pub const CRASH_TEXTS: [&str; 7] = [
 /// (a wrapper script whose compiler crashed; `timeout` in `reproduce.sh` reports so too).
 const CRASH_STATUSES: std::ops::RangeInclusive<i32> = 129..=159;
 
-/// `--cc`, `--cc-target` and `--no-phicc` (flattened into `hunt`).
+/// `--cc` and `--cc-target` (flattened into `check`, and into `hunt` with [`CcArgs`]).
 #[derive(clap::Args, Debug, Clone, Default)]
-pub struct CcArgs {
+pub struct CcCompilerArgs {
     /// A C compiler to test against the same references as phicc, e.g. 'clang -O2'.
     /// phihunt runs `CMD [-I DIR]... -o a.out program.c` in a fresh temporary directory
     /// (README: "Any C compiler under test"); findings are `mismatch@cc`, `crash@cc`,
@@ -94,18 +94,11 @@ pub struct CcArgs {
     /// architecture, under qemu-user otherwise (x86_64, i686, aarch64, riscv64).
     #[arg(long, default_value = "x86_64", value_name = "T")]
     pub cc_target: String,
-    /// With --cc: skip phicc's own stages (oracle and native), judge only the compiler
-    /// under test (the generator's UB checks still run).
-    #[arg(long)]
-    pub no_phicc: bool,
 }
 
-impl CcArgs {
+impl CcCompilerArgs {
     /// The compiler under test, after its smoke test; `None` without `--cc`.
     pub fn compiler(&self) -> Result<Option<CompilerUnderTest>, String> {
-        if self.no_phicc && self.cc.is_none() {
-            return Err("--no-phicc needs --cc (nothing else would be tested)".into());
-        }
         let Some(command) = &self.cc else {
             return Ok(None);
         };
@@ -121,11 +114,25 @@ impl CcArgs {
     }
 }
 
+/// `hunt`'s `--cc`, `--cc-target` and `--no-phicc`.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct CcArgs {
+    #[command(flatten)]
+    pub compiler: CcCompilerArgs,
+    /// With --cc: skip phicc's own stages (oracle and native), judge only the compiler
+    /// under test (the generator's UB checks still run).
+    #[arg(long)]
+    pub no_phicc: bool,
+}
+
 impl CcArgs {
     /// The hunt's [`CcStage`] for the sources `source_names`: `--no-phicc` needs every
     /// source to be C (an IR program has nothing for a C compiler). `None` without `--cc`.
     pub fn stage(&self, source_names: &[&str]) -> Result<Option<CcStage>, String> {
-        let Some(compiler) = self.compiler()? else {
+        if self.no_phicc && self.compiler.cc.is_none() {
+            return Err("--no-phicc needs --cc (nothing else would be tested)".into());
+        }
+        let Some(compiler) = self.compiler.compiler()? else {
             return Ok(None);
         };
         let ir: Vec<&str> = source_names
