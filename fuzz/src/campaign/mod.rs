@@ -552,7 +552,10 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                             } => {
                                 t.agreed += 1;
                                 if let Some(stages) = native {
-                                    t.native_programs += 1;
+                                    // The `cc` row alone (`--cc`) is no run of phicc's.
+                                    if stages.keys().any(|k| k != crate::c::cc::STAGE) {
+                                        t.native_programs += 1;
+                                    }
                                     for (stage, tally) in stages {
                                         t.native.entry(stage.clone()).or_default().merge(tally);
                                     }
