@@ -345,6 +345,27 @@ fn classify(termination: &Termination, stderr: &[u8], dir: &Path) -> CcCompile {
     }
 }
 
+/// An error line without its `program.c:LINE:COL: ` (`program.c:LINE: `, `program.c: `) prefix, so
+/// that refusals are counted by what the compiler said, not where.
+fn without_location(line: &str) -> &str {
+    let Some(rest) = line.strip_prefix("program.c:") else {
+        return line;
+    };
+    let mut rest = rest;
+    for _ in 0..2 {
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        if digits == 0 {
+            break;
+        }
+        rest = &rest[digits..];
+        match rest.strip_prefix(':') {
+            Some(r) => rest = r,
+            None => return line,
+        }
+    }
+    rest.trim_start()
+}
+
 fn describe_compile(c: &CcCompile) -> String {
     match c {
         CcCompile::Built => "built".into(),
@@ -442,7 +463,9 @@ fn run_against(
         attempt = cc.compile(text, include_dirs, limits.long_run_timeout)?;
     }
     let raw = match &attempt.outcome {
-        CcCompile::Refused(line) => Raw::NoVerdict(format!("cc refused: {line}")),
+        CcCompile::Refused(line) => {
+            Raw::NoVerdict(format!("cc refused: {}", without_location(line)))
+        }
         CcCompile::Crashed(why) => Raw::Crash(format!("the compiler crashed: {why}")),
         CcCompile::TimedOut => Raw::Suspect(
             FindingKind::Timeout,
@@ -853,6 +876,21 @@ mod tests {
             classify(&Termination::TimedOut, b"", dir),
             CcCompile::TimedOut
         );
+    }
+
+    #[test]
+    fn refusals_are_counted_without_their_location() {
+        assert_eq!(
+            without_location("program.c:56:12: error: label at end of compound statement"),
+            "error: label at end of compound statement"
+        );
+        assert_eq!(without_location("program.c:3: error: x"), "error: x");
+        assert_eq!(
+            without_location("ld: cannot find -lfoo"),
+            "ld: cannot find -lfoo"
+        );
+        assert_eq!(without_location("program.c: error: y"), "error: y");
+        assert_eq!(without_location("program.c:7x: z"), "program.c:7x: z");
     }
 
     #[test]
