@@ -208,13 +208,14 @@ fn a_compiler_that_refuses_is_counted_apart_and_one_whose_binary_hangs_is_timeou
     assert!(r.signatures.is_empty(), "{:?}", signatures(&r));
     assert_eq!(r.totals.discarded, 3);
     assert_eq!(
-        r.totals
-            .discard_reasons
-            .get("cc refused: error: not today"),
+        r.totals.discard_reasons.get("cc refused: error: not today"),
         Some(&3),
         "{:?}",
         r.totals.discard_reasons
     );
+    let cc_row = r.totals.native.get("cc").cloned().unwrap_or_default();
+    let line = phihunt::c::cc::tally_line(&cc_row, &r.totals.discard_reasons);
+    assert!(line.contains("3 without a verdict (3 refused"), "{line}");
 
     let hanging = fake_cc(
         tools.path(),

@@ -153,11 +153,19 @@ impl CcArgs {
     }
 }
 
-/// One line for the end of a hunt: what the compiler under test did.
-pub fn tally_line(t: &StageTally) -> String {
-    let discarded: u64 = t.discarded.values().sum();
-    let refused: u64 = t
-        .discarded
+/// One line for the end of a hunt: what the compiler under test did. `cc` is its row;
+/// `discard_reasons` the programs' (with `--no-phicc` a program without a verdict from
+/// the compiler under test is discarded, under a reason that starts with `cc `).
+pub fn tally_line(
+    cc: &StageTally,
+    discard_reasons: &std::collections::BTreeMap<String, u64>,
+) -> String {
+    let mut reasons = cc.discarded.clone();
+    for (k, v) in discard_reasons.iter().filter(|(k, _)| k.starts_with("cc ")) {
+        *reasons.entry(k.clone()).or_default() += v;
+    }
+    let discarded: u64 = reasons.values().sum();
+    let refused: u64 = reasons
         .iter()
         .filter(|(k, _)| k.starts_with("cc refused"))
         .map(|(_, v)| v)
@@ -165,9 +173,9 @@ pub fn tally_line(t: &StageTally) -> String {
     format!(
         "cc: {} programs judged, {discarded} without a verdict ({refused} refused by the compiler); \
          {:.1} ms compile, {:.1} ms run per program",
-        t.programs,
-        t.build_us as f64 / 1e3 / (t.programs + discarded).max(1) as f64,
-        t.run_us as f64 / 1e3 / t.programs.max(1) as f64,
+        cc.programs,
+        cc.build_us as f64 / 1e3 / (cc.programs + cc.discarded.values().sum::<u64>()).max(1) as f64,
+        cc.run_us as f64 / 1e3 / cc.programs.max(1) as f64,
     )
 }
 
@@ -562,7 +570,7 @@ pub fn judge_program(
         },
         Raw::Suspect(kind, detail, exec) => {
             match gcc_reference(cc.target, &attempt.source(), &p.include_dirs, limits)? {
-                CReference::Discarded(why) => CcOutcome::Discarded(format!("reference: {why}")),
+                CReference::Discarded(why) => CcOutcome::Discarded(format!("cc reference: {why}")),
                 CReference::Usable { o0, .. }
                     if o0.exit == expected.exit && o0.stdout == expected.stdout =>
                 {

@@ -137,7 +137,7 @@ pub fn hunt_command(args: HuntArgs) -> i32 {
                 );
             }
             if let Some(t) = r.totals.native.get(crate::c::cc::STAGE) {
-                println!("{}", crate::c::cc::tally_line(t));
+                println!("{}", crate::c::cc::tally_line(t, &r.totals.discard_reasons));
             }
             for dir in &r.totals.front_end_panics {
                 println!("  front-end panic: {dir}");
