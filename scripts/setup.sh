@@ -29,6 +29,8 @@ say() { printf 'setup: %s\n' "$*"; }
 # Debian packages: install only what is missing, with one `apt-get update` at most.
 APT_PACKAGES=(gcc csmith libcsmith-dev gcc-i686-linux-gnu gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu
   qemu-user chromium cvise)
+# clang: a second compiler under test for `phihunt hunt --cc 'clang -O2'` (README).
+APT_PACKAGES+=(clang)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   # "installed", not merely known to dpkg (a removed package keeps its config files).

@@ -283,6 +283,8 @@ enum Command {
         /// `native:x86_64/stack`.
         #[arg(long, default_value = "auto", value_name = "auto|none|T[,T]")]
         targets: String,
+        #[command(flatten)]
+        cc: crate::c::cc::CcCompilerArgs,
     },
     /// The main job: generate programs, run every stage, save, reduce and report
     /// findings. Ends with the line `N findings`.
@@ -326,6 +328,8 @@ enum Command {
         /// findings; only --jobs may change).
         #[arg(long, value_name = "DIR")]
         resume: Option<PathBuf>,
+        #[command(flatten)]
+        cc: crate::c::cc::CcArgs,
     },
     /// Benchmarks: `mutants` hunts each seeded bug until found or out of budget.
     Bench {
@@ -500,7 +504,15 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             ptr_bytes,
             time_passes,
             targets,
+            cc,
         } => {
+            let cc = match cc.compiler() {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return 2;
+                }
+            };
             let native = match native_plan(&targets) {
                 Ok((plan, _)) => plan,
                 Err(e) => {
@@ -526,6 +538,7 @@ pub fn cli_main(args: Vec<String>) -> i32 {
                     run_timeout: ref_timeout,
                     ..oracle::native::ReferenceConfig::default()
                 },
+                cc,
             };
             check_paths(&files, &settings).exit_code()
         }
@@ -542,11 +555,13 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             native_every,
             keep_per_signature,
             resume,
+            cc,
         } => crate::campaign::cli::hunt_command(crate::campaign::cli::HuntArgs {
             targets,
             native_every,
             keep_per_signature,
             resume,
+            cc,
             generators,
             time,
             seed,

@@ -175,6 +175,7 @@ fn a_wrong_expected_output_is_a_generator_bug_never_a_finding() {
         keep_per_signature: u64::MAX,
         persist: None,
         resume: None,
+        cc: None,
     };
     let r = hunt(&[&WrongExpected], &cfg).unwrap();
     assert_eq!(r.totals.programs, 3);

@@ -53,6 +53,7 @@ fn a_seeded_c_finding_reduces_to_a_small_defined_case() {
         keep_per_signature: u64::MAX,
         persist: None,
         resume: None,
+        cc: None,
     };
     let r = hunt(&sources, &cfg).unwrap();
     let first = r

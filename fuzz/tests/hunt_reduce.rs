@@ -45,6 +45,7 @@ fn config(out: PathBuf, mutants: Vec<Mutant>, programs: u64) -> HuntConfig {
         keep_per_signature: u64::MAX,
         persist: None,
         resume: None,
+        cc: None,
         native: phihunt::native::NativePlan::none(),
         native_every: 1,
     }

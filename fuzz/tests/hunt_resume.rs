@@ -220,6 +220,7 @@ fn a_killed_hunt_resumes_without_losing_or_repeating_anything() {
         keep_per_signature: KEEP,
         persist: None,
         resume: None,
+        cc: None,
     };
     let r = hunt(&refs, &cfg).unwrap();
     assert_eq!(r.totals.programs, PROGRAMS);

@@ -33,6 +33,7 @@ fn config(out: &Path, mutant: Mutant, programs: u64, stop_at_first: bool) -> Hun
         keep_per_signature: u64::MAX,
         persist: None,
         resume: None,
+        cc: None,
         native: NativePlan::none(),
         native_every: 1,
     }

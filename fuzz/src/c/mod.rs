@@ -8,6 +8,7 @@
 //! and `bench ub` benchmarks.
 
 pub mod bench;
+pub mod cc;
 pub mod cli;
 pub mod csmith;
 pub mod csmith_source;

@@ -128,6 +128,7 @@ pub fn bench_mutants(s: &BenchSettings) -> std::io::Result<Vec<MutantRow>> {
             keep_per_signature: super::keep::DEFAULT_KEEP_PER_SIGNATURE,
             persist: None,
             resume: None,
+            cc: None,
         };
         let r = hunt(&refs, &cfg)?;
         let row = match r.first_finding {

@@ -29,6 +29,8 @@ pub struct HuntArgs {
     pub keep_per_signature: u64,
     /// Continue the hunt in this directory (its settings replace the others but `jobs`).
     pub resume: Option<PathBuf>,
+    /// `--cc`, `--cc-target`, `--no-phicc`.
+    pub cc: crate::c::cc::CcArgs,
 }
 
 impl HuntArgs {
@@ -47,6 +49,9 @@ impl HuntArgs {
             mutants: self.mutants.iter().map(|m| m.name().to_string()).collect(),
             disabled_passes: self.pipeline.disabled.iter().cloned().collect(),
             max_iterations: self.pipeline.max_iterations,
+            cc: self.cc.compiler.cc.clone(),
+            cc_target: Some(self.cc.compiler.cc_target.clone()),
+            no_phicc: self.cc.no_phicc,
         }
     }
 
@@ -75,6 +80,13 @@ impl HuntArgs {
             native_every: s.native_every,
             keep_per_signature: s.keep_per_signature,
             resume: None,
+            cc: crate::c::cc::CcArgs {
+                compiler: crate::c::cc::CcCompilerArgs {
+                    cc: s.cc.clone(),
+                    cc_target: s.cc_target.clone().unwrap_or_else(|| "x86_64".into()),
+                },
+                no_phicc: s.no_phicc,
+            },
         })
     }
 }
@@ -135,7 +147,21 @@ pub fn hunt_command(args: HuntArgs) -> i32 {
     let out_dir = args
         .out
         .unwrap_or_else(|| default_out_dir(std::path::Path::new(".")));
-    let (native, choice) = match crate::cli::native_plan(&args.targets) {
+    let names: Vec<&str> = refs.iter().map(|s| s.name()).collect();
+    let cc = match args.cc.stage(&names) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    // `--no-phicc`: no native stage of phicc's either.
+    let targets = if args.cc.no_phicc {
+        "none"
+    } else {
+        &args.targets
+    };
+    let (native, choice) = match crate::cli::native_plan(targets) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: --targets: {e}");
@@ -154,7 +180,7 @@ pub fn hunt_command(args: HuntArgs) -> i32 {
         );
     }
     println!(
-        "phihunt hunt: generators {}, seed {seed}, {jobs} jobs, {:.0?}, out {}; {}{}",
+        "phihunt hunt: generators {}, seed {seed}, {jobs} jobs, {:.0?}, out {}; {}{}{}",
         names.join(","),
         args.time,
         out_dir.display(),
@@ -163,7 +189,9 @@ pub fn hunt_command(args: HuntArgs) -> i32 {
             String::new()
         } else {
             format!(", for one program in {}", args.native_every.max(1))
-        }
+        },
+        cc.as_ref()
+            .map_or(String::new(), |c| format!("; {}", c.describe()))
     );
     install_ctrlc();
     let cfg = HuntConfig {
@@ -186,6 +214,7 @@ pub fn hunt_command(args: HuntArgs) -> i32 {
         keep_per_signature: args.keep_per_signature,
         persist: Some(stored),
         resume,
+        cc,
     };
     let cfg_out = cfg.out_dir.clone();
     match hunt(&refs, &cfg) {
@@ -211,6 +240,9 @@ pub fn hunt_command(args: HuntArgs) -> i32 {
                     stages.join(", "),
                     s.reduced.as_deref().unwrap_or(&s.first)
                 );
+            }
+            if let Some(t) = r.totals.native.get(crate::c::cc::STAGE) {
+                println!("{}", crate::c::cc::tally_line(t, &r.totals.discard_reasons));
             }
             for dir in &r.totals.front_end_panics {
                 println!("  front-end panic: {dir}");

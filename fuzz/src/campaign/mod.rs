@@ -17,6 +17,8 @@
 //!   programs (source-local indexes that are multiples of it), after the stage
 //!   differential agreed; their findings are saved like any other, with the target and
 //!   allocator in `finding.json`;
+//! - with `--cc`, the compiler under test (`crate::c::cc`) runs on every C program whose
+//!   phicc stages agreed (or, with `--no-phicc`, on every C program), as the stage `cc`;
 //! - a program whose own source says it is unusable (generated C that phicc refuses, that
 //!   the oracle finds undefined at `lowered`, or whose expected output gcc contradicts)
 //!   is a generator bug: saved under `OUT/generator-bugs/` and counted apart, never a
@@ -107,6 +109,8 @@ pub struct HuntConfig {
     pub persist: Option<state::StoredSettings>,
     /// The state of the hunt this one continues (`--resume`).
     pub resume: Option<state::HuntState>,
+    /// `--cc`: a C compiler under test, judged on every C program (`crate::c::cc`).
+    pub cc: Option<crate::c::cc::CcStage>,
 }
 
 /// What a worker tells the main thread about one program.
@@ -233,9 +237,18 @@ fn run_one(
         }
         None => &cfg.diff,
     };
-    let mut verdict = timed(Phase::Oracle, || {
-        differential(&cand.module, &cand.entry, &cand.arg_vectors, diff)
-    });
+    let mut verdict = if cfg.cc.as_ref().is_some_and(|cc| !cc.phicc) {
+        // `--no-phicc`: phicc's stages are off, only the compiler under test is judged.
+        Verdict::Agree {
+            expectations: Vec::new(),
+            dropped: Vec::new(),
+            pass_changes: Vec::new(),
+        }
+    } else {
+        timed(Phase::Oracle, || {
+            differential(&cand.module, &cand.entry, &cand.arg_vectors, diff)
+        })
+    };
     if let Some(p) = &cand.c_program {
         use crate::c::hunt::{check_expected, program_files, ExpectedCheck};
         match check_expected(p, &verdict) {
@@ -372,6 +385,36 @@ fn run_one(
             }
         }
     }
+    // `--cc`: the compiler under test on every C program phicc's stages agreed on.
+    let mut cc_files = Vec::new();
+    if let (Some(cc), Verdict::Agree { .. }, Some(p)) = (&cfg.cc, &verdict, &cand.c_program) {
+        use crate::c::cc::HuntStep;
+        match cc.hunt_step(p, &cfg.native.limits, &mut native) {
+            Ok(HuntStep::Continue) => {}
+            Ok(HuntStep::Discarded(reason)) => verdict = Verdict::Discarded { reason },
+            Ok(HuntStep::GeneratorBug(reason)) => {
+                let files = crate::c::hunt::program_files(p);
+                let r = Rejection {
+                    compiler_panic: false,
+                    kind: crate::c::reference::Reason::ExpectedOutputContradicted.name(),
+                    reason,
+                    files,
+                };
+                return rejected(source, seed, cfg, r);
+            }
+            Ok(HuntStep::Finding(f, files)) => {
+                verdict = Verdict::Finding(f);
+                cc_files = files;
+            }
+            Err(setup) => {
+                return Event::Done {
+                    generator: source.name(),
+                    verdict: Summary::SaveFailed(format!("--cc: {setup}")),
+                    features: cand.features,
+                }
+            }
+        }
+    }
     let summary = match verdict {
         Verdict::Agree {
             expectations,
@@ -405,8 +448,12 @@ fn run_one(
             }
         }
         Verdict::Finding(f) => {
-            let (target, regalloc, ptr_bytes) =
-                finding_context(&f.signature, cfg.diff.run.ptr_bytes);
+            let (target, regalloc, ptr_bytes) = match &cfg.cc {
+                Some(cc) if f.signature.stage == crate::c::cc::STAGE => {
+                    cc.compiler.finding_context()
+                }
+                _ => finding_context(&f.signature, cfg.diff.run.ptr_bytes),
+            };
             let record = FindingRecord {
                 id: found_ids.fetch_add(1, Ordering::SeqCst),
                 signature: f.signature.clone(),
@@ -430,6 +477,7 @@ fn run_one(
                         write_atomically(&dir.join(name), text.as_bytes())?;
                     }
                 }
+                crate::c::cc::write_finding_files(&dir, &cc_files)?;
                 // Saved: now the journal names it (a killed hunt still lists it).
                 journal.append(journal::JournalEntry::finding(
                     record.id,
@@ -720,7 +768,10 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                             } => {
                                 t.agreed += 1;
                                 if let Some(stages) = native {
-                                    t.native_programs += 1;
+                                    // The `cc` row alone (`--cc`) is no run of phicc's.
+                                    if stages.keys().any(|k| k != crate::c::cc::STAGE) {
+                                        t.native_programs += 1;
+                                    }
                                     for (stage, tally) in stages {
                                         t.native.entry(stage.clone()).or_default().merge(tally);
                                     }

@@ -223,6 +223,7 @@ mod tests {
             keep_per_signature: super::super::keep::DEFAULT_KEEP_PER_SIGNATURE,
             persist: None,
             resume: None,
+            cc: None,
         }
     }
 

@@ -88,6 +88,13 @@ pub struct StoredSettings {
     /// Passes switched off, and the optimization loop's iterations.
     pub disabled_passes: Vec<String>,
     pub max_iterations: usize,
+    /// `--cc CMD`, `--cc-target T`, `--no-phicc` (absent in states written before them).
+    #[serde(default)]
+    pub cc: Option<String>,
+    #[serde(default)]
+    pub cc_target: Option<String>,
+    #[serde(default)]
+    pub no_phicc: bool,
 }
 
 /// One signature's tally as the state keeps it (no module: that is on disk).

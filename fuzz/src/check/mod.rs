@@ -317,6 +317,14 @@ fn c_native_rows(
     settings: &CheckSettings,
     j: &mut c_source::CJudgement,
 ) -> Result<(), String> {
+    // `--cc`: the compiler under test's row (`crate::c::cc`), against gcc's reference.
+    if let Some(cc) = &settings.cc {
+        let limits = &settings.native.limits;
+        let verdict = crate::c::cc::judge_file(cc, path, include_dirs, limits)?;
+        j.stages
+            .push(format!("{} ({})", crate::c::cc::STAGE, cc.describe()));
+        j.cells.push(native_rows::cell_of(&verdict));
+    }
     if settings.native.is_empty() {
         return Ok(());
     }
@@ -356,6 +364,8 @@ pub struct CheckSettings {
     pub native: crate::native::NativePlan,
     /// Files checked in parallel (0 or 1: one at a time).
     pub jobs: usize,
+    /// `--cc`: a C compiler under test, one more row for `.c` files.
+    pub cc: Option<crate::c::cc::CompilerUnderTest>,
 }
 
 /// Checks every input, printing as it goes (in input order); returns the summary. Files

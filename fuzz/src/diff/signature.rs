@@ -45,8 +45,12 @@ pub enum FindingKind {
     BackendError,
     /// Native: the target's assembler or linker rejected phicc's assembly.
     AsmRejected,
-    /// Native: phicc's binary ran past its time limit where the reference finished.
+    /// Native: phicc's binary ran past its time limit where the reference finished (with
+    /// `--cc`: the compiler under test, or its binary, did).
     Timeout,
+    /// `--cc`: the compiler under test crashed (killed by a signal, or an internal
+    /// compiler error in its output) — see `c::cc`.
+    Crash,
 }
 
 impl FindingKind {
@@ -61,6 +65,7 @@ impl FindingKind {
             FindingKind::BackendError => "backend_error",
             FindingKind::AsmRejected => "asm_rejected",
             FindingKind::Timeout => "timeout",
+            FindingKind::Crash => "crash",
         }
     }
 }

@@ -82,6 +82,31 @@ impl Build {
     pub fn dir(&self) -> &Path {
         self.dir.path()
     }
+
+    /// A build that the caller's own command made in `dir` (from [`build_dir`]): the
+    /// executable is `dir/a.out`; `elapsed` is the command's wall time. (phihunt's
+    /// `--cc` runs any C compiler this way and classifies its failures itself.)
+    pub fn adopt(dir: TempDir, elapsed: Duration) -> Build {
+        let binary = dir.path().join("a.out");
+        Build {
+            dir,
+            binary,
+            elapsed,
+        }
+    }
+}
+
+/// A fresh build directory, named so that [`remove_stale_dirs`] finds it when this
+/// process is killed outright.
+pub fn build_dir() -> Result<TempDir, String> {
+    static SWEEP: Once = Once::new();
+    SWEEP.call_once(|| {
+        remove_stale_dirs();
+    });
+    tempfile::Builder::new()
+        .prefix(&format!("{DIR_PREFIX}{}-", std::process::id()))
+        .tempdir()
+        .map_err(|e| format!("cannot create a temporary directory: {e}"))
 }
 
 /// Why there is no executable.
@@ -129,14 +154,7 @@ pub(crate) fn build_with(
     sources: &[Source],
     cfg: &BuildConfig,
 ) -> Result<Build, BuildError> {
-    static SWEEP: Once = Once::new();
-    SWEEP.call_once(|| {
-        remove_stale_dirs();
-    });
-    let dir = tempfile::Builder::new()
-        .prefix(&format!("{DIR_PREFIX}{}-", std::process::id()))
-        .tempdir()
-        .map_err(|e| BuildError::Setup(format!("cannot create a temporary directory: {e}")))?;
+    let dir = build_dir().map_err(BuildError::Setup)?;
     let mut gcc = Command::new(driver);
     if link_static {
         gcc.arg("-static");
@@ -235,7 +253,7 @@ fn process_exists(pid: libc::pid_t) -> bool {
 /// The first line of `stderr` that mentions an error (gcc's `error:`, the assembler's
 /// `Error:`, the linker's `undefined reference`), else the first line, else `fallback`;
 /// `dir/` removed so messages do not depend on the temporary directory's name.
-fn first_error_line(stderr: &[u8], dir: &Path, fallback: &str) -> String {
+pub fn first_error_line(stderr: &[u8], dir: &Path, fallback: &str) -> String {
     let text = String::from_utf8_lossy(stderr);
     let line = text
         .lines()

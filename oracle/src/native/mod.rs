@@ -31,7 +31,7 @@ pub mod process;
 pub mod run;
 pub mod targets;
 
-pub use build::{build, Build, BuildConfig, BuildError, Source};
+pub use build::{build, build_dir, first_error_line, Build, BuildConfig, BuildError, Source};
 pub use compare::{judge_against_oracle, judge_against_reference, trap_signal, NativeVerdict};
 pub use gcc::{reference_on, reference_run, NativeOutcome, NativeRun, ReferenceConfig};
 pub use ir_driver::{driver_source, parse_result, rename_main, EntryCall, ENTRY_MAIN_RENAME};

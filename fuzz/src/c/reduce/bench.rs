@@ -156,6 +156,7 @@ pub fn bench_creduce(s: &CreduceBench) -> std::io::Result<Vec<CreduceRow>> {
             keep_per_signature: crate::campaign::keep::DEFAULT_KEEP_PER_SIGNATURE,
             persist: None,
             resume: None,
+            cc: None,
         };
         let r = hunt(&sources, &cfg)?;
         let Some(first) = r.signatures.first() else {
