@@ -157,6 +157,8 @@ pub fn compile_module(
             }
         }
     }
+    // The record-piece loads of `lowering::abi` are plain loads to a backend.
+    let module = &*crate::abi_intrinsics::lower_for_backend(module);
     match target {
         Target::X86_64 => x86_64::emit_module(module, opts),
         Target::I686 => i686::emit_module(module, opts),

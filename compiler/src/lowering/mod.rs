@@ -43,6 +43,7 @@
 //! statements is bounded by [`MAX_DEPTH`]; the returned module passes the verifier (it
 //! is checked before it is returned; a failure there is reported as an internal error).
 
+mod abi;
 mod assign;
 mod bitfield;
 mod branch;
@@ -54,6 +55,7 @@ mod expr;
 mod function;
 mod globals;
 mod init;
+mod pieces;
 mod lvalue;
 mod stmt;
 mod switch;

@@ -13,6 +13,7 @@
 //! record result to the hidden slot before `ret void`; the frames on the recursion
 //! through `stmt` are small (each nesting construct has its own function).
 
+use super::abi::RetPlace;
 use super::builder::exact;
 use super::expr::RVal;
 use super::function::{FnLower, Res};
@@ -236,12 +237,9 @@ impl FnLower<'_, '_> {
 
     fn ret(&mut self, value: Option<&Expr>) -> Res<()> {
         let Some(e) = value else {
-            let term = match self.ret {
-                crate::ir::IrType::Void => Terminator::Ret(None),
-                // `return;` in a non-void function: the value is unusable (C99 6.8.6.4
-                // forbids it; gcc accepts it with a warning).
-                t => Terminator::Ret(Some((t, exact(t, 0)))),
-            };
+            // `return;` in a non-void function: the value is unusable (C99 6.8.6.4
+            // forbids it; gcc accepts it with a warning).
+            let term = self.ret_without_value();
             self.b.terminate(term);
             return Ok(());
         };
@@ -254,18 +252,23 @@ impl FnLower<'_, '_> {
                     self.b.terminate(Terminator::Ret(Some((self.ret, v))));
                 }
             }
-            RVal::Record(addr) => {
-                if let Some(slot) = self.sret {
-                    let size = self.size_of(e)?;
-                    self.memcpy(slot, addr, size)?;
+            RVal::Record(addr) => match self.ret_place {
+                RetPlace::Piece { piece, size, align } => {
+                    let pieces = self.record_pieces(addr, size, align, piece)?;
+                    let v = pieces.first().copied().unwrap_or(exact(piece, 0));
+                    self.b.terminate(Terminator::Ret(Some((piece, v))));
                 }
-                self.b.terminate(Terminator::Ret(None));
-            }
+                _ => {
+                    if let Some(slot) = self.sret {
+                        let size = self.size_of(e)?;
+                        self.memcpy(slot, addr, size)?;
+                    }
+                    let term = self.ret_without_value();
+                    self.b.terminate(term);
+                }
+            },
             RVal::Void => {
-                let term = match self.ret {
-                    crate::ir::IrType::Void => Terminator::Ret(None),
-                    t => Terminator::Ret(Some((t, exact(t, 0)))),
-                };
+                let term = self.ret_without_value();
                 self.b.terminate(term);
             }
         }

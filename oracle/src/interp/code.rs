@@ -190,6 +190,14 @@ pub(crate) enum Op {
         size: u8,
         c: Canon,
     },
+    /// A record-piece load (`compiler::abi_intrinsics`): as `Load`, but a byte never
+    /// written reads as 0.
+    LoadPiece {
+        d: Reg,
+        p: Reg,
+        size: u8,
+        c: Canon,
+    },
     Store {
         v: Reg,
         p: Reg,

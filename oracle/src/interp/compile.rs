@@ -39,6 +39,7 @@ use compiler::ir::{
     BinOp, BlockId, Callee, GlobalInit, GlobalItem, Inst, IrFunction, IrModule, IrType, Operand,
     Terminator, UnOp, Value,
 };
+use compiler::abi_intrinsics::AbiLoad;
 use compiler::ub_intrinsics::UbIntrinsic;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -64,6 +65,8 @@ enum Symbol {
     Libc(LibcFn),
     /// A checked-lowering intrinsic: callable directly only.
     Intrinsic(UbIntrinsic),
+    /// A record-piece load (`compiler::abi_intrinsics`): callable directly only.
+    AbiLoad(AbiLoad),
 }
 
 /// Module-wide facts every function's decoding needs.
@@ -170,6 +173,19 @@ pub(crate) fn compile_reusing(
                 .allocate(0, 1, AllocKind::ConstGlobal)
                 .ok_or_else(|| err("too many symbols".into()))?;
             symbols.insert(&d.name, (Symbol::Intrinsic(k), addr));
+            continue;
+        }
+        if let Some(k) = AbiLoad::by_name(&d.name) {
+            if *d != k.decl() {
+                return Err(err(format!(
+                    "intrinsic @{} is declared with the wrong signature",
+                    d.name
+                )));
+            }
+            let (_, addr) = image
+                .allocate(0, 1, AllocKind::ConstGlobal)
+                .ok_or_else(|| err("too many symbols".into()))?;
+            symbols.insert(&d.name, (Symbol::AbiLoad(k), addr));
             continue;
         }
         let f = LibcFn::by_name(&d.name).ok_or_else(|| {
@@ -767,6 +783,13 @@ impl<'a> FuncCompiler<'a> {
                         }
                         CallTarget::Mismatch
                     }
+                    Symbol::AbiLoad(k) => {
+                        let d = k.decl();
+                        if signature_matches(arg_types(), ret, &d.params, d.variadic, d.ret) {
+                            return self.piece_load(k, dest, args);
+                        }
+                        CallTarget::Mismatch
+                    }
                     Symbol::Func(i) => {
                         let f = &self.ctx.module.functions[i as usize];
                         if signature_matches(arg_types(), ret, &f.params, f.variadic, f.ret) {
@@ -803,6 +826,29 @@ impl<'a> FuncCompiler<'a> {
             ret,
         });
         self.emit(Op::Call { site });
+        Ok(())
+    }
+
+    /// A call of record-piece load `k` whose signature matched: one instruction.
+    fn piece_load(
+        &mut self,
+        k: AbiLoad,
+        dest: Option<Value>,
+        args: &[(IrType, Operand)],
+    ) -> Result<(), InterpError> {
+        let (ty, ptr) = args
+            .first()
+            .ok_or_else(|| self.fail("a piece load without a pointer"))?;
+        let p = self.read(ptr, *ty)?;
+        if let Some(d) = dest {
+            let op = Op::LoadPiece {
+                d: self.reg(d),
+                p,
+                size: k.size() as u8,
+                c: self.canon(k.ty()),
+            };
+            self.define(d, op);
+        }
         Ok(())
     }
 

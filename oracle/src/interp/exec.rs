@@ -491,6 +491,13 @@ impl<'p> Machine<'p> {
                             Err(u) => ub!(u),
                         }
                     }
+                    Op::LoadPiece { d, p, size, c } => {
+                        charge!();
+                        match mem.load_piece(r!(p), size as usize) {
+                            Ok(v) => r!(d) = c.apply(v),
+                            Err(u) => ub!(u),
+                        }
+                    }
                     Op::Store { v, p, size } => {
                         charge!();
                         if let Err(u) = mem.store(r!(p), size as usize, r!(v)) {
