@@ -79,6 +79,95 @@ impl AbiLoad {
     }
 }
 
+/// The second result register of a record returned in two pieces (gcc: %rdx, x1, a1).
+///
+/// `call void @__phi_abi.ret_hi(i64 %h)` sets it; it must be the last instruction of a
+/// block that ends in `ret` (whose value is the first piece). `%h = call i64
+/// @__phi_abi.result_hi()` reads it; it must directly follow the call whose second piece
+/// it is. The oracle keeps one such register per run; a backend moves the value into or
+/// out of its ABI register right there ([`pair_placement_error`] keeps the placement).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AbiHi {
+    RetHi,
+    ResultHi,
+}
+
+impl AbiHi {
+    pub const ALL: [AbiHi; 2] = [AbiHi::RetHi, AbiHi::ResultHi];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            AbiHi::RetHi => "__phi_abi.ret_hi",
+            AbiHi::ResultHi => "__phi_abi.result_hi",
+        }
+    }
+
+    pub fn by_name(name: &str) -> Option<AbiHi> {
+        AbiHi::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// The declaration the module carries.
+    pub fn decl(self) -> IrDecl {
+        let (params, ret) = match self {
+            AbiHi::RetHi => (vec![IrType::I64], IrType::Void),
+            AbiHi::ResultHi => (vec![], IrType::I64),
+        };
+        IrDecl {
+            name: self.name().to_string(),
+            params,
+            variadic: false,
+            ret,
+        }
+    }
+
+    /// The intrinsic `inst` calls, if it calls one.
+    pub fn of(inst: &Inst) -> Option<AbiHi> {
+        match inst {
+            Inst::Call {
+                callee: Callee::Direct(name),
+                ..
+            } => AbiHi::by_name(name),
+            _ => None,
+        }
+    }
+}
+
+/// Why the second-result intrinsics of `func` are misplaced, if they are: a `ret_hi`
+/// that is not the last instruction of a block ending in `ret`, or a `result_hi` that
+/// does not directly follow a call of something else.
+pub fn pair_placement_error(func: &crate::ir::IrFunction) -> Option<String> {
+    for block in &func.blocks {
+        for (i, inst) in block.insts.iter().enumerate() {
+            match AbiHi::of(inst) {
+                Some(AbiHi::RetHi) => {
+                    let last = i + 1 == block.insts.len();
+                    if !last || !matches!(block.term, crate::ir::Terminator::Ret(Some(_))) {
+                        return Some(format!(
+                            "@{} in {} is not directly followed by `ret` with a value",
+                            AbiHi::RetHi.name(),
+                            block.label
+                        ));
+                    }
+                }
+                Some(AbiHi::ResultHi) => {
+                    let after_call = i > 0
+                        && matches!(block.insts[i - 1], Inst::Call { dest: Some(_), .. })
+                        && AbiHi::of(&block.insts[i - 1]).is_none();
+                    if !after_call {
+                        return Some(format!(
+                            "@{} in {} does not directly follow a call with a result",
+                            AbiHi::ResultHi.name(),
+                            block.label
+                        ));
+                    }
+                }
+                None => {}
+            }
+        }
+    }
+    None
+}
+
 /// `module` with every call of a piece load replaced by a `load` of its type and the
 /// declarations dropped (borrowed unchanged when it has none): what the backends compile.
 pub fn lower_for_backend(module: &IrModule) -> Cow<'_, IrModule> {

@@ -43,6 +43,7 @@ pub mod liveness;
 pub mod parallel_move;
 pub mod regalloc;
 pub mod riscv64;
+pub mod second_result;
 pub mod x86;
 pub mod x86_64;
 

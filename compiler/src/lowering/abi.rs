@@ -19,21 +19,26 @@
 //!   offsets aligned for their type is INTEGER: one piece per eightbyte, in the next free
 //!   GPRs, or — when not enough of the six GPRs are left for all of its pieces — all of it
 //!   in the stack area (later scalars still take the free GPRs). Any other record is
-//!   MEMORY: copied into the stack area. A result of at most 8 bytes comes back in %rax;
-//!   a larger one through a hidden pointer in %rdi that the callee returns in %rax.
+//!   MEMORY: copied into the stack area. An INTEGER result comes back in %rax (and %rdx);
+//!   a MEMORY one through a hidden pointer in %rdi that the callee returns in %rax.
 //! - i686 SysV: every record is copied into the stack area (4-byte pieces); a record
 //!   result goes through a hidden pointer pushed last.
 //! - AAPCS64: a record of at most 16 bytes in one or two X registers, or — when they do
 //!   not both fit — on the stack, and no later argument uses a register (NGRN = 8);
-//!   larger records by reference to a caller's copy; a result of at most 8 bytes in x0.
+//!   larger records by reference to a caller's copy; a result of at most 16 bytes in x0
+//!   (and x1).
 //! - RISC-V LP64: a record of at most 16 bytes in one or two a-registers, a pair split
 //!   between a7 and the stack when only a7 is left; larger ones by reference; a result of
-//!   at most 8 bytes in a0; larger ones through a hidden pointer in a0.
+//!   at most 16 bytes in a0 (and a1); larger ones through a hidden pointer in a0.
+//!
+//! A result in two registers is the first piece as the IR result and the second through
+//! the intrinsics of `abi_intrinsics::AbiHi`; such a function is never inlined (the
+//! intrinsics must stay next to its `ret` and to the call).
 //!
 //! Not yet as gcc (phicc still uses its own convention there, so a mixed link with such a
-//! function is wrong; see docs/backend.md): results of 9 to 16 bytes on the 64-bit
-//! targets (gcc: two registers), results over 16 bytes on AArch64 (gcc: x8, phicc: x0)
-//! and every record result on i686 (gcc's callee pops the hidden pointer: `ret $4`).
+//! function is wrong; see docs/backend.md): results over 16 bytes on AArch64 (gcc: x8,
+//! phicc: x0) and every record result on i686 (gcc's callee pops the hidden pointer:
+//! `ret $4`).
 //! Records aligned beyond the word (only `aligned(N)` makes them) are refused.
 //!
 //! Invariants: the caller and the callee build their signature with the same function
@@ -71,6 +76,9 @@ pub enum RetPlace {
     Scalar(IrType),
     /// A record in one integer piece (the IR return type).
     Piece { piece: IrType, size: u64, align: u32 },
+    /// A record in two integer pieces: the first is the IR result, the second travels
+    /// through `abi_intrinsics::AbiHi` (gcc's second result register).
+    Pair { piece: IrType, size: u64, align: u32 },
     /// A record through a hidden pointer, IR parameter 0; with `returned` the callee
     /// also returns that pointer (the IR return type is `ptr`).
     Hidden { size: u64, align: u32, returned: bool },
@@ -138,11 +146,17 @@ pub fn abi_signature<'q>(
         Type::Void => RetPlace::Void,
         Type::Record(_) => {
             let (size, align) = record_facts(ctx, &ret.ty)?;
-            let in_register = target != Target::I686
-                && size <= pb
+            let in_registers = target != Target::I686
+                && size <= 2 * pb
                 && !(target == Target::X86_64 && x86_64_memory_class(ctx, &ret.ty));
-            if in_register {
+            if in_registers && size <= pb {
                 RetPlace::Piece {
+                    piece: piece_type(target),
+                    size,
+                    align,
+                }
+            } else if in_registers {
+                RetPlace::Pair {
                     piece: piece_type(target),
                     size,
                     align,
@@ -166,7 +180,7 @@ pub fn abi_signature<'q>(
     sig.ret = match ret_place {
         RetPlace::Void => IrType::Void,
         RetPlace::Scalar(t) => t,
-        RetPlace::Piece { piece, .. } => piece,
+        RetPlace::Piece { piece, .. } | RetPlace::Pair { piece, .. } => piece,
         RetPlace::Hidden { returned: true, .. } => IrType::Ptr,
         RetPlace::Hidden { .. } => IrType::Void,
     };

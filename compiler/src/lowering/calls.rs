@@ -17,6 +17,7 @@
 use super::expr::RVal;
 use super::function::{FnLower, Res};
 use super::abi::{abi_signature, ArgPlace, RetPlace};
+use crate::abi_intrinsics::AbiHi;
 use super::builder::exact;
 use super::types::def_signature;
 use crate::frontend::ast::{Expr, ExprKind};
@@ -111,6 +112,12 @@ impl FnLower<'_, '_> {
         });
         Ok(match (sig.ret_place, ret_slot, dest) {
             (_, Some(slot), _) => RVal::Record(slot),
+            (RetPlace::Pair { piece, size, align }, _, Some(v)) => {
+                // Directly after the call (`abi_intrinsics::pair_placement_error`).
+                let hi = self.abi_hi(AbiHi::ResultHi, vec![]);
+                let pieces = [Operand::Value(v), hi.unwrap_or(exact(piece, 0))];
+                RVal::Record(self.record_from_pieces(&pieces, size, align, piece))
+            }
             (RetPlace::Piece { piece, size, align }, _, Some(v)) => {
                 RVal::Record(self.record_from_pieces(&[Operand::Value(v)], size, align, piece))
             }

@@ -13,6 +13,7 @@
 //! and never exceeds [`MAX_DEPTH`].
 
 use super::abi::{AbiSignature, ArgPlace, RetPlace};
+use crate::abi_intrinsics::AbiHi;
 use super::builder::{exact, Builder};
 use super::types::{def_signature, object_align, object_size, scalar_type};
 use super::{ModuleCtx, MAX_DEPTH};
@@ -101,7 +102,8 @@ pub(crate) fn lower_function<'a>(ctx: &mut ModuleCtx<'a>, def: &'a FunctionDef) 
         attrs: FuncAttrs {
             is_static: def.is_static,
             is_inline: def.is_inline,
-            is_noinline: def.is_noinline,
+            // The second-result intrinsics must stay next to the `ret` and the call.
+            is_noinline: def.is_noinline || matches!(sig.ret_place, RetPlace::Pair { .. }),
         },
         blocks,
     })
@@ -215,14 +217,21 @@ impl<'a, 'c> FnLower<'a, 'c> {
         Operand::Value(v)
     }
 
-    /// The `ret` of a function that returns no usable value (`return;`, or running off
-    /// the end): a record result's hidden pointer when the ABI returns it, else zero.
-    pub fn ret_without_value(&self) -> Terminator {
-        match (self.ret, self.sret) {
+    /// Ends the block with the `ret` of a function that returns no usable value
+    /// (`return;`, or running off the end): a record result's hidden pointer when the
+    /// ABI returns it, else zero (both pieces of a pair).
+    pub fn ret_without_value(&mut self) {
+        let term = match (self.ret, self.sret) {
             (IrType::Void, _) => Terminator::Ret(None),
             (IrType::Ptr, Some(p)) if self.sret_returned() => Terminator::Ret(Some((IrType::Ptr, p))),
-            (t, _) => Terminator::Ret(Some((t, exact(t, 0)))),
-        }
+            (t, _) => {
+                if let RetPlace::Pair { piece, .. } = self.ret_place {
+                    self.abi_hi(AbiHi::RetHi, vec![(piece, exact(piece, 0))]);
+                }
+                Terminator::Ret(Some((t, exact(t, 0))))
+            }
+        };
+        self.b.terminate(term);
     }
 
     /// True when the callee returns the hidden result pointer (x86-64).
@@ -232,8 +241,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// What running off the closing brace does.
     fn fall_off_end(&mut self) {
-        let term = self.ret_without_value();
-        self.b.terminate(term);
+        self.ret_without_value();
     }
 
     // ----- emission helpers -----

@@ -11,7 +11,7 @@
 //! slot a record is rebuilt in is padded the same way, so the last piece's store fits.
 
 use super::function::{FnLower, Res};
-use crate::abi_intrinsics::AbiLoad;
+use crate::abi_intrinsics::{AbiHi, AbiLoad};
 use crate::ir::{Callee, Inst, IrType, Operand};
 
 impl FnLower<'_, '_> {
@@ -65,6 +65,21 @@ impl FnLower<'_, '_> {
         let slot = self.temp(IrType::I8, size.div_ceil(width).max(1) * width, align);
         self.store_pieces(pieces, slot, piece);
         slot
+    }
+
+    /// A call of second-result intrinsic `k` (declaring it); its result, if it has one.
+    pub fn abi_hi(&mut self, k: AbiHi, args: Vec<(IrType, Operand)>) -> Option<Operand> {
+        let decl = k.decl();
+        let ret = decl.ret;
+        self.ctx.decls.entry(decl.name.clone()).or_insert(decl);
+        let dest = (ret != IrType::Void).then(|| self.value());
+        self.emit(Inst::Call {
+            dest,
+            ret,
+            callee: Callee::Direct(k.name().to_string()),
+            args,
+        });
+        dest.map(Operand::Value)
     }
 
     /// Stores `pieces` one after the other from `slot`.

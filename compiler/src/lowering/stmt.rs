@@ -14,6 +14,7 @@
 //! through `stmt` are small (each nesting construct has its own function).
 
 use super::abi::RetPlace;
+use crate::abi_intrinsics::AbiHi;
 use super::builder::exact;
 use super::expr::RVal;
 use super::function::{FnLower, Res};
@@ -239,8 +240,7 @@ impl FnLower<'_, '_> {
         let Some(e) = value else {
             // `return;` in a non-void function: the value is unusable (C99 6.8.6.4
             // forbids it; gcc accepts it with a warning).
-            let term = self.ret_without_value();
-            self.b.terminate(term);
+            self.ret_without_value();
             return Ok(());
         };
         match self.rvalue(e)? {
@@ -253,8 +253,13 @@ impl FnLower<'_, '_> {
                 }
             }
             RVal::Record(addr) => match self.ret_place {
-                RetPlace::Piece { piece, size, align } => {
+                RetPlace::Piece { piece, size, align } | RetPlace::Pair { piece, size, align } => {
                     let pieces = self.record_pieces(addr, size, align, piece)?;
+                    if let RetPlace::Pair { .. } = self.ret_place {
+                        let hi = pieces.get(1).copied().unwrap_or(exact(piece, 0));
+                        // The last instruction before the `ret`.
+                        self.abi_hi(AbiHi::RetHi, vec![(piece, hi)]);
+                    }
                     let v = pieces.first().copied().unwrap_or(exact(piece, 0));
                     self.b.terminate(Terminator::Ret(Some((piece, v))));
                 }
@@ -263,14 +268,10 @@ impl FnLower<'_, '_> {
                         let size = self.size_of(e)?;
                         self.memcpy(slot, addr, size)?;
                     }
-                    let term = self.ret_without_value();
-                    self.b.terminate(term);
+                    self.ret_without_value();
                 }
             },
-            RVal::Void => {
-                let term = self.ret_without_value();
-                self.b.terminate(term);
-            }
+            RVal::Void => self.ret_without_value(),
         }
         Ok(())
     }

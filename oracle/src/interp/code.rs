@@ -198,6 +198,14 @@ pub(crate) enum Op {
         size: u8,
         c: Canon,
     },
+    /// `@__phi_abi.ret_hi(v)`: sets the second result register.
+    SetAbiHi {
+        v: Reg,
+    },
+    /// `d = @__phi_abi.result_hi()`: reads it.
+    GetAbiHi {
+        d: Reg,
+    },
     Store {
         v: Reg,
         p: Reg,

@@ -39,7 +39,7 @@ use compiler::ir::{
     BinOp, BlockId, Callee, GlobalInit, GlobalItem, Inst, IrFunction, IrModule, IrType, Operand,
     Terminator, UnOp, Value,
 };
-use compiler::abi_intrinsics::AbiLoad;
+use compiler::abi_intrinsics::{AbiHi, AbiLoad};
 use compiler::ub_intrinsics::UbIntrinsic;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -67,6 +67,8 @@ enum Symbol {
     Intrinsic(UbIntrinsic),
     /// A record-piece load (`compiler::abi_intrinsics`): callable directly only.
     AbiLoad(AbiLoad),
+    /// A second-result intrinsic (`compiler::abi_intrinsics`): callable directly only.
+    AbiHi(AbiHi),
 }
 
 /// Module-wide facts every function's decoding needs.
@@ -173,6 +175,19 @@ pub(crate) fn compile_reusing(
                 .allocate(0, 1, AllocKind::ConstGlobal)
                 .ok_or_else(|| err("too many symbols".into()))?;
             symbols.insert(&d.name, (Symbol::Intrinsic(k), addr));
+            continue;
+        }
+        if let Some(k) = AbiHi::by_name(&d.name) {
+            if *d != k.decl() {
+                return Err(err(format!(
+                    "intrinsic @{} is declared with the wrong signature",
+                    d.name
+                )));
+            }
+            let (_, addr) = image
+                .allocate(0, 1, AllocKind::ConstGlobal)
+                .ok_or_else(|| err("too many symbols".into()))?;
+            symbols.insert(&d.name, (Symbol::AbiHi(k), addr));
             continue;
         }
         if let Some(k) = AbiLoad::by_name(&d.name) {
@@ -783,6 +798,13 @@ impl<'a> FuncCompiler<'a> {
                         }
                         CallTarget::Mismatch
                     }
+                    Symbol::AbiHi(k) => {
+                        let d = k.decl();
+                        if signature_matches(arg_types(), ret, &d.params, d.variadic, d.ret) {
+                            return self.abi_hi_call(k, dest, args);
+                        }
+                        CallTarget::Mismatch
+                    }
                     Symbol::AbiLoad(k) => {
                         let d = k.decl();
                         if signature_matches(arg_types(), ret, &d.params, d.variadic, d.ret) {
@@ -826,6 +848,27 @@ impl<'a> FuncCompiler<'a> {
             ret,
         });
         self.emit(Op::Call { site });
+        Ok(())
+    }
+
+    /// A call of second-result intrinsic `k` whose signature matched: one instruction.
+    fn abi_hi_call(
+        &mut self,
+        k: AbiHi,
+        dest: Option<Value>,
+        args: &[(IrType, Operand)],
+    ) -> Result<(), InterpError> {
+        match (k, args.first(), dest) {
+            (AbiHi::RetHi, Some((ty, op)), _) => {
+                let v = self.read(op, *ty)?;
+                self.emit(Op::SetAbiHi { v });
+            }
+            (AbiHi::ResultHi, _, Some(d)) => {
+                let op = Op::GetAbiHi { d: self.reg(d) };
+                self.define(d, op);
+            }
+            _ => {}
+        }
         Ok(())
     }
 

@@ -71,6 +71,9 @@ pub(crate) struct Machine<'p> {
     /// Phi sources of one parallel copy.
     scratch: Vec<u64>,
     libc_args: Vec<(IrType, u64)>,
+    /// The second result register of a record returned in two pieces
+    /// (`compiler::abi_intrinsics::AbiHi`).
+    abi_hi: u64,
 }
 
 /// Runs function `func` of `prog` with `args` (already counted) to an outcome.
@@ -186,6 +189,7 @@ impl<'p> Machine<'p> {
             generation: 0,
             scratch: Vec::new(),
             libc_args: Vec::new(),
+            abi_hi: 0,
         }
     }
 
@@ -304,6 +308,7 @@ impl<'p> Machine<'p> {
             let regs = &mut self.regs[frame.base..end];
             let stamps = &mut self.stamps[frame.base..end];
             let mem = &mut self.mem;
+            let abi_hi = &mut self.abi_hi;
             let gen = frame.gen;
             let mut pc = frame.pc as usize;
             let mut steps = self.steps;
@@ -497,6 +502,14 @@ impl<'p> Machine<'p> {
                             Ok(v) => r!(d) = c.apply(v),
                             Err(u) => ub!(u),
                         }
+                    }
+                    Op::SetAbiHi { v } => {
+                        charge!();
+                        *abi_hi = r!(v);
+                    }
+                    Op::GetAbiHi { d } => {
+                        charge!();
+                        r!(d) = *abi_hi;
                     }
                     Op::Store { v, p, size } => {
                         charge!();
