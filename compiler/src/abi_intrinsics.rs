@@ -132,12 +132,107 @@ impl AbiHi {
     }
 }
 
-/// Why the second-result intrinsics of `func` are misplaced, if they are: a `ret_hi`
-/// that is not the last instruction of a block ending in `ret`, or a `result_hi` that
-/// does not directly follow a call of something else.
+/// The hidden result pointer where the ABI gives it a register of its own (AArch64's
+/// x8), instead of an argument position.
+///
+/// `call void @__phi_abi.sret_arg(ptr %p)` sets it; it must directly precede the call
+/// that takes it. `%p = call ptr @__phi_abi.sret_param()` reads it in the callee; only
+/// `alloca`s may precede it, in the entry block. The oracle keeps one such register per
+/// run; a backend moves the pointer into or out of its ABI register right there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AbiSret {
+    Arg,
+    Param,
+}
+
+impl AbiSret {
+    pub const ALL: [AbiSret; 2] = [AbiSret::Arg, AbiSret::Param];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            AbiSret::Arg => "__phi_abi.sret_arg",
+            AbiSret::Param => "__phi_abi.sret_param",
+        }
+    }
+
+    pub fn by_name(name: &str) -> Option<AbiSret> {
+        AbiSret::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// The declaration the module carries.
+    pub fn decl(self) -> IrDecl {
+        let (params, ret) = match self {
+            AbiSret::Arg => (vec![IrType::Ptr], IrType::Void),
+            AbiSret::Param => (vec![], IrType::Ptr),
+        };
+        IrDecl {
+            name: self.name().to_string(),
+            params,
+            variadic: false,
+            ret,
+        }
+    }
+
+    /// The intrinsic `inst` calls, if it calls one.
+    pub fn of(inst: &Inst) -> Option<AbiSret> {
+        match inst {
+            Inst::Call {
+                callee: Callee::Direct(name),
+                ..
+            } => AbiSret::by_name(name),
+            _ => None,
+        }
+    }
+}
+
+/// True when `inst` calls one of this file's intrinsics.
+fn is_abi_intrinsic(inst: &Inst) -> bool {
+    match inst {
+        Inst::Call {
+            callee: Callee::Direct(name),
+            ..
+        } => {
+            AbiHi::by_name(name).is_some()
+                || AbiSret::by_name(name).is_some()
+                || AbiLoad::by_name(name).is_some()
+        }
+        _ => false,
+    }
+}
+
+/// Why the register intrinsics of `func` are misplaced, if they are: a `ret_hi` that is
+/// not the last instruction of a block ending in `ret`, a `result_hi` that does not
+/// directly follow a call of something else, a `sret_arg` not directly followed by such
+/// a call, or a `sret_param` after anything but `alloca`s of the entry block.
 pub fn pair_placement_error(func: &crate::ir::IrFunction) -> Option<String> {
-    for block in &func.blocks {
+    for (b, block) in func.blocks.iter().enumerate() {
         for (i, inst) in block.insts.iter().enumerate() {
+            match AbiSret::of(inst) {
+                Some(AbiSret::Arg) => {
+                    let next = block.insts.get(i + 1);
+                    if !next.is_some_and(|n| matches!(n, Inst::Call { .. }) && !is_abi_intrinsic(n))
+                    {
+                        return Some(format!(
+                            "@{} in {} is not directly followed by a call",
+                            AbiSret::Arg.name(),
+                            block.label
+                        ));
+                    }
+                }
+                Some(AbiSret::Param) => {
+                    let only_allocas = block.insts[..i]
+                        .iter()
+                        .all(|p| matches!(p, Inst::Alloca { .. }));
+                    if b != 0 || !only_allocas {
+                        return Some(format!(
+                            "@{} in {} is not at the start of the entry block",
+                            AbiSret::Param.name(),
+                            block.label
+                        ));
+                    }
+                }
+                None => {}
+            }
             match AbiHi::of(inst) {
                 Some(AbiHi::RetHi) => {
                     let last = i + 1 == block.insts.len();
@@ -152,7 +247,7 @@ pub fn pair_placement_error(func: &crate::ir::IrFunction) -> Option<String> {
                 Some(AbiHi::ResultHi) => {
                     let after_call = i > 0
                         && matches!(block.insts[i - 1], Inst::Call { dest: Some(_), .. })
-                        && AbiHi::of(&block.insts[i - 1]).is_none();
+                        && !is_abi_intrinsic(&block.insts[i - 1]);
                     if !after_call {
                         return Some(format!(
                             "@{} in {} does not directly follow a call with a result",

@@ -11,10 +11,8 @@
 //! phicc, links phicc's caller with gcc's callee and gcc's caller with phicc's callee,
 //! and compares every line with what the all-gcc program prints.
 //!
-//! The expected values come from gcc alone. The cases phicc does not pass as gcc yet
-//! (docs/backend.md, "Records by value") are listed in [`known_wrong`]: the test fails
-//! when any other case differs, and also when a listed case starts to agree (so the list
-//! only shrinks). Every child runs under a time limit in a `tempfile` directory; a missing
+//! The expected values come from gcc alone; every case must agree, with both register
+//! allocators. Every child runs under a time limit in a `tempfile` directory; a missing
 //! toolchain fails with the setup hint.
 
 mod native_support;
@@ -22,7 +20,7 @@ mod native_support;
 use compiler::backend::{RegallocMode, Target};
 use native_support::phicc::{assemble, c_module};
 use native_support::toolchain::{gcc, require_toolchain, run_binary};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 fn inputs() -> PathBuf {
@@ -52,26 +50,6 @@ const TYPES: [(&str, u64); 17] = [
 
 const FUNCTIONS: [&str; 5] = ["make", "sum", "many", "gap", "pass"];
 
-/// The cases where phicc's convention still differs from gcc's on `target`: record
-/// results over 16 bytes on AArch64 (gcc: the pointer in x8) and every record result on
-/// i686 (gcc's callee pops the hidden pointer).
-fn known_wrong(target: Target) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for (ty, size) in TYPES {
-        let wrong = match target {
-            Target::I686 => true,
-            Target::Aarch64 => size > 16,
-            Target::X86_64 | Target::Riscv64 => false,
-        };
-        if wrong {
-            for f in ["make", "pass"] {
-                out.insert(format!("{f}_{ty}"));
-            }
-        }
-    }
-    out
-}
-
 /// The printed line of each case, by case name.
 fn lines_by_case(stdout: &[u8]) -> BTreeMap<String, String> {
     String::from_utf8_lossy(stdout)
@@ -97,21 +75,22 @@ fn records_link_with_gcc(target: Target) {
     let dir = tempfile::tempdir().expect("temporary directory");
     let d = dir.path();
     let inputs = inputs();
-    let mut objects = BTreeMap::new();
+    let mut gcc_objects = BTreeMap::new();
+    let mut modules = BTreeMap::new();
     for part in ["caller", "callee"] {
         let c = inputs.join(format!("{part}.c"));
         let o = d.join(format!("gcc_{part}.o"));
         gcc(target, &["-O2", "-w", "-c"], &[&c], &o).unwrap_or_else(|e| panic!("{e}"));
+        gcc_objects.insert(part, o);
         let module = c_module(target, &c, &[&inputs]).unwrap_or_else(|e| panic!("{part}: {e}"));
-        let asm = assemble(&module, target, RegallocMode::LinearScan)
-            .unwrap_or_else(|e| panic!("{part}: {e}"));
-        let s = d.join(format!("phicc_{part}.s"));
-        std::fs::write(&s, asm).expect("write assembly");
-        objects.insert(part, (o, s));
+        modules.insert(part, module);
     }
-    let (gcc_caller, phicc_caller) = &objects["caller"];
-    let (gcc_callee, phicc_callee) = &objects["callee"];
-    let expected = run(target, d, "gcc_gcc", &[gcc_caller, gcc_callee]);
+    let expected = run(
+        target,
+        d,
+        "gcc_gcc",
+        &[&gcc_objects["caller"], &gcc_objects["callee"]],
+    );
     let cases: Vec<String> = TYPES
         .iter()
         .flat_map(|(ty, _)| FUNCTIONS.iter().map(move |f| format!("{f}_{ty}")))
@@ -123,36 +102,47 @@ fn records_link_with_gcc(target: Target) {
             "gcc's own program: {case}: {line:?}"
         );
     }
-    let known = known_wrong(target);
     let mut problems = Vec::new();
-    for (combo, sources) in [
-        ("phicc_caller+gcc_callee", [phicc_caller, gcc_callee]),
-        ("gcc_caller+phicc_callee", [gcc_caller, phicc_callee]),
-    ] {
-        let got = run(target, d, combo, &[sources[0], sources[1]]);
-        let wrong: BTreeSet<String> = cases
-            .iter()
-            .filter(|c| got.get(*c) != expected.get(*c))
-            .cloned()
-            .collect();
-        eprintln!(
-            "{} {combo}: {} of {} cases as gcc ({} known wrong)",
-            target.name(),
-            cases.len() - wrong.len(),
-            cases.len(),
-            known.len()
-        );
-        for case in wrong.difference(&known) {
-            problems.push(format!(
-                "{combo}: {case}: expected {:?}, got {:?}",
-                expected.get(case),
-                got.get(case)
-            ));
+    for mode in [RegallocMode::LinearScan, RegallocMode::Stack] {
+        let mut phicc_s = BTreeMap::new();
+        for (part, module) in &modules {
+            let asm = assemble(module, target, mode).unwrap_or_else(|e| panic!("{part}: {e}"));
+            let s = d.join(format!("phicc_{part}_{}.s", mode.name()));
+            std::fs::write(&s, asm).expect("write assembly");
+            phicc_s.insert(*part, s);
         }
-        for case in known.difference(&wrong) {
-            problems.push(format!(
-                "{combo}: {case} now agrees with gcc: remove it from known_wrong"
-            ));
+        for (combo, caller, callee) in [
+            (
+                "phicc caller + gcc callee",
+                &phicc_s["caller"],
+                &gcc_objects["callee"],
+            ),
+            (
+                "gcc caller + phicc callee",
+                &gcc_objects["caller"],
+                &phicc_s["callee"],
+            ),
+        ] {
+            let name = format!("{combo} ({})", mode.name());
+            let exe = name.replace(' ', "_").replace(['+', '(', ')'], "");
+            let got = run(target, d, &exe, &[caller, callee]);
+            let wrong: Vec<&String> = cases
+                .iter()
+                .filter(|c| got.get(*c) != expected.get(*c))
+                .collect();
+            eprintln!(
+                "{} {name}: {} of {} cases as gcc",
+                target.name(),
+                cases.len() - wrong.len(),
+                cases.len()
+            );
+            for case in wrong {
+                problems.push(format!(
+                    "{name}: {case}: expected {:?}, got {:?}",
+                    expected.get(case),
+                    got.get(case)
+                ));
+            }
         }
     }
     assert!(

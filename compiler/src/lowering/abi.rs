@@ -22,11 +22,14 @@
 //!   MEMORY: copied into the stack area. An INTEGER result comes back in %rax (and %rdx);
 //!   a MEMORY one through a hidden pointer in %rdi that the callee returns in %rax.
 //! - i686 SysV: every record is copied into the stack area (4-byte pieces); a record
-//!   result goes through a hidden pointer pushed last.
+//!   result goes through a hidden pointer in the first stack slot, which the callee pops
+//!   (`ret $4`) and returns in %eax (`abi_intrinsics::AbiSret`, so such a callee is
+//!   never inlined).
 //! - AAPCS64: a record of at most 16 bytes in one or two X registers, or — when they do
 //!   not both fit — on the stack, and no later argument uses a register (NGRN = 8);
 //!   larger records by reference to a caller's copy; a result of at most 16 bytes in x0
-//!   (and x1).
+//!   (and x1), a larger one through a hidden pointer in x8 (`abi_intrinsics::AbiSret`:
+//!   not an IR parameter, so such a callee is never inlined either).
 //! - RISC-V LP64: a record of at most 16 bytes in one or two a-registers, a pair split
 //!   between a7 and the stack when only a7 is left; larger ones by reference; a result of
 //!   at most 16 bytes in a0 (and a1); larger ones through a hidden pointer in a0.
@@ -35,10 +38,6 @@
 //! the intrinsics of `abi_intrinsics::AbiHi`; such a function is never inlined (the
 //! intrinsics must stay next to its `ret` and to the call).
 //!
-//! Not yet as gcc (phicc still uses its own convention there, so a mixed link with such a
-//! function is wrong; see docs/backend.md): results over 16 bytes on AArch64 (gcc: x8,
-//! phicc: x0) and every record result on i686 (gcc's callee pops the hidden pointer:
-//! `ret $4`).
 //! Records aligned beyond the word (only `aligned(N)` makes them) are refused.
 //!
 //! Invariants: the caller and the callee build their signature with the same function
@@ -75,13 +74,28 @@ pub enum RetPlace {
     Void,
     Scalar(IrType),
     /// A record in one integer piece (the IR return type).
-    Piece { piece: IrType, size: u64, align: u32 },
+    Piece {
+        piece: IrType,
+        size: u64,
+        align: u32,
+    },
     /// A record in two integer pieces: the first is the IR result, the second travels
     /// through `abi_intrinsics::AbiHi` (gcc's second result register).
-    Pair { piece: IrType, size: u64, align: u32 },
-    /// A record through a hidden pointer, IR parameter 0; with `returned` the callee
-    /// also returns that pointer (the IR return type is `ptr`).
-    Hidden { size: u64, align: u32, returned: bool },
+    Pair {
+        piece: IrType,
+        size: u64,
+        align: u32,
+    },
+    /// A record through a hidden pointer: IR parameter 0, or — with `out_of_band`
+    /// (AArch64's x8; i686's first stack slot, which the callee pops) — through
+    /// `abi_intrinsics::AbiSret`; with `returned` the callee also returns that pointer
+    /// (the IR return type is `ptr`).
+    Hidden {
+        size: u64,
+        align: u32,
+        returned: bool,
+        out_of_band: bool,
+    },
 }
 
 /// A function type's IR signature and where every C argument sits in it.
@@ -97,7 +111,13 @@ pub struct AbiSignature {
 impl AbiSignature {
     /// True when the IR parameter list starts with a hidden result pointer.
     pub fn sret(&self) -> bool {
-        matches!(self.ret_place, RetPlace::Hidden { .. })
+        matches!(
+            self.ret_place,
+            RetPlace::Hidden {
+                out_of_band: false,
+                ..
+            }
+        )
     }
 }
 
@@ -105,11 +125,22 @@ impl AbiSignature {
 enum Class {
     Scalar(IrType),
     /// A record of `pieces` integer pieces that may go in registers.
-    Small { pieces: usize, size: u64, align: u32 },
+    Small {
+        pieces: usize,
+        size: u64,
+        align: u32,
+    },
     /// A record copied into the stack area (x86-64 MEMORY, every record on i686).
-    Stack { pieces: usize, size: u64, align: u32 },
+    Stack {
+        pieces: usize,
+        size: u64,
+        align: u32,
+    },
     /// A record by reference.
-    Large { size: u64, align: u32 },
+    Large {
+        size: u64,
+        align: u32,
+    },
 }
 
 /// The integer registers for arguments, and the piece type of records.
@@ -165,7 +196,8 @@ pub fn abi_signature<'q>(
                 RetPlace::Hidden {
                     size,
                     align,
-                    returned: target == Target::X86_64,
+                    returned: matches!(target, Target::X86_64 | Target::I686),
+                    out_of_band: matches!(target, Target::Aarch64 | Target::I686),
                 }
             }
         }
@@ -175,7 +207,13 @@ pub fn abi_signature<'q>(
     for p in params {
         classes.push(classify(ctx, p)?);
     }
-    let hidden = matches!(ret_place, RetPlace::Hidden { .. });
+    let hidden = matches!(
+        ret_place,
+        RetPlace::Hidden {
+            out_of_band: false,
+            ..
+        }
+    );
     let mut sig = place(target, hidden, &classes);
     sig.ret = match ret_place {
         RetPlace::Void => IrType::Void,

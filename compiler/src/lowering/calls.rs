@@ -14,12 +14,12 @@
 //! declaration, is a diagnostic, never invalid IR); every referenced function is
 //! lowered or declared.
 
+use super::abi::{abi_signature, ArgPlace, RetPlace};
+use super::builder::exact;
 use super::expr::RVal;
 use super::function::{FnLower, Res};
-use super::abi::{abi_signature, ArgPlace, RetPlace};
-use crate::abi_intrinsics::AbiHi;
-use super::builder::exact;
 use super::types::def_signature;
+use crate::abi_intrinsics::{AbiHi, AbiSret};
 use crate::frontend::ast::{Expr, ExprKind};
 use crate::frontend::types::FunctionType;
 use crate::ir::{Callee, Inst, IrDecl, IrType, Operand};
@@ -59,9 +59,16 @@ impl FnLower<'_, '_> {
             .map_err(|m| self.err(e.loc, m))?;
         let mut ir_args: Vec<Option<(IrType, Operand)>> = vec![None; sig.params.len()];
         let ret_slot = match sig.ret_place {
-            RetPlace::Hidden { size, align, .. } => {
+            RetPlace::Hidden {
+                size,
+                align,
+                out_of_band,
+                ..
+            } => {
                 let slot = self.temp(IrType::I8, size, align);
-                ir_args[0] = Some((IrType::Ptr, slot));
+                if !out_of_band {
+                    ir_args[0] = Some((IrType::Ptr, slot));
+                }
                 Some(slot)
             }
             _ => None,
@@ -102,6 +109,16 @@ impl FnLower<'_, '_> {
             .collect();
         if let Callee::Direct(name) = &target {
             self.check_direct(name, &ir_args, sig.ret, e)?;
+        }
+        if let (
+            RetPlace::Hidden {
+                out_of_band: true, ..
+            },
+            Some(slot),
+        ) = (sig.ret_place, ret_slot)
+        {
+            // Directly before the call (`abi_intrinsics::pair_placement_error`).
+            self.abi_sret(AbiSret::Arg, vec![(IrType::Ptr, slot)]);
         }
         let dest = (sig.ret != IrType::Void).then(|| self.value());
         self.emit(Inst::Call {

@@ -13,10 +13,10 @@
 //! and never exceeds [`MAX_DEPTH`].
 
 use super::abi::{AbiSignature, ArgPlace, RetPlace};
-use crate::abi_intrinsics::AbiHi;
 use super::builder::{exact, Builder};
 use super::types::{def_signature, object_align, object_size, scalar_type};
 use super::{ModuleCtx, MAX_DEPTH};
+use crate::abi_intrinsics::{AbiHi, AbiSret};
 use crate::frontend::ast::FunctionDef;
 use crate::frontend::types::Type;
 use crate::frontend::{Diagnostic, Loc};
@@ -80,7 +80,12 @@ pub(crate) fn lower_function<'a>(ctx: &mut ModuleCtx<'a>, def: &'a FunctionDef) 
         depth: 0,
         stmt_loc: def.loc,
     };
-    if def.ty.variadic && sig.args.iter().any(|a| !matches!(a, ArgPlace::Scalar { .. })) {
+    if def.ty.variadic
+        && sig
+            .args
+            .iter()
+            .any(|a| !matches!(a, ArgPlace::Scalar { .. }))
+    {
         return Err(f.err(
             def.loc,
             "a struct or union parameter of a variadic function is not supported yet",
@@ -103,7 +108,15 @@ pub(crate) fn lower_function<'a>(ctx: &mut ModuleCtx<'a>, def: &'a FunctionDef) 
             is_static: def.is_static,
             is_inline: def.is_inline,
             // The second-result intrinsics must stay next to the `ret` and the call.
-            is_noinline: def.is_noinline || matches!(sig.ret_place, RetPlace::Pair { .. }),
+            is_noinline: def.is_noinline
+                || matches!(
+                    sig.ret_place,
+                    RetPlace::Pair { .. }
+                        | RetPlace::Hidden {
+                            out_of_band: true,
+                            ..
+                        }
+                ),
         },
         blocks,
     })
@@ -130,6 +143,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// Slots for every local, then the parameters' incoming values.
     fn prologue(&mut self, sig: &AbiSignature) -> Res<()> {
+        if let RetPlace::Hidden {
+            out_of_band: true, ..
+        } = sig.ret_place
+        {
+            // The first instruction after the allocas (`abi_intrinsics::AbiSret`).
+            self.sret = self.abi_sret(AbiSret::Param, vec![]);
+        }
         if sig.sret() {
             let v = self.b.fresh_value();
             self.emit(Inst::ParamRef {
@@ -175,8 +195,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             match place {
                 ArgPlace::Scalar { index, ty } => {
                     if matches!(local.ty.ty, Type::Float(_)) {
-                        return Err(self
-                            .err(local.loc, "floating-point parameters are not supported yet"));
+                        return Err(
+                            self.err(local.loc, "floating-point parameters are not supported yet")
+                        );
                     }
                     let v = self.paramref(*index, *ty);
                     let slot = self.locals[id.0 as usize];
@@ -223,7 +244,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
     pub fn ret_without_value(&mut self) {
         let term = match (self.ret, self.sret) {
             (IrType::Void, _) => Terminator::Ret(None),
-            (IrType::Ptr, Some(p)) if self.sret_returned() => Terminator::Ret(Some((IrType::Ptr, p))),
+            (IrType::Ptr, Some(p)) if self.sret_returned() => {
+                Terminator::Ret(Some((IrType::Ptr, p)))
+            }
             (t, _) => {
                 if let RetPlace::Pair { piece, .. } = self.ret_place {
                     self.abi_hi(AbiHi::RetHi, vec![(piece, exact(piece, 0))]);

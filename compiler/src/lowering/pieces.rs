@@ -11,7 +11,7 @@
 //! slot a record is rebuilt in is padded the same way, so the last piece's store fits.
 
 use super::function::{FnLower, Res};
-use crate::abi_intrinsics::{AbiHi, AbiLoad};
+use crate::abi_intrinsics::{AbiHi, AbiLoad, AbiSret};
 use crate::ir::{Callee, Inst, IrType, Operand};
 
 impl FnLower<'_, '_> {
@@ -23,9 +23,8 @@ impl FnLower<'_, '_> {
         align: u32,
         piece: IrType,
     ) -> Res<Vec<Operand>> {
-        let k = AbiLoad::for_type(piece).ok_or_else(|| {
-            self.err(self.stmt_loc, "internal error: no piece load of this type")
-        })?;
+        let k = AbiLoad::for_type(piece)
+            .ok_or_else(|| self.err(self.stmt_loc, "internal error: no piece load of this type"))?;
         let width = u64::from(k.size());
         let count = size.div_ceil(width);
         let src = if size % width == 0 {
@@ -69,6 +68,21 @@ impl FnLower<'_, '_> {
 
     /// A call of second-result intrinsic `k` (declaring it); its result, if it has one.
     pub fn abi_hi(&mut self, k: AbiHi, args: Vec<(IrType, Operand)>) -> Option<Operand> {
+        let decl = k.decl();
+        let ret = decl.ret;
+        self.ctx.decls.entry(decl.name.clone()).or_insert(decl);
+        let dest = (ret != IrType::Void).then(|| self.value());
+        self.emit(Inst::Call {
+            dest,
+            ret,
+            callee: Callee::Direct(k.name().to_string()),
+            args,
+        });
+        dest.map(Operand::Value)
+    }
+
+    /// A call of hidden-pointer intrinsic `k` (declaring it); its result, if it has one.
+    pub fn abi_sret(&mut self, k: AbiSret, args: Vec<(IrType, Operand)>) -> Option<Operand> {
         let decl = k.decl();
         let ret = decl.ret;
         self.ctx.decls.entry(decl.name.clone()).or_insert(decl);

@@ -14,10 +14,10 @@
 //! through `stmt` are small (each nesting construct has its own function).
 
 use super::abi::RetPlace;
-use crate::abi_intrinsics::AbiHi;
 use super::builder::exact;
 use super::expr::RVal;
 use super::function::{FnLower, Res};
+use crate::abi_intrinsics::AbiHi;
 use crate::frontend::ast::{Expr, LabelId, Stmt};
 use crate::frontend::Loc;
 use crate::ir::{BlockId, Terminator};

@@ -198,13 +198,16 @@ pub(crate) enum Op {
         size: u8,
         c: Canon,
     },
-    /// `@__phi_abi.ret_hi(v)`: sets the second result register.
-    SetAbiHi {
+    /// `@__phi_abi.ret_hi(v)` (`which` 0) or `@__phi_abi.sret_arg(v)` (1): sets that
+    /// ABI register.
+    SetAbiReg {
         v: Reg,
+        which: u8,
     },
-    /// `d = @__phi_abi.result_hi()`: reads it.
-    GetAbiHi {
+    /// `d = @__phi_abi.result_hi()` (0) or `d = @__phi_abi.sret_param()` (1): reads it.
+    GetAbiReg {
         d: Reg,
+        which: u8,
     },
     Store {
         v: Reg,

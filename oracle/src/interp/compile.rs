@@ -34,12 +34,12 @@ use super::libc::LibcFn;
 use super::memory::{AllocKind, Memory};
 use super::value::{prepare_pred, Canon};
 use super::InterpError;
+use compiler::abi_intrinsics::{AbiHi, AbiLoad, AbiSret};
 use compiler::ir::analysis::CfgAnalysis;
 use compiler::ir::{
     BinOp, BlockId, Callee, GlobalInit, GlobalItem, Inst, IrFunction, IrModule, IrType, Operand,
     Terminator, UnOp, Value,
 };
-use compiler::abi_intrinsics::{AbiHi, AbiLoad};
 use compiler::ub_intrinsics::UbIntrinsic;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -69,6 +69,8 @@ enum Symbol {
     AbiLoad(AbiLoad),
     /// A second-result intrinsic (`compiler::abi_intrinsics`): callable directly only.
     AbiHi(AbiHi),
+    /// A hidden-pointer intrinsic (`compiler::abi_intrinsics`): callable directly only.
+    AbiSret(AbiSret),
 }
 
 /// Module-wide facts every function's decoding needs.
@@ -175,6 +177,19 @@ pub(crate) fn compile_reusing(
                 .allocate(0, 1, AllocKind::ConstGlobal)
                 .ok_or_else(|| err("too many symbols".into()))?;
             symbols.insert(&d.name, (Symbol::Intrinsic(k), addr));
+            continue;
+        }
+        if let Some(k) = AbiSret::by_name(&d.name) {
+            if *d != k.decl() {
+                return Err(err(format!(
+                    "intrinsic @{} is declared with the wrong signature",
+                    d.name
+                )));
+            }
+            let (_, addr) = image
+                .allocate(0, 1, AllocKind::ConstGlobal)
+                .ok_or_else(|| err("too many symbols".into()))?;
+            symbols.insert(&d.name, (Symbol::AbiSret(k), addr));
             continue;
         }
         if let Some(k) = AbiHi::by_name(&d.name) {
@@ -801,7 +816,14 @@ impl<'a> FuncCompiler<'a> {
                     Symbol::AbiHi(k) => {
                         let d = k.decl();
                         if signature_matches(arg_types(), ret, &d.params, d.variadic, d.ret) {
-                            return self.abi_hi_call(k, dest, args);
+                            return self.abi_reg_call(0, k == AbiHi::RetHi, dest, args);
+                        }
+                        CallTarget::Mismatch
+                    }
+                    Symbol::AbiSret(k) => {
+                        let d = k.decl();
+                        if signature_matches(arg_types(), ret, &d.params, d.variadic, d.ret) {
+                            return self.abi_reg_call(1, k == AbiSret::Arg, dest, args);
                         }
                         CallTarget::Mismatch
                     }
@@ -851,20 +873,25 @@ impl<'a> FuncCompiler<'a> {
         Ok(())
     }
 
-    /// A call of second-result intrinsic `k` whose signature matched: one instruction.
-    fn abi_hi_call(
+    /// A call of an ABI-register intrinsic whose signature matched: one instruction that
+    /// sets (`set`, from the first argument) or reads register `which`.
+    fn abi_reg_call(
         &mut self,
-        k: AbiHi,
+        which: u8,
+        set: bool,
         dest: Option<Value>,
         args: &[(IrType, Operand)],
     ) -> Result<(), InterpError> {
-        match (k, args.first(), dest) {
-            (AbiHi::RetHi, Some((ty, op)), _) => {
+        match (set, args.first(), dest) {
+            (true, Some((ty, op)), _) => {
                 let v = self.read(op, *ty)?;
-                self.emit(Op::SetAbiHi { v });
+                self.emit(Op::SetAbiReg { v, which });
             }
-            (AbiHi::ResultHi, _, Some(d)) => {
-                let op = Op::GetAbiHi { d: self.reg(d) };
+            (false, _, Some(d)) => {
+                let op = Op::GetAbiReg {
+                    d: self.reg(d),
+                    which,
+                };
                 self.define(d, op);
             }
             _ => {}

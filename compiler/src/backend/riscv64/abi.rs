@@ -47,13 +47,13 @@ use super::constants::materialize;
 use super::inst::{fits_imm12, AluImmOp, AluOp, Inst, LoadKind, Reg, StoreKind};
 use super::isel::Selector;
 use super::RISCV64;
+use crate::abi_intrinsics::AbiHi;
 use crate::backend::frame::{collect_slots, FrameLayout, FrameRules, FrameSlots};
 use crate::backend::parallel_move::{self, Move, Source};
 use crate::backend::regalloc::{Allocation, Loc, SpillSlot};
+use crate::backend::second_result::second_result_intrinsic;
 use crate::backend::BackendError;
 use crate::ir::{Callee, Inst as IrInst, IrFunction, IrType, Operand as IrOperand, Value};
-use crate::abi_intrinsics::AbiHi;
-use crate::backend::second_result::second_result_intrinsic;
 use crate::mutants::{self, Mutant};
 use rustc_hash::FxHashMap;
 

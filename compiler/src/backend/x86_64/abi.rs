@@ -31,15 +31,15 @@
 
 use super::isel::{const_value, Selector};
 use super::X86_64;
+use crate::abi_intrinsics::AbiHi;
 use crate::backend::frame::{collect_slots, FrameLayout, FrameRules, FrameSlots};
 use crate::backend::parallel_move::{self, Move, Source};
 use crate::backend::regalloc::{Allocation, Loc, SpillSlot};
+use crate::backend::second_result::second_result_intrinsic;
 use crate::backend::x86::inst::{AluOp, CallTarget, Inst, Mem, Operand, Size};
 use crate::backend::x86::Reg;
 use crate::backend::BackendError;
 use crate::ir::{Callee, IrFunction, IrModule, IrType, Operand as IrOperand, Value};
-use crate::abi_intrinsics::AbiHi;
-use crate::backend::second_result::second_result_intrinsic;
 use crate::mutants::{self, Mutant};
 use rustc_hash::FxHashMap;
 
