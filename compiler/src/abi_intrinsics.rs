@@ -277,7 +277,7 @@ pub fn lower_for_backend(module: &IrModule) -> Cow<'_, IrModule> {
     out.decls.retain(|d| AbiLoad::by_name(&d.name).is_none());
     for func in &mut out.functions {
         for block in &mut func.blocks {
-            block.insts.retain_mut(|inst| rewrite(inst));
+            block.insts.retain_mut(rewrite);
         }
     }
     Cow::Owned(out)

@@ -27,7 +27,7 @@ impl FnLower<'_, '_> {
             .ok_or_else(|| self.err(self.stmt_loc, "internal error: no piece load of this type"))?;
         let width = u64::from(k.size());
         let count = size.div_ceil(width);
-        let src = if size % width == 0 {
+        let src = if size.is_multiple_of(width) {
             addr
         } else {
             let padded = self.temp(IrType::I8, count * width, align);
