@@ -2,6 +2,7 @@
 //! mem2reg (SSA construction), SSA passes and phi elimination — built to be tested
 //! stage by stage by the phihunt harness. This crate knows nothing of the harness.
 
+pub mod abi_intrinsics;
 pub mod backend;
 pub mod compile_c;
 pub mod frontend;

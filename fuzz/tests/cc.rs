@@ -62,6 +62,9 @@ fn hunt_with(out: &Path, cc: &str, target: Target, phicc: bool, programs: u64) -
         max_programs: Some(programs),
         show_progress: false,
         cc: Some(CcStage { compiler, phicc }),
+        keep_per_signature: u64::MAX,
+        persist: None,
+        resume: None,
     };
     let source = CGenerator::default();
     let sources: [&dyn ProgramSource; 1] = [&source];

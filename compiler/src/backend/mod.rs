@@ -43,6 +43,7 @@ pub mod liveness;
 pub mod parallel_move;
 pub mod regalloc;
 pub mod riscv64;
+pub mod second_result;
 pub mod x86;
 pub mod x86_64;
 
@@ -157,6 +158,8 @@ pub fn compile_module(
             }
         }
     }
+    // The record-piece loads of `lowering::abi` are plain loads to a backend.
+    let module = &*crate::abi_intrinsics::lower_for_backend(module);
     match target {
         Target::X86_64 => x86_64::emit_module(module, opts),
         Target::I686 => i686::emit_module(module, opts),

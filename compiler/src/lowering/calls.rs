@@ -2,19 +2,24 @@
 //! record-by-value convention.
 //!
 //! Why: a call is where the C view of a function (its type at the call) meets the IR's
-//! (the callee's signature); records by value need the convention the module doc states:
-//! the caller passes a `ptr` to a fresh copy, and a record result comes back through a
-//! hidden first `ptr` parameter pointing at a slot the caller provides.
+//! (the callee's signature); records by value travel as the target's ABI says (`abi.rs`):
+//! in integer pieces (registers or stack slots, read when the argument is evaluated), or
+//! as a `ptr` to a fresh copy; a record result comes back as a piece the caller stores
+//! into a fresh slot, or through a hidden first `ptr` parameter pointing at a slot the
+//! caller provides.
 //!
 //! Invariants: arguments are evaluated right to left (gcc -O0's order on x86-64), a
-//! record argument is copied as soon as it is evaluated; a direct call always matches
+//! record argument is copied (or read into pieces) as soon as it is evaluated; a direct call always matches
 //! the callee's IR signature (a mismatch, possible only through an old-style
 //! declaration, is a diagnostic, never invalid IR); every referenced function is
 //! lowered or declared.
 
+use super::abi::{abi_signature, ArgPlace, RetPlace};
+use super::builder::exact;
 use super::expr::RVal;
 use super::function::{FnLower, Res};
-use super::types::{def_signature, fn_type_signature, object_align, object_size, repr, Repr};
+use super::types::def_signature;
+use crate::abi_intrinsics::{AbiHi, AbiSret};
 use crate::frontend::ast::{Expr, ExprKind};
 use crate::frontend::types::FunctionType;
 use crate::ir::{Callee, Inst, IrDecl, IrType, Operand};
@@ -28,7 +33,6 @@ impl FnLower<'_, '_> {
         fn_ty: &FunctionType,
         e: &Expr,
     ) -> Res<RVal> {
-        let sig = fn_type_signature(self.ctx, fn_ty).map_err(|m| self.err(e.loc, m))?;
         let direct = match &callee.kind {
             ExprKind::Decay(f) | ExprKind::AddrOf(f) => match &f.kind {
                 ExprKind::Func(name) => Some(name.as_str()),
@@ -44,38 +48,78 @@ impl FnLower<'_, '_> {
                 Callee::Indirect(fp)
             }
         };
-        let mut ir_args: Vec<(IrType, Operand)> = Vec::new();
-        let ret_slot = if sig.sret {
-            let size = object_size(self.ctx, &fn_ty.ret.ty).map_err(|m| self.err(e.loc, m))?;
-            let align = object_align(self.ctx, &fn_ty.ret.ty);
-            let slot = self.temp(IrType::I8, size, align);
-            ir_args.push((IrType::Ptr, slot));
-            Some(slot)
-        } else {
-            None
+        if fn_ty.variadic && args.iter().any(|a| a.ty.ty.is_record()) {
+            return Err(self.err(
+                e.loc,
+                "a struct or union passed by value to a variadic function is not supported yet",
+            ));
+        }
+        // The arguments' own types: they equal the parameters' for a prototyped call, and
+        // they are what an unprototyped or variadic call passes.
+        let sig = abi_signature(self.ctx, args.iter().map(|a| &a.ty), &fn_ty.ret)
+            .map_err(|m| self.err(e.loc, m))?;
+        let mut ir_args: Vec<Option<(IrType, Operand)>> = vec![None; sig.params.len()];
+        let ret_slot = match sig.ret_place {
+            RetPlace::Hidden {
+                size,
+                align,
+                out_of_band,
+                ..
+            } => {
+                let slot = self.temp(IrType::I8, size, align);
+                if !out_of_band {
+                    ir_args[0] = Some((IrType::Ptr, slot));
+                }
+                Some(slot)
+            }
+            _ => None,
         };
         // Right to left, as gcc -O0 evaluates arguments on x86-64
         // (C leaves the order unspecified; csmith programs can observe it).
-        let mut evaluated: Vec<(IrType, Operand)> = Vec::with_capacity(args.len());
-        for a in args.iter().rev() {
-            match repr(self.ctx, &a.ty.ty).map_err(|m| self.err(a.loc, m))? {
-                Repr::Scalar(_) => {
+        for (a, place) in args.iter().zip(&sig.args).rev() {
+            match place {
+                ArgPlace::Scalar { index, .. } => {
                     let (v, t) = self.scalar(a)?;
-                    evaluated.push((t, v));
+                    ir_args[*index] = Some((t, v));
                 }
-                Repr::Record(size) => {
+                ArgPlace::Pieces {
+                    piece,
+                    indices,
+                    size,
+                    align,
+                } => {
                     let src = self.record_value(a)?;
-                    let align = object_align(self.ctx, &a.ty.ty);
-                    let copy = self.temp(IrType::I8, size, align);
-                    self.memcpy(copy, src, size)?;
-                    evaluated.push((IrType::Ptr, copy));
+                    let pieces = self.record_pieces(src, *size, *align, *piece)?;
+                    for (&i, v) in indices.iter().zip(pieces) {
+                        ir_args[i] = Some((*piece, v));
+                    }
                 }
-                Repr::Void => return Err(self.err(a.loc, "a void value is passed")),
+                ArgPlace::ByRef { index, size, align } => {
+                    let src = self.record_value(a)?;
+                    let copy = self.temp(IrType::I8, *size, *align);
+                    self.memcpy(copy, src, *size)?;
+                    ir_args[*index] = Some((IrType::Ptr, copy));
+                }
             }
         }
-        ir_args.extend(evaluated.into_iter().rev());
+        // Unused filler parameters (registers left free before a stack argument).
+        let ir_args: Vec<(IrType, Operand)> = ir_args
+            .into_iter()
+            .zip(&sig.params)
+            .map(|(a, &t)| a.unwrap_or((t, exact(t, 0))))
+            .collect();
         if let Callee::Direct(name) = &target {
             self.check_direct(name, &ir_args, sig.ret, e)?;
+        }
+        if let (
+            RetPlace::Hidden {
+                out_of_band: true, ..
+            },
+            Some(slot),
+        ) = (sig.ret_place, ret_slot)
+        {
+            // Directly before the call (`abi_intrinsics::pair_placement_error`).
+            self.abi_sret(AbiSret::Arg, vec![(IrType::Ptr, slot)]);
         }
         let dest = (sig.ret != IrType::Void).then(|| self.value());
         self.emit(Inst::Call {
@@ -84,10 +128,19 @@ impl FnLower<'_, '_> {
             callee: target,
             args: ir_args,
         });
-        Ok(match (ret_slot, dest) {
-            (Some(slot), _) => RVal::Record(slot),
-            (None, Some(v)) => RVal::Scalar(Operand::Value(v), sig.ret),
-            (None, None) => RVal::Void,
+        Ok(match (sig.ret_place, ret_slot, dest) {
+            (_, Some(slot), _) => RVal::Record(slot),
+            (RetPlace::Pair { piece, size, align }, _, Some(v)) => {
+                // Directly after the call (`abi_intrinsics::pair_placement_error`).
+                let hi = self.abi_hi(AbiHi::ResultHi, vec![]);
+                let pieces = [Operand::Value(v), hi.unwrap_or(exact(piece, 0))];
+                RVal::Record(self.record_from_pieces(&pieces, size, align, piece))
+            }
+            (RetPlace::Piece { piece, size, align }, _, Some(v)) => {
+                RVal::Record(self.record_from_pieces(&[Operand::Value(v)], size, align, piece))
+            }
+            (_, None, Some(v)) => RVal::Scalar(Operand::Value(v), sig.ret),
+            (_, None, None) => RVal::Void,
         })
     }
 

@@ -8,12 +8,15 @@
 //! Invariants: every local gets exactly one slot in the entry block, created before the
 //! body is lowered; scalar parameters are `paramref N` + `store` into their slot, in
 //! order, in the entry block; a record parameter's object is the caller's copy (the
-//! `ptr` parameter itself). `depth` counts the expressions and statements being lowered
+//! `ptr` parameter itself) when it comes by reference, else a fresh slot its pieces are
+//! stored into in the entry block (`abi.rs` says which, and where its pieces are). `depth` counts the expressions and statements being lowered
 //! and never exceeds [`MAX_DEPTH`].
 
+use super::abi::{AbiSignature, ArgPlace, RetPlace};
 use super::builder::{exact, BlockPositions, Builder};
 use super::types::{def_signature, object_align, object_size, scalar_type};
 use super::{ModuleCtx, MAX_DEPTH};
+use crate::abi_intrinsics::{AbiHi, AbiSret};
 use crate::frontend::ast::FunctionDef;
 use crate::frontend::types::Type;
 use crate::frontend::{Diagnostic, Loc};
@@ -28,8 +31,10 @@ pub(crate) struct FnLower<'a, 'c> {
     pub b: Builder,
     /// The address of each local's object.
     pub locals: Vec<Operand>,
-    /// The IR return type (`void` for record returns).
+    /// The IR return type (a piece, `ptr` or `void` for record returns: `abi.rs`).
     pub ret: IrType,
+    /// How the result travels.
+    pub ret_place: RetPlace,
     /// The hidden record-return pointer.
     pub sret: Option<Operand>,
     /// `break` and `continue` targets, innermost last.
@@ -72,6 +77,7 @@ pub(crate) fn lower_function<'a>(
         b: Builder::new(entry, def.loc),
         locals: Vec::new(),
         ret: sig.ret,
+        ret_place: sig.ret_place,
         sret: None,
         breaks: Vec::new(),
         continues: Vec::new(),
@@ -86,7 +92,18 @@ pub(crate) fn lower_function<'a>(
         positions: Vec::new(),
         stmt_loc: def.loc,
     };
-    f.prologue(sig.sret, &sig.params)?;
+    if def.ty.variadic
+        && sig
+            .args
+            .iter()
+            .any(|a| !matches!(a, ArgPlace::Scalar { .. }))
+    {
+        return Err(f.err(
+            def.loc,
+            "a struct or union parameter of a variadic function is not supported yet",
+        ));
+    }
+    f.prologue(&sig)?;
     f.stmt(&def.body)?;
     if f.b.is_open() {
         f.fall_off_end();
@@ -102,7 +119,16 @@ pub(crate) fn lower_function<'a>(
         attrs: FuncAttrs {
             is_static: def.is_static,
             is_inline: def.is_inline,
-            is_noinline: def.is_noinline,
+            // The second-result intrinsics must stay next to the `ret` and the call.
+            is_noinline: def.is_noinline
+                || matches!(
+                    sig.ret_place,
+                    RetPlace::Pair { .. }
+                        | RetPlace::Hidden {
+                            out_of_band: true,
+                            ..
+                        }
+                ),
         },
         blocks,
     };
@@ -134,17 +160,22 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// Slots for every local, then the parameters' incoming values.
-    fn prologue(&mut self, sret: bool, params: &[IrType]) -> Res<()> {
-        let mut index = 0u32;
-        if sret {
+    fn prologue(&mut self, sig: &AbiSignature) -> Res<()> {
+        if let RetPlace::Hidden {
+            out_of_band: true, ..
+        } = sig.ret_place
+        {
+            // The first instruction after the allocas (`abi_intrinsics::AbiSret`).
+            self.sret = self.abi_sret(AbiSret::Param, vec![]);
+        }
+        if sig.sret() {
             let v = self.b.fresh_value();
             self.emit(Inst::ParamRef {
                 dest: v,
-                index,
+                index: 0,
                 ty: IrType::Ptr,
             });
             self.sret = Some(Operand::Value(v));
-            index += 1;
         }
         let param_of: Vec<Option<usize>> = {
             let mut m = vec![None; self.def.locals.len()];
@@ -158,7 +189,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         for (i, local) in self.def.locals.iter().enumerate() {
             let ty = &local.ty.ty;
             if param_of[i].is_some() && ty.is_record() {
-                // Record parameter: the caller's copy is the object (filled in below).
+                // Record parameter: its object is made from what arrives (below).
                 self.locals.push(exact(IrType::Ptr, 0));
                 continue;
             }
@@ -176,24 +207,39 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         for (n, id) in self.def.params.iter().enumerate() {
             let local = &self.def.locals[id.0 as usize];
-            let ty = params[n + usize::from(sret)];
-            let v = self.b.fresh_value();
-            self.emit(Inst::ParamRef { dest: v, index, ty });
-            index += 1;
-            if local.ty.ty.is_record() {
-                self.locals[id.0 as usize] = Operand::Value(v);
-            } else {
-                if matches!(local.ty.ty, Type::Float(_)) {
-                    return Err(
-                        self.err(local.loc, "floating-point parameters are not supported yet")
-                    );
+            let place = sig.args.get(n).ok_or_else(|| {
+                self.err(local.loc, "internal error: a parameter has no ABI place")
+            })?;
+            match place {
+                ArgPlace::Scalar { index, ty } => {
+                    if matches!(local.ty.ty, Type::Float(_)) {
+                        return Err(
+                            self.err(local.loc, "floating-point parameters are not supported yet")
+                        );
+                    }
+                    let v = self.paramref(*index, *ty);
+                    let slot = self.locals[id.0 as usize];
+                    self.emit(Inst::Store {
+                        ty: *ty,
+                        val: v,
+                        ptr: slot,
+                    });
                 }
-                let slot = self.locals[id.0 as usize];
-                self.emit(Inst::Store {
-                    ty,
-                    val: Operand::Value(v),
-                    ptr: slot,
-                });
+                ArgPlace::ByRef { index, .. } => {
+                    // The caller's copy is the object.
+                    self.locals[id.0 as usize] = self.paramref(*index, IrType::Ptr);
+                }
+                ArgPlace::Pieces {
+                    piece,
+                    indices,
+                    size,
+                    align,
+                } => {
+                    let pieces: Vec<Operand> =
+                        indices.iter().map(|&i| self.paramref(i, *piece)).collect();
+                    self.locals[id.0 as usize] =
+                        self.record_from_pieces(&pieces, *size, *align, *piece);
+                }
             }
         }
         // Checked lowering: `const` parameters are read-only once stored (after every
@@ -210,13 +256,44 @@ impl<'a, 'c> FnLower<'a, 'c> {
         Ok(())
     }
 
-    /// What running off the closing brace does.
-    fn fall_off_end(&mut self) {
-        let term = match self.ret {
-            IrType::Void => Terminator::Ret(None),
-            t => Terminator::Ret(Some((t, exact(t, 0)))),
+    /// `paramref index, ty`.
+    fn paramref(&mut self, index: usize, ty: IrType) -> Operand {
+        let v = self.b.fresh_value();
+        self.emit(Inst::ParamRef {
+            dest: v,
+            index: index as u32,
+            ty,
+        });
+        Operand::Value(v)
+    }
+
+    /// Ends the block with the `ret` of a function that returns no usable value
+    /// (`return;`, or running off the end): a record result's hidden pointer when the
+    /// ABI returns it, else zero (both pieces of a pair).
+    pub fn ret_without_value(&mut self) {
+        let term = match (self.ret, self.sret) {
+            (IrType::Void, _) => Terminator::Ret(None),
+            (IrType::Ptr, Some(p)) if self.sret_returned() => {
+                Terminator::Ret(Some((IrType::Ptr, p)))
+            }
+            (t, _) => {
+                if let RetPlace::Pair { piece, .. } = self.ret_place {
+                    self.abi_hi(AbiHi::RetHi, vec![(piece, exact(piece, 0))]);
+                }
+                Terminator::Ret(Some((t, exact(t, 0))))
+            }
         };
         self.b.terminate(term);
+    }
+
+    /// True when the callee returns the hidden result pointer (x86-64).
+    pub fn sret_returned(&self) -> bool {
+        matches!(self.ret_place, RetPlace::Hidden { returned: true, .. })
+    }
+
+    /// What running off the closing brace does.
+    fn fall_off_end(&mut self) {
+        self.ret_without_value();
     }
 
     // ----- emission helpers -----

@@ -43,6 +43,7 @@
 //! statements is bounded by [`MAX_DEPTH`]; the returned module passes the verifier (it
 //! is checked before it is returned; a failure there is reported as an internal error).
 
+mod abi;
 mod assign;
 mod bitfield;
 mod branch;
@@ -57,6 +58,7 @@ mod globals;
 mod goto_scopes;
 mod init;
 mod lvalue;
+mod pieces;
 mod positions;
 mod stmt;
 mod switch;

@@ -13,10 +13,12 @@
 //! record result to the hidden slot before `ret void`; the frames on the recursion
 //! through `stmt` are small (each nesting construct has its own function).
 
+use super::abi::RetPlace;
 use super::builder::exact;
 use super::expr::RVal;
 use super::function::{FnLower, Res};
 use super::goto_scopes::for_init_declares;
+use crate::abi_intrinsics::AbiHi;
 use crate::frontend::ast::{Expr, LabelId, Stmt};
 use crate::frontend::Loc;
 use crate::ir::{BlockId, Terminator};
@@ -245,13 +247,9 @@ impl FnLower<'_, '_> {
 
     fn ret(&mut self, value: Option<&Expr>) -> Res<()> {
         let Some(e) = value else {
-            let term = match self.ret {
-                crate::ir::IrType::Void => Terminator::Ret(None),
-                // `return;` in a non-void function: the value is unusable (C99 6.8.6.4
-                // forbids it; gcc accepts it with a warning).
-                t => Terminator::Ret(Some((t, exact(t, 0)))),
-            };
-            self.b.terminate(term);
+            // `return;` in a non-void function: the value is unusable (C99 6.8.6.4
+            // forbids it; gcc accepts it with a warning).
+            self.ret_without_value();
             return Ok(());
         };
         match self.rvalue(e)? {
@@ -263,20 +261,26 @@ impl FnLower<'_, '_> {
                     self.b.terminate(Terminator::Ret(Some((self.ret, v))));
                 }
             }
-            RVal::Record(addr) => {
-                if let Some(slot) = self.sret {
-                    let size = self.size_of(e)?;
-                    self.memcpy(slot, addr, size)?;
+            RVal::Record(addr) => match self.ret_place {
+                RetPlace::Piece { piece, size, align } | RetPlace::Pair { piece, size, align } => {
+                    let pieces = self.record_pieces(addr, size, align, piece)?;
+                    if let RetPlace::Pair { .. } = self.ret_place {
+                        let hi = pieces.get(1).copied().unwrap_or(exact(piece, 0));
+                        // The last instruction before the `ret`.
+                        self.abi_hi(AbiHi::RetHi, vec![(piece, hi)]);
+                    }
+                    let v = pieces.first().copied().unwrap_or(exact(piece, 0));
+                    self.b.terminate(Terminator::Ret(Some((piece, v))));
                 }
-                self.b.terminate(Terminator::Ret(None));
-            }
-            RVal::Void => {
-                let term = match self.ret {
-                    crate::ir::IrType::Void => Terminator::Ret(None),
-                    t => Terminator::Ret(Some((t, exact(t, 0)))),
-                };
-                self.b.terminate(term);
-            }
+                _ => {
+                    if let Some(slot) = self.sret {
+                        let size = self.size_of(e)?;
+                        self.memcpy(slot, addr, size)?;
+                    }
+                    self.ret_without_value();
+                }
+            },
+            RVal::Void => self.ret_without_value(),
         }
         Ok(())
     }

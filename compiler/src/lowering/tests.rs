@@ -81,15 +81,26 @@ fn unreferenced_static_functions_are_skipped() {
 }
 
 #[test]
-fn records_by_value_use_pointers_and_a_hidden_return_slot() {
+fn records_by_value_follow_the_sysv_abi() {
+    // x86-64 SysV (hand-derived from the psABI): struct P is one INTEGER eightbyte, in a
+    // register both ways; struct Q (24 bytes) is MEMORY: the hidden result pointer takes
+    // %rdi, five unused fillers stand for %rsi..%r9, then Q's three stack pieces, and the
+    // callee returns the hidden pointer.
     let m = lower_c(
         "struct P { int x, y; };\n\
+         struct Q { long a, b, c; };\n\
          struct P f(struct P p) { p.x++; return p; }\n\
-         int main(void) { struct P a = {1, 2}; return f(a).x; }",
+         struct Q g(struct Q q) { q.a++; return q; }\n\
+         int main(void) { struct P a = {1, 2}; struct Q b = {3, 4, 5}; return f(a).x + (int)g(b).a; }",
     );
     let f = m.function("f").expect("f");
-    assert_eq!(f.params, vec![IrType::Ptr, IrType::Ptr]);
-    assert_eq!(f.ret, IrType::Void);
+    assert_eq!(f.params, vec![IrType::I64]);
+    assert_eq!(f.ret, IrType::I64);
+    let g = m.function("g").expect("g");
+    let mut expected = vec![IrType::Ptr];
+    expected.extend([IrType::I64; 8]);
+    assert_eq!(g.params, expected);
+    assert_eq!(g.ret, IrType::Ptr);
 }
 
 #[test]
@@ -284,8 +295,8 @@ fn the_checked_lowering_adds_exactly_the_c_checks() {
     assert_eq!(calls("__phi_ub.ptrcmp"), 1, "{text}"); // `==` is not checked
     assert_eq!(calls("__phi_ub.index"), 1, "{text}");
     assert_eq!(calls("__phi_ub.aligned"), 1, "{text}"); // p->a
-    // The loop body's `k`: started at body entry, ended when it falls off the end; the
-    // `for` statement's `i`: started before its first clause, ended at the loop's exit.
+                                                        // The loop body's `k`: started at body entry, ended when it falls off the end; the
+                                                        // `for` statement's `i`: started before its first clause, ended at the loop's exit.
     assert_eq!(calls("__phi_ub.scope_start"), 2, "{text}");
     assert_eq!(calls("__phi_ub.scope_end"), 2, "{text}");
     // No `const` object, no unsequenced access, no call through a pointer.

@@ -4,11 +4,12 @@
 //! signatures can never disagree. Integers map by size and signedness (plain `char`
 //! takes the target's signedness), `_Bool` is `u8`, pointers are `ptr`; records and
 //! arrays have no IR type (they live in memory); a record parameter or return value
-//! follows the convention in the module doc (`ptr` to a copy; hidden first parameter).
+//! travels as the target's ABI says (`abi.rs`).
 //!
 //! Invariants: floating-point types are refused here with a message, so no float value is
 //! ever given an integer representation by accident.
 
+use super::abi::{abi_signature, AbiSignature};
 use super::ModuleCtx;
 use crate::frontend::ast::{FunctionDecl, FunctionDef};
 use crate::frontend::types::{FunctionType, QualType, Type};
@@ -77,50 +78,24 @@ pub fn object_align(ctx: &ModuleCtx, ty: &Type) -> u32 {
     }
 }
 
-/// IR signature of a C function: (params, ret, has hidden record-return pointer).
-pub struct Signature {
-    pub params: Vec<IrType>,
-    pub ret: IrType,
-    pub sret: bool,
-}
-
-/// The IR signature of a function with parameter types `params` returning `ret`.
+/// The IR signature of a function with parameter types `params` returning `ret`: the
+/// target's calling convention for records (`abi.rs`).
 pub fn signature<'q>(
     ctx: &ModuleCtx,
     params: impl Iterator<Item = &'q QualType>,
     ret: &QualType,
-) -> Result<Signature, String> {
-    let mut out = Vec::new();
-    let (ret_ty, sret) = match repr(ctx, &ret.ty)? {
-        Repr::Scalar(t) => (t, false),
-        Repr::Record(_) => (IrType::Void, true),
-        Repr::Void => (IrType::Void, false),
-    };
-    if sret {
-        out.push(IrType::Ptr);
-    }
-    for p in params {
-        out.push(match repr(ctx, &p.ty)? {
-            Repr::Scalar(t) => t,
-            Repr::Record(_) => IrType::Ptr,
-            Repr::Void => return Err("a parameter has type void".into()),
-        });
-    }
-    Ok(Signature {
-        params: out,
-        ret: ret_ty,
-        sret,
-    })
+) -> Result<AbiSignature, String> {
+    abi_signature(ctx, params, ret)
 }
 
 /// The signature of a call through a function type (prototype or not).
-pub fn fn_type_signature(ctx: &ModuleCtx, ty: &FunctionType) -> Result<Signature, String> {
+pub fn fn_type_signature(ctx: &ModuleCtx, ty: &FunctionType) -> Result<AbiSignature, String> {
     signature(ctx, ty.params.iter(), &ty.ret)
 }
 
 /// The signature of a definition: its parameters' declared types (which also covers
 /// old-style definitions, whose function type lists no parameters).
-pub fn def_signature(ctx: &ModuleCtx, def: &FunctionDef) -> Result<Signature, String> {
+pub fn def_signature(ctx: &ModuleCtx, def: &FunctionDef) -> Result<AbiSignature, String> {
     let params = def
         .params
         .iter()

@@ -190,6 +190,25 @@ pub(crate) enum Op {
         size: u8,
         c: Canon,
     },
+    /// A record-piece load (`compiler::abi_intrinsics`): as `Load`, but a byte never
+    /// written reads as 0.
+    LoadPiece {
+        d: Reg,
+        p: Reg,
+        size: u8,
+        c: Canon,
+    },
+    /// `@__phi_abi.ret_hi(v)` (`which` 0) or `@__phi_abi.sret_arg(v)` (1): sets that
+    /// ABI register.
+    SetAbiReg {
+        v: Reg,
+        which: u8,
+    },
+    /// `d = @__phi_abi.result_hi()` (0) or `d = @__phi_abi.sret_param()` (1): reads it.
+    GetAbiReg {
+        d: Reg,
+        which: u8,
+    },
     Store {
         v: Reg,
         p: Reg,

@@ -34,6 +34,7 @@ use super::libc::LibcFn;
 use super::memory::{AllocKind, Memory};
 use super::value::{prepare_pred, Canon};
 use super::InterpError;
+use compiler::abi_intrinsics::{AbiHi, AbiLoad, AbiSret};
 use compiler::ir::analysis::CfgAnalysis;
 use compiler::ir::{
     BinOp, BlockId, Callee, GlobalInit, GlobalItem, Inst, IrFunction, IrModule, IrType, Operand,
@@ -64,6 +65,12 @@ enum Symbol {
     Libc(LibcFn),
     /// A checked-lowering intrinsic: callable directly only.
     Intrinsic(UbIntrinsic),
+    /// A record-piece load (`compiler::abi_intrinsics`): callable directly only.
+    AbiLoad(AbiLoad),
+    /// A second-result intrinsic (`compiler::abi_intrinsics`): callable directly only.
+    AbiHi(AbiHi),
+    /// A hidden-pointer intrinsic (`compiler::abi_intrinsics`): callable directly only.
+    AbiSret(AbiSret),
 }
 
 /// Module-wide facts every function's decoding needs.
@@ -170,6 +177,45 @@ pub(crate) fn compile_reusing(
                 .allocate(0, 1, AllocKind::ConstGlobal)
                 .ok_or_else(|| err("too many symbols".into()))?;
             symbols.insert(&d.name, (Symbol::Intrinsic(k), addr));
+            continue;
+        }
+        if let Some(k) = AbiSret::by_name(&d.name) {
+            if *d != k.decl() {
+                return Err(err(format!(
+                    "intrinsic @{} is declared with the wrong signature",
+                    d.name
+                )));
+            }
+            let (_, addr) = image
+                .allocate(0, 1, AllocKind::ConstGlobal)
+                .ok_or_else(|| err("too many symbols".into()))?;
+            symbols.insert(&d.name, (Symbol::AbiSret(k), addr));
+            continue;
+        }
+        if let Some(k) = AbiHi::by_name(&d.name) {
+            if *d != k.decl() {
+                return Err(err(format!(
+                    "intrinsic @{} is declared with the wrong signature",
+                    d.name
+                )));
+            }
+            let (_, addr) = image
+                .allocate(0, 1, AllocKind::ConstGlobal)
+                .ok_or_else(|| err("too many symbols".into()))?;
+            symbols.insert(&d.name, (Symbol::AbiHi(k), addr));
+            continue;
+        }
+        if let Some(k) = AbiLoad::by_name(&d.name) {
+            if *d != k.decl() {
+                return Err(err(format!(
+                    "intrinsic @{} is declared with the wrong signature",
+                    d.name
+                )));
+            }
+            let (_, addr) = image
+                .allocate(0, 1, AllocKind::ConstGlobal)
+                .ok_or_else(|| err("too many symbols".into()))?;
+            symbols.insert(&d.name, (Symbol::AbiLoad(k), addr));
             continue;
         }
         let f = LibcFn::by_name(&d.name).ok_or_else(|| {
@@ -767,6 +813,27 @@ impl<'a> FuncCompiler<'a> {
                         }
                         CallTarget::Mismatch
                     }
+                    Symbol::AbiHi(k) => {
+                        let d = k.decl();
+                        if signature_matches(arg_types(), ret, &d.params, d.variadic, d.ret) {
+                            return self.abi_reg_call(0, k == AbiHi::RetHi, dest, args);
+                        }
+                        CallTarget::Mismatch
+                    }
+                    Symbol::AbiSret(k) => {
+                        let d = k.decl();
+                        if signature_matches(arg_types(), ret, &d.params, d.variadic, d.ret) {
+                            return self.abi_reg_call(1, k == AbiSret::Arg, dest, args);
+                        }
+                        CallTarget::Mismatch
+                    }
+                    Symbol::AbiLoad(k) => {
+                        let d = k.decl();
+                        if signature_matches(arg_types(), ret, &d.params, d.variadic, d.ret) {
+                            return self.piece_load(k, dest, args);
+                        }
+                        CallTarget::Mismatch
+                    }
                     Symbol::Func(i) => {
                         let f = &self.ctx.module.functions[i as usize];
                         if signature_matches(arg_types(), ret, &f.params, f.variadic, f.ret) {
@@ -803,6 +870,55 @@ impl<'a> FuncCompiler<'a> {
             ret,
         });
         self.emit(Op::Call { site });
+        Ok(())
+    }
+
+    /// A call of an ABI-register intrinsic whose signature matched: one instruction that
+    /// sets (`set`, from the first argument) or reads register `which`.
+    fn abi_reg_call(
+        &mut self,
+        which: u8,
+        set: bool,
+        dest: Option<Value>,
+        args: &[(IrType, Operand)],
+    ) -> Result<(), InterpError> {
+        match (set, args.first(), dest) {
+            (true, Some((ty, op)), _) => {
+                let v = self.read(op, *ty)?;
+                self.emit(Op::SetAbiReg { v, which });
+            }
+            (false, _, Some(d)) => {
+                let op = Op::GetAbiReg {
+                    d: self.reg(d),
+                    which,
+                };
+                self.define(d, op);
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// A call of record-piece load `k` whose signature matched: one instruction.
+    fn piece_load(
+        &mut self,
+        k: AbiLoad,
+        dest: Option<Value>,
+        args: &[(IrType, Operand)],
+    ) -> Result<(), InterpError> {
+        let (ty, ptr) = args
+            .first()
+            .ok_or_else(|| self.fail("a piece load without a pointer"))?;
+        let p = self.read(ptr, *ty)?;
+        if let Some(d) = dest {
+            let op = Op::LoadPiece {
+                d: self.reg(d),
+                p,
+                size: k.size() as u8,
+                c: self.canon(k.ty()),
+            };
+            self.define(d, op);
+        }
         Ok(())
     }
 

@@ -71,6 +71,9 @@ pub(crate) struct Machine<'p> {
     /// Phi sources of one parallel copy.
     scratch: Vec<u64>,
     libc_args: Vec<(IrType, u64)>,
+    /// The ABI registers of `compiler::abi_intrinsics`: the second result register of a
+    /// record returned in two pieces (0) and the hidden result pointer's own register (1).
+    abi_regs: [u64; 2],
 }
 
 /// Runs function `func` of `prog` with `args` (already counted) to an outcome.
@@ -186,6 +189,7 @@ impl<'p> Machine<'p> {
             generation: 0,
             scratch: Vec::new(),
             libc_args: Vec::new(),
+            abi_regs: [0; 2],
         }
     }
 
@@ -304,6 +308,7 @@ impl<'p> Machine<'p> {
             let regs = &mut self.regs[frame.base..end];
             let stamps = &mut self.stamps[frame.base..end];
             let mem = &mut self.mem;
+            let abi_regs = &mut self.abi_regs;
             let gen = frame.gen;
             let mut pc = frame.pc as usize;
             let mut steps = self.steps;
@@ -490,6 +495,21 @@ impl<'p> Machine<'p> {
                             Ok(v) => r!(d) = c.apply(v),
                             Err(u) => ub!(u),
                         }
+                    }
+                    Op::LoadPiece { d, p, size, c } => {
+                        charge!();
+                        match mem.load_piece(r!(p), size as usize) {
+                            Ok(v) => r!(d) = c.apply(v),
+                            Err(u) => ub!(u),
+                        }
+                    }
+                    Op::SetAbiReg { v, which } => {
+                        charge!();
+                        abi_regs[usize::from(which & 1)] = r!(v);
+                    }
+                    Op::GetAbiReg { d, which } => {
+                        charge!();
+                        r!(d) = abi_regs[usize::from(which & 1)];
                     }
                     Op::Store { v, p, size } => {
                         charge!();

@@ -364,6 +364,20 @@ impl Memory {
         }
     }
 
+    /// Reads `size` (1..=8) bytes, little-endian, zero-extended, where a byte never
+    /// written reads as 0 (the record-piece load of `compiler::abi_intrinsics`).
+    pub fn load_piece(&self, addr: u64, size: usize) -> Result<u64, Ub> {
+        let (id, o) = self.access(addr, size as u64, false)?;
+        let a = &self.allocs[id];
+        let mut buf = [0u8; 8];
+        for (i, b) in buf.iter_mut().enumerate().take(size) {
+            if a.init[o + i] != 0 {
+                *b = a.data[o + i];
+            }
+        }
+        Ok(u64::from_le_bytes(buf))
+    }
+
     /// Writes the low `size` (1..=8) bytes of `val`, little-endian.
     #[inline]
     pub fn store(&mut self, addr: u64, size: usize, val: u64) -> Result<(), Ub> {

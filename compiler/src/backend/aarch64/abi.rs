@@ -44,9 +44,11 @@ use super::imm::{add_sub_imm, mov_sequence};
 use super::inst::{Inst, Mem, Op3, OpImm, Reg, Width};
 use super::isel::{Selector, S0, S1};
 use super::AARCH64;
+use crate::abi_intrinsics::{AbiHi, AbiSret};
 use crate::backend::frame::{collect_slots, FrameLayout, FrameRules, FrameSlots};
 use crate::backend::parallel_move::{self, Move, Source};
 use crate::backend::regalloc::{Allocation, Loc, SpillSlot};
+use crate::backend::second_result::{second_result_intrinsic, sret_intrinsic};
 use crate::backend::BackendError;
 use crate::ir::{Callee, Inst as IrInst, IrFunction, IrType, Operand as IrOperand, Value};
 use crate::mutants::{self, Mutant};
@@ -370,6 +372,40 @@ impl Selector<'_> {
         callee: &Callee,
         args: &[(IrType, IrOperand)],
     ) -> Result<(), BackendError> {
+        if let Some(k) = sret_intrinsic(callee) {
+            // The hidden result pointer in x8, right where the verifier and
+            // `backend::second_result::check` keep the intrinsic.
+            match k {
+                AbiSret::Arg => {
+                    if let Some((ty, op)) = args.first() {
+                        self.load_into(op, *ty, Reg(8));
+                    }
+                }
+                AbiSret::Param => {
+                    if let Some(d) = dest {
+                        self.write_dest(d, Reg(8));
+                    }
+                }
+            }
+            return Ok(());
+        }
+        if let Some(k) = second_result_intrinsic(callee) {
+            // The second register of a two-register record result, right where the
+            // verifier and `backend::second_result::check` keep the intrinsic.
+            match k {
+                AbiHi::RetHi => {
+                    if let Some((ty, op)) = args.first() {
+                        self.load_into(op, *ty, ARG_REGS[1]);
+                    }
+                }
+                AbiHi::ResultHi => {
+                    if let Some(d) = dest {
+                        self.write_dest(d, ARG_REGS[1]);
+                    }
+                }
+            }
+            return Ok(());
+        }
         // The callee's address first, into x17: no argument move reads or writes it.
         if let Callee::Indirect(fp) = callee {
             self.load_into(fp, IrType::Ptr, S1);

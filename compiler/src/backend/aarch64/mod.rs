@@ -75,6 +75,7 @@ pub fn emit_module(module: &IrModule, opts: &BackendOptions) -> Result<String, B
             ));
         }
         let alloc = regalloc::allocate(func, &regs, opts.regalloc);
+        super::second_result::check(Target::Aarch64, func, &alloc, PReg(1), Some(PReg(8)))?;
         if opts.check_allocation {
             regalloc::check(func, &regs, &alloc)
                 .map_err(|e| e.into_backend_error(AARCH64, func))?;

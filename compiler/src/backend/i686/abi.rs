@@ -28,8 +28,10 @@
 
 use super::isel::{bytes_of, Selector, EAX, EDX, ESP};
 use super::wide::WIDE_DIVISION_ARG_BYTES;
+use crate::abi_intrinsics::AbiSret;
 use crate::backend::frame;
 use crate::backend::regalloc::{Allocation, SlotShape, SpillSlot};
+use crate::backend::second_result::sret_intrinsic;
 use crate::backend::x86::inst::{AluOp, CallTarget, Inst as MInst, Mem, Operand as Opnd, Size};
 use crate::backend::x86::Reg;
 use crate::backend::{BackendError, Target};
@@ -55,6 +57,8 @@ pub struct Frame {
     alloca_offsets: FxHashMap<Value, u32>,
     spill_offsets: Vec<u32>,
     param_offsets: Vec<i64>,
+    /// Bytes of arguments the callee pops on return (4 with a hidden result pointer).
+    pops: u32,
 }
 
 /// The bytes an argument of type `ty` takes on the stack.
@@ -75,6 +79,29 @@ impl Frame {
         let mut alloca_values = Vec::new();
         let mut outgoing = 0u32;
         let mut total: u64 = 0;
+        // A hidden result pointer precedes the arguments of the call it goes with.
+        let sret_bytes = if func
+            .blocks
+            .iter()
+            .flat_map(|b| &b.insts)
+            .any(|i| AbiSret::of(i) == Some(AbiSret::Arg))
+        {
+            4
+        } else {
+            0
+        };
+        // This function receives one: it is the first incoming slot, popped on return.
+        let pops = match func.blocks.first() {
+            Some(entry)
+                if entry
+                    .insts
+                    .iter()
+                    .any(|i| AbiSret::of(i) == Some(AbiSret::Param)) =>
+            {
+                4
+            }
+            _ => 0,
+        };
         for (b, block) in func.blocks.iter().enumerate() {
             for inst in &block.insts {
                 match inst {
@@ -100,7 +127,7 @@ impl Frame {
                     }
                     Inst::Call { args, .. } => {
                         let bytes: u32 = args.iter().map(|(ty, _)| stack_bytes(*ty)).sum();
-                        outgoing = outgoing.max(bytes);
+                        outgoing = outgoing.max(bytes + sret_bytes);
                     }
                     Inst::Bin { op, ty, .. } if op.can_trap() && bytes_of(*ty) == 8 => {
                         outgoing = outgoing.max(WIDE_DIVISION_ARG_BYTES);
@@ -143,7 +170,7 @@ impl Frame {
             .map(|i| layout.offset(alloca_values.len() + i))
             .collect();
         let mut param_offsets = Vec::with_capacity(func.params.len());
-        let mut at = 8i64;
+        let mut at = 8i64 + i64::from(pops);
         for ty in &func.params {
             param_offsets.push(at);
             at += i64::from(stack_bytes(*ty));
@@ -155,6 +182,7 @@ impl Frame {
             alloca_offsets,
             spill_offsets,
             param_offsets,
+            pops,
         })
     }
 
@@ -168,6 +196,11 @@ impl Frame {
     /// A spill slot.
     pub fn spill_mem(&self, s: SpillSlot) -> Mem {
         Mem::base_disp(ESP, i64::from(self.spill_offsets[s.0 as usize]))
+    }
+
+    /// Where the hidden result pointer arrived (the first incoming slot).
+    pub fn sret_mem(&self) -> Mem {
+        Mem::base_disp(Reg::Rbp, 8)
     }
 
     /// Where incoming parameter `index` is.
@@ -215,7 +248,10 @@ impl Frame {
         }];
         out.extend(self.saved.iter().rev().map(|r| pop(*r)));
         out.push(pop(Reg::Rbp));
-        out.push(MInst::Ret);
+        out.push(match self.pops {
+            0 => MInst::Ret,
+            n => MInst::RetPop(n as u16),
+        });
         out
     }
 }
@@ -275,7 +311,26 @@ impl Selector<'_> {
         callee: &Callee,
         args: &[(IrType, Operand)],
     ) -> Result<(), BackendError> {
-        let mut at = 0i64;
+        if let Some(k) = sret_intrinsic(callee) {
+            // The hidden result pointer: stored first, for the call that directly follows
+            // (the verifier keeps it there), or read where it arrived.
+            match (k, args.first(), dest) {
+                (AbiSret::Arg, Some((ty, op)), _) => {
+                    let w = self.word(op, *ty);
+                    self.move_word(w, Opnd::Mem(Mem::base_disp(ESP, 0)), EAX);
+                    self.sret_pending = true;
+                }
+                (AbiSret::Param, _, Some(d)) => {
+                    let mem = self.frame.sret_mem();
+                    self.load(EAX, Opnd::Mem(mem));
+                    self.set_word(d, EAX);
+                }
+                _ => {}
+            }
+            return Ok(());
+        }
+        let pops = std::mem::take(&mut self.sret_pending);
+        let mut at = if pops { 4i64 } else { 0 };
         for (ty, op) in args {
             if bytes_of(*ty) == 8 {
                 let (lo, hi) = self.pair(op, *ty)?;
@@ -299,6 +354,16 @@ impl Selector<'_> {
             },
         };
         self.emit(MInst::Call(target));
+        if pops {
+            // The callee popped the hidden pointer: %esp is fixed between prologue and
+            // epilogue.
+            self.emit(MInst::Alu {
+                op: AluOp::Sub,
+                size: Size::L,
+                src: Opnd::Imm(4),
+                dst: Opnd::Reg(ESP),
+            });
+        }
         let Some(dest) = dest else {
             return Ok(());
         };

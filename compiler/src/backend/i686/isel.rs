@@ -66,6 +66,9 @@ pub(super) struct Selector<'a> {
     unmaterialized: Option<Value>,
     /// The instruction being selected (for error messages).
     current: Option<Inst>,
+    /// A hidden result pointer was stored at 0(%esp) for the next call
+    /// (`abi_intrinsics::AbiSret`), whose callee pops it.
+    pub sret_pending: bool,
 }
 
 /// The 32-bit canonical value of constant `c` read in a position of type `ty` (at most 4
@@ -150,6 +153,7 @@ impl<'a> Selector<'a> {
             last_cmp: None,
             unmaterialized: None,
             current: None,
+            sret_pending: false,
         }
     }
 

@@ -166,6 +166,7 @@ impl Printer {
                 format!("call *{}", op(target, self.addr_size()))
             }
             Inst::Ret => "ret".into(),
+            Inst::RetPop(n) => format!("ret ${n}"),
             Inst::Leave => "leave".into(),
             Inst::Ud2 => "ud2".into(),
         }

@@ -354,6 +354,8 @@ pub enum Inst {
     JmpIndirect(Operand),
     Call(CallTarget),
     Ret,
+    /// `ret $N`: returns and pops N bytes of arguments (i686's hidden result pointer).
+    RetPop(u16),
     Leave,
     /// `ud2`: raises SIGILL (the IR's `unreachable`).
     Ud2,

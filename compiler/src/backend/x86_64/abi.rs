@@ -31,9 +31,11 @@
 
 use super::isel::{const_value, Selector};
 use super::X86_64;
+use crate::abi_intrinsics::AbiHi;
 use crate::backend::frame::{collect_slots, FrameLayout, FrameRules, FrameSlots};
 use crate::backend::parallel_move::{self, Move, Source};
 use crate::backend::regalloc::{Allocation, Loc, SpillSlot};
+use crate::backend::second_result::second_result_intrinsic;
 use crate::backend::x86::inst::{AluOp, CallTarget, Inst, Mem, Operand, Size};
 use crate::backend::x86::Reg;
 use crate::backend::BackendError;
@@ -236,6 +238,23 @@ impl Selector<'_> {
         callee: &Callee,
         args: &[(IrType, IrOperand)],
     ) -> Result<(), BackendError> {
+        if let Some(k) = second_result_intrinsic(callee) {
+            // The second register of a two-register record result, right where the
+            // verifier and `backend::second_result::check` keep the intrinsic.
+            match k {
+                AbiHi::RetHi => {
+                    if let Some((ty, op)) = args.first() {
+                        self.load_into(op, *ty, Reg::Rdx);
+                    }
+                }
+                AbiHi::ResultHi => {
+                    if let Some(d) = dest {
+                        self.write_dest(d, Reg::Rdx);
+                    }
+                }
+            }
+            return Ok(());
+        }
         // The callee's address first, into a scratch register no argument uses.
         let target = match callee {
             Callee::Direct(name) => CallTarget::Symbol(name.clone()),

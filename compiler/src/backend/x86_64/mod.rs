@@ -60,6 +60,7 @@ pub fn emit_module(module: &IrModule, opts: &BackendOptions) -> Result<String, B
             ));
         }
         let alloc = regalloc::allocate(func, &regs, opts.regalloc);
+        super::second_result::check(Target::X86_64, func, &alloc, Reg::Rdx.preg(), None)?;
         if opts.check_allocation {
             regalloc::check(func, &regs, &alloc).map_err(|e| e.into_backend_error(X86_64, func))?;
         }

@@ -155,6 +155,10 @@ pub fn verify_module_cached(
         structure::check(func, cfg, mode, &mut at);
         instructions::check(func, &symbols, &mut at);
         values::check(func, cfg, mode, &mut at);
+        // Rule: the second-result intrinsics sit where a backend can honour them.
+        if let Some(message) = crate::abi_intrinsics::pair_placement_error(func) {
+            at.function_error(message);
+        }
     }
     if sink.errors.is_empty() {
         Ok(())

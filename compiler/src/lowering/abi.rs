@@ -1,0 +1,415 @@
+//! How each C parameter and result travels between caller and callee on each target:
+//! the record-by-value part of the four psABIs, as gcc implements them, turned into an IR
+//! signature of integer scalars.
+//!
+//! Why: a record passed by value must arrive where a gcc-compiled callee looks for it
+//! (and leave where a gcc-compiled caller looks for it). Like clang's ABI lowering, the
+//! front end decides this once, per target, here; the call lowering (`calls.rs`) and the
+//! callee's prologue and `return` (`function.rs`, `stmt.rs`) both follow the
+//! [`AbiSignature`] this file computes, so they cannot disagree. The IR needs no new
+//! construct: a record travelling in registers or in stack slots becomes that many integer
+//! *pieces* (`i64`, or `i32` on i686), read with the piece loads of
+//! `crate::abi_intrinsics`, and the IR parameter list is ordered so that each backend's
+//! plain "the k-th integer argument goes to the k-th register, the rest to consecutive
+//! stack slots" rule puts every piece where gcc puts it.
+//!
+//! The rules (checked against the cross gccs' `-O2 -S` output, see
+//! `tests/abi_records_gcc.rs`):
+//! - x86-64 SysV: a record of at most 16 bytes whose non-bit-field members are all at
+//!   offsets aligned for their type is INTEGER: one piece per eightbyte, in the next free
+//!   GPRs, or — when not enough of the six GPRs are left for all of its pieces — all of it
+//!   in the stack area (later scalars still take the free GPRs). Any other record is
+//!   MEMORY: copied into the stack area. An INTEGER result comes back in %rax (and %rdx);
+//!   a MEMORY one through a hidden pointer in %rdi that the callee returns in %rax.
+//! - i686 SysV: every record is copied into the stack area (4-byte pieces); a record
+//!   result goes through a hidden pointer in the first stack slot, which the callee pops
+//!   (`ret $4`) and returns in %eax (`abi_intrinsics::AbiSret`, so such a callee is
+//!   never inlined).
+//! - AAPCS64: a record of at most 16 bytes in one or two X registers, or — when they do
+//!   not both fit — on the stack, and no later argument uses a register (NGRN = 8);
+//!   larger records by reference to a caller's copy; a result of at most 16 bytes in x0
+//!   (and x1), a larger one through a hidden pointer in x8 (`abi_intrinsics::AbiSret`:
+//!   not an IR parameter, so such a callee is never inlined either).
+//! - RISC-V LP64: a record of at most 16 bytes in one or two a-registers, a pair split
+//!   between a7 and the stack when only a7 is left; larger ones by reference; a result of
+//!   at most 16 bytes in a0 (and a1); larger ones through a hidden pointer in a0.
+//!
+//! A result in two registers is the first piece as the IR result and the second through
+//! the intrinsics of `abi_intrinsics::AbiHi`; such a function is never inlined (the
+//! intrinsics must stay next to its `ret` and to the call).
+//!
+//! Records aligned beyond the word (only `aligned(N)` makes them) are refused.
+//!
+//! Invariants: the caller and the callee build their signature with the same function
+//! from the same C types, so the IR parameter list of a definition equals the argument
+//! list of every call to it; every C parameter's pieces are listed in [`ArgPlace`] with
+//! their IR indices; a piece always reads within the (padded) copy it is loaded from.
+
+use super::types::{object_align, object_size, scalar_type};
+use super::ModuleCtx;
+use crate::frontend::types::{QualType, RecordId, Type};
+use crate::frontend::Target;
+use crate::ir::IrType;
+
+/// How one C argument travels.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArgPlace {
+    /// A scalar: IR parameter `index`.
+    Scalar { index: usize, ty: IrType },
+    /// A record in integer pieces of type `piece`: piece k (bytes `k*w .. (k+1)*w` of the
+    /// record) is IR parameter `indices[k]`.
+    Pieces {
+        piece: IrType,
+        indices: Vec<usize>,
+        size: u64,
+        align: u32,
+    },
+    /// A record by reference: IR parameter `index` points to a copy the caller made.
+    ByRef { index: usize, size: u64, align: u32 },
+}
+
+/// How the result travels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RetPlace {
+    Void,
+    Scalar(IrType),
+    /// A record in one integer piece (the IR return type).
+    Piece {
+        piece: IrType,
+        size: u64,
+        align: u32,
+    },
+    /// A record in two integer pieces: the first is the IR result, the second travels
+    /// through `abi_intrinsics::AbiHi` (gcc's second result register).
+    Pair {
+        piece: IrType,
+        size: u64,
+        align: u32,
+    },
+    /// A record through a hidden pointer: IR parameter 0, or — with `out_of_band`
+    /// (AArch64's x8; i686's first stack slot, which the callee pops) — through
+    /// `abi_intrinsics::AbiSret`; with `returned` the callee also returns that pointer
+    /// (the IR return type is `ptr`).
+    Hidden {
+        size: u64,
+        align: u32,
+        returned: bool,
+        out_of_band: bool,
+    },
+}
+
+/// A function type's IR signature and where every C argument sits in it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AbiSignature {
+    pub params: Vec<IrType>,
+    pub ret: IrType,
+    pub ret_place: RetPlace,
+    /// One per C argument, in C order.
+    pub args: Vec<ArgPlace>,
+}
+
+impl AbiSignature {
+    /// True when the IR parameter list starts with a hidden result pointer.
+    pub fn sret(&self) -> bool {
+        matches!(
+            self.ret_place,
+            RetPlace::Hidden {
+                out_of_band: false,
+                ..
+            }
+        )
+    }
+}
+
+/// A C argument's type as the classification sees it.
+enum Class {
+    Scalar(IrType),
+    /// A record of `pieces` integer pieces that may go in registers.
+    Small {
+        pieces: usize,
+        size: u64,
+        align: u32,
+    },
+    /// A record copied into the stack area (x86-64 MEMORY, every record on i686).
+    Stack {
+        pieces: usize,
+        size: u64,
+        align: u32,
+    },
+    /// A record by reference.
+    Large {
+        size: u64,
+        align: u32,
+    },
+}
+
+/// The integer registers for arguments, and the piece type of records.
+fn arg_regs(target: Target) -> usize {
+    match target {
+        Target::X86_64 => 6,
+        Target::I686 => 0,
+        Target::Aarch64 | Target::Riscv64 => 8,
+    }
+}
+
+fn piece_type(target: Target) -> IrType {
+    match target {
+        Target::I686 => IrType::I32,
+        _ => IrType::I64,
+    }
+}
+
+/// Bytes per piece.
+fn piece_bytes(target: Target) -> u64 {
+    u64::from(piece_type(target).size(8))
+}
+
+/// The signature of a function (or a call through a function type) with parameters
+/// `params` (for a variadic call: the arguments' types) returning `ret`.
+pub fn abi_signature<'q>(
+    ctx: &ModuleCtx,
+    params: impl Iterator<Item = &'q QualType>,
+    ret: &QualType,
+) -> Result<AbiSignature, String> {
+    let target = ctx.target;
+    let pb = piece_bytes(target);
+    let ret_place = match &ret.ty {
+        Type::Void => RetPlace::Void,
+        Type::Record(_) => {
+            let (size, align) = record_facts(ctx, &ret.ty)?;
+            let in_registers = target != Target::I686
+                && size <= 2 * pb
+                && !(target == Target::X86_64 && x86_64_memory_class(ctx, &ret.ty));
+            if in_registers && size <= pb {
+                RetPlace::Piece {
+                    piece: piece_type(target),
+                    size,
+                    align,
+                }
+            } else if in_registers {
+                RetPlace::Pair {
+                    piece: piece_type(target),
+                    size,
+                    align,
+                }
+            } else {
+                RetPlace::Hidden {
+                    size,
+                    align,
+                    returned: matches!(target, Target::X86_64 | Target::I686),
+                    out_of_band: matches!(target, Target::Aarch64 | Target::I686),
+                }
+            }
+        }
+        t => RetPlace::Scalar(scalar_type(target, t)?),
+    };
+    let mut classes = Vec::new();
+    for p in params {
+        classes.push(classify(ctx, p)?);
+    }
+    let hidden = matches!(
+        ret_place,
+        RetPlace::Hidden {
+            out_of_band: false,
+            ..
+        }
+    );
+    let mut sig = place(target, hidden, &classes);
+    sig.ret = match ret_place {
+        RetPlace::Void => IrType::Void,
+        RetPlace::Scalar(t) => t,
+        RetPlace::Piece { piece, .. } | RetPlace::Pair { piece, .. } => piece,
+        RetPlace::Hidden { returned: true, .. } => IrType::Ptr,
+        RetPlace::Hidden { .. } => IrType::Void,
+    };
+    sig.ret_place = ret_place;
+    Ok(sig)
+}
+
+/// Size and alignment of a record type, refusing alignments the piece layout cannot
+/// place as gcc does.
+fn record_facts(ctx: &ModuleCtx, ty: &Type) -> Result<(u64, u32), String> {
+    let size = object_size(ctx, ty)?;
+    let align = object_align(ctx, ty);
+    if u64::from(align) > piece_bytes(ctx.target).max(8) {
+        return Err(format!(
+            "a struct or union aligned to {align} bytes passed or returned by value is not \
+             supported yet"
+        ));
+    }
+    Ok((size, align))
+}
+
+fn classify(ctx: &ModuleCtx, p: &QualType) -> Result<Class, String> {
+    let target = ctx.target;
+    match &p.ty {
+        Type::Record(_) => {
+            let (size, align) = record_facts(ctx, &p.ty)?;
+            let pb = piece_bytes(target);
+            let pieces = size.div_ceil(pb) as usize;
+            Ok(match target {
+                Target::I686 => Class::Stack {
+                    pieces,
+                    size,
+                    align,
+                },
+                Target::X86_64 if size > 16 || x86_64_memory_class(ctx, &p.ty) => Class::Stack {
+                    pieces,
+                    size,
+                    align,
+                },
+                _ if size > 16 => Class::Large { size, align },
+                _ => Class::Small {
+                    pieces,
+                    size,
+                    align,
+                },
+            })
+        }
+        Type::Void => Err("a parameter has type void".into()),
+        t => Ok(Class::Scalar(scalar_type(target, t)?)),
+    }
+}
+
+/// Assigns IR parameter positions: the hidden result pointer (when `hidden`) and the
+/// arguments that go in registers first (in order), then — only when some argument goes
+/// on the stack while registers are left — unused filler parameters for the left
+/// registers, then the stack arguments in order.
+fn place(target: Target, hidden: bool, classes: &[Class]) -> AbiSignature {
+    let regs = arg_regs(target);
+    let piece = piece_type(target);
+    // (in registers?, IR types of the pieces) per argument.
+    let mut used = usize::from(hidden);
+    let mut plan: Vec<(bool, Vec<IrType>)> = Vec::with_capacity(classes.len());
+    for c in classes {
+        let (n, tys) = match c {
+            Class::Scalar(t) => (1, vec![*t]),
+            Class::Large { .. } => (1, vec![IrType::Ptr]),
+            Class::Small { pieces, .. } | Class::Stack { pieces, .. } => {
+                (*pieces, vec![piece; *pieces])
+            }
+        };
+        let in_regs = match (target, c) {
+            (_, Class::Stack { .. }) => false,
+            // RISC-V splits a pair between a7 and the stack: piece by piece, in order.
+            (Target::Riscv64, _) => true,
+            (_, Class::Small { .. }) => {
+                let fits = used + n <= regs;
+                if !fits && target == Target::Aarch64 {
+                    used = regs;
+                }
+                fits
+            }
+            _ => used < regs,
+        };
+        if in_regs && target != Target::Riscv64 {
+            used += n;
+        }
+        plan.push((in_regs, tys));
+    }
+    let mut params = Vec::new();
+    if hidden {
+        params.push(IrType::Ptr);
+    }
+    let mut first_index = vec![0usize; classes.len()];
+    if target == Target::Riscv64 {
+        for (i, (_, tys)) in plan.iter().enumerate() {
+            first_index[i] = params.len();
+            params.extend(tys);
+        }
+    } else {
+        for (i, (in_regs, tys)) in plan.iter().enumerate() {
+            if *in_regs {
+                first_index[i] = params.len();
+                params.extend(tys);
+            }
+        }
+        let any_on_stack = plan.iter().any(|(r, tys)| !r && !tys.is_empty());
+        if any_on_stack {
+            while params.len() < regs {
+                params.push(piece);
+            }
+        }
+        for (i, (in_regs, tys)) in plan.iter().enumerate() {
+            if !*in_regs {
+                first_index[i] = params.len();
+                params.extend(tys);
+            }
+        }
+    }
+    let args = classes
+        .iter()
+        .zip(&first_index)
+        .map(|(c, &first)| match c {
+            Class::Scalar(ty) => ArgPlace::Scalar {
+                index: first,
+                ty: *ty,
+            },
+            Class::Large { size, align } => ArgPlace::ByRef {
+                index: first,
+                size: *size,
+                align: *align,
+            },
+            Class::Small {
+                pieces,
+                size,
+                align,
+            }
+            | Class::Stack {
+                pieces,
+                size,
+                align,
+            } => ArgPlace::Pieces {
+                piece,
+                indices: (first..first + pieces).collect(),
+                size: *size,
+                align: *align,
+            },
+        })
+        .collect();
+    AbiSignature {
+        params,
+        ret: IrType::Void,
+        ret_place: RetPlace::Void,
+        args,
+    }
+}
+
+/// x86-64: a record with a non-bit-field member at an offset not aligned for the
+/// member's type is MEMORY whatever its size (gcc's `classify_argument`).
+fn x86_64_memory_class(ctx: &ModuleCtx, ty: &Type) -> bool {
+    // Explicit stack of (record, offset): records nest without a bound the lowering controls.
+    let Type::Record(id) = ty else {
+        return false;
+    };
+    let mut stack: Vec<(RecordId, u64)> = vec![(*id, 0)];
+    let mut steps = 0usize;
+    while let Some((id, base)) = stack.pop() {
+        steps += 1;
+        if steps > 100_000 {
+            return true;
+        }
+        let Some(r) = ctx.unit.records.records.get(id.0 as usize) else {
+            continue;
+        };
+        for f in &r.fields {
+            if f.bitfield.is_some() {
+                continue;
+            }
+            let offset = base + f.offset;
+            let mut t = &f.ty.ty;
+            while let Type::Array(elem, _) = t {
+                t = &elem.ty;
+            }
+            if let Type::Record(inner) = t {
+                stack.push((*inner, offset));
+                continue;
+            }
+            let align = u64::from(object_align(ctx, t));
+            if offset % align != 0 {
+                return true;
+            }
+        }
+    }
+    false
+}
