@@ -104,11 +104,9 @@ pub fn register_function_types(
     if known.is_empty() {
         return None;
     }
-    let mut next = main.value_bound();
     let mut code = Vec::with_capacity(2 * known.len());
-    for (name, h) in known {
+    for (next, (name, h)) in (main.value_bound()..).zip(known) {
         let dest = Value(next);
-        next += 1;
         code.push(Inst::GlobalAddr { dest, name });
         code.push(Inst::Call {
             dest: None,

@@ -207,17 +207,28 @@ pub fn finding_context(sig: &Signature, default_ptr: u32) -> (Option<String>, Op
     }
 }
 
+/// Where a worker's findings go: their ids, the journal, and the per-signature policy
+/// that decides between a directory and a seed line.
+struct FindingSinks<'a> {
+    found_ids: &'a AtomicU64,
+    journal: &'a journal::Journal,
+    keep: &'a keep::KeepPolicy,
+}
+
 fn run_one(
     source: &dyn ProgramSource,
     sources_len: usize,
     index: u64,
     seed: u64,
     cfg: &HuntConfig,
-    found_ids: &AtomicU64,
-    journal: &journal::Journal,
-    keep: &keep::KeepPolicy,
+    sinks: &FindingSinks,
 ) -> Event {
     use phases::{timed, Phase};
+    let FindingSinks {
+        found_ids,
+        journal,
+        keep,
+    } = *sinks;
     let cand = match timed(Phase::Generation, || source.make(seed)) {
         Ok(c) => c,
         Err(r) => return rejected(source, seed, cfg, r),
@@ -717,16 +728,12 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                     // the campaign down: it is saved with its seed and counted.
                     let ev = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                         phases::timed(phases::Phase::Other, || {
-                            run_one(
-                                source,
-                                sources.len(),
-                                i,
-                                seed,
-                                cfg,
+                            let sinks = FindingSinks {
                                 found_ids,
                                 journal,
                                 keep,
-                            )
+                            };
+                            run_one(source, sources.len(), i, seed, cfg, &sinks)
                         })
                     }))
                     .unwrap_or_else(|payload| harness_panic(source, seed, cfg, payload));
