@@ -332,9 +332,12 @@ impl Printer<'_> {
                 let e = self.expr(f, e);
                 self.line(depth, &format!("switch ({e}) {{"));
                 for c in cases {
+                    // A label must label a statement (before C23): an empty last case
+                    // gets a null one, so clang (and -std=c99 compilers) take it too.
+                    let null = if c.body.is_empty() && !c.brk { " ;" } else { "" };
                     match c.value {
-                        Some(v) => self.line(depth, &format!("case {v}:")),
-                        None => self.line(depth, "default:"),
+                        Some(v) => self.line(depth, &format!("case {v}:{null}")),
+                        None => self.line(depth, &format!("default:{null}")),
                     }
                     if !c.body.is_empty() {
                         self.block(f, "", &c.body, depth + 1);
