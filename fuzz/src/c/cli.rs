@@ -58,23 +58,27 @@ pub fn gen_c_command(seed: u64, target: &str, expected: bool, opts: &CGenOptions
             return 2;
         }
     };
-    match generate(seed, &cfg) {
-        Ok(p) if expected => {
-            print!("{}", p.expected(target));
-            0
-        }
-        Ok(p) => {
-            println!(
-                "/* phihunt gen c --seed {seed} --size {} (features: {}) */",
-                cfg.size,
-                p.features.names()
-            );
-            print!("{}", p.text);
-            0
-        }
+    let text = match generate(seed, &cfg) {
+        Ok(p) if expected => p.expected(target).to_string(),
+        Ok(p) => format!(
+            "/* phihunt gen c --seed {seed} --size {} (features: {}) */\n{}",
+            cfg.size,
+            p.features.names(),
+            p.text
+        ),
         Err(e) => {
             eprintln!("error: {e}");
-            1
+            return 1;
+        }
+    };
+    // A reader that stops early (`| head`) is not an error; any other write error is.
+    use std::io::Write;
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Ok(()) => 0,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Err(e) => {
+            eprintln!("error: cannot write the program: {e}");
+            2
         }
     }
 }

@@ -148,6 +148,12 @@ pub enum Stmt {
         kind: LoopKind,
         var: VarRef,
         trips: u32,
+        /// `do` loops only: a read-only `int` local set to the counter at the top of each
+        /// iteration, before the counter's step (`prev = v; v++; ...`), and printed after
+        /// the loop. Its value there is the loop header's value of the counter in the last
+        /// iteration: live on the exit edge of the critical latch-to-header edge, which is
+        /// where phi elimination needs its trampoline (the lost-copy problem).
+        prev: Option<VarRef>,
         body: Vec<Stmt>,
     },
     Break,

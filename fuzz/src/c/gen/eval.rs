@@ -714,12 +714,16 @@ impl Machine<'_> {
                 kind,
                 var,
                 trips,
+                prev,
                 body,
             } => {
                 let n = *trips as i128;
                 self.set_counter(f, *var, 0)?;
                 loop {
                     let i = self.counter(f, *var)?;
+                    if let Some(p) = prev {
+                        self.set_counter(f, *p, i)?;
+                    }
                     match kind {
                         LoopKind::For if i >= n => break,
                         LoopKind::While if i >= n => break,

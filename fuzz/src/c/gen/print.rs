@@ -300,9 +300,11 @@ impl Printer<'_> {
                 kind,
                 var,
                 trips,
+                prev,
                 body,
             } => {
                 let v = self.p.var(f, *var).name.clone();
+                let prev = prev.map(|p| self.p.var(f, p).name.clone());
                 match kind {
                     LoopKind::For => self.block(
                         f,
@@ -320,6 +322,9 @@ impl Printer<'_> {
                     LoopKind::DoWhile => {
                         self.line(depth, &format!("{v} = 0;"));
                         self.line(depth, "do {");
+                        if let Some(prev) = &prev {
+                            self.line(depth + 1, &format!("{prev} = {v};"));
+                        }
                         self.line(depth + 1, &format!("{v}++;"));
                         self.stmts(f, body, depth + 1);
                         self.line(depth, &format!("}} while ({v} < {trips});"));
@@ -334,7 +339,11 @@ impl Printer<'_> {
                 for c in cases {
                     // A label must label a statement (before C23): an empty last case
                     // gets a null one, so clang (and -std=c99 compilers) take it too.
-                    let null = if c.body.is_empty() && !c.brk { " ;" } else { "" };
+                    let null = if c.body.is_empty() && !c.brk {
+                        " ;"
+                    } else {
+                        ""
+                    };
                     match c.value {
                         Some(v) => self.line(depth, &format!("case {v}:{null}")),
                         None => self.line(depth, &format!("default:{null}")),

@@ -327,15 +327,23 @@ impl Gen<'_> {
         } else {
             self.between(1, 6 + self.cfg.size)
         };
+        // Half of the `do` loops keep the counter's value from the top of the last
+        // iteration in `prev` and print it after the loop (see `Stmt::Loop::prev`).
+        let prev = (kind == LoopKind::DoWhile && self.chance(0.5)).then(|| self.counter());
         self.loop_depth += 1;
         let n = self.block_size();
         let body = self.block(n);
         self.loop_depth -= 1;
-        Stmt::Loop {
+        let lp = Stmt::Loop {
             kind,
             var,
             trips,
+            prev,
             body,
+        };
+        match prev {
+            Some(p) => Stmt::Block(vec![lp, Stmt::Print(Expr::Read(LVal::Var(p)))]),
+            None => lp,
         }
     }
 
