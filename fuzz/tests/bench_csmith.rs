@@ -36,9 +36,9 @@ fn fake_csmith(tag: &str) -> tempfile::TempDir {
         "int main(void) { return ({ 0; }); }\n",
         // 5: none (csmith fails).
         "",
-        // 6: ends, but only after 2,000,000 iterations: about 10 ms natively at -O0, far
-        // past a 1 ms reference limit; 15 oracle steps an iteration in `lowered`.
-        "#include <stdio.h>\nint main(void) { unsigned long c = 0; for (unsigned long i = 0; i < 2000000; i++) c += i ^ (c >> 3); printf(\"checksum = %lX\\n\", c); return 0; }\n",
+        // 6: ends, but only after 20,000,000 iterations: 20-60 ms natively at -O0, far
+        // past a 1 ms reference limit on any machine; 15 oracle steps an iteration in `lowered`.
+        "#include <stdio.h>\nint main(void) { unsigned long c = 0; for (unsigned long i = 0; i < 20000000; i++) c += i ^ (c >> 3); printf(\"checksum = %lX\\n\", c); return 0; }\n",
     ];
     let mut script = String::from("#!/bin/sh\n# fake csmith for phihunt tests\ncase \"$2\" in\n");
     for (i, p) in programs.iter().enumerate().filter(|(_, p)| !p.is_empty()) {
@@ -320,7 +320,7 @@ fn probe_program_6(tag: &str, long_limit: &str) -> (i32, String, String, tempfil
             "--ref-timeout",
             "1ms",
             "--probe-fuel",
-            "100000000",
+            "1000000000",
             "--long-ref-timeout",
             long_limit,
             "--out",
@@ -345,7 +345,7 @@ fn a_timeout_whose_long_rerun_finishes_is_judged_against_it() {
 #[test]
 fn a_timeout_the_oracle_finishes_but_gcc_never_does_is_a_saved_suspect() {
     // The long limit is as short as the first: the binary runs on past it again, while
-    // `lowered` finished (2,000,000 iterations fit in 1e8 steps).
+    // `lowered` finished (20,000,000 iterations fit in 1e9 steps).
     let (code, out, err, out_dir) = probe_program_6("suspect", "1ms");
     let out_dir = out_dir.path();
     assert_eq!(code, 1, "a suspect exits 1: {out}{err}");
@@ -358,7 +358,7 @@ fn a_timeout_the_oracle_finishes_but_gcc_never_does_is_a_saved_suspect() {
         "{out}"
     );
     let program = std::fs::read_to_string(dir.join("program.c")).unwrap();
-    assert!(program.contains("i < 2000000"), "{program}");
+    assert!(program.contains("i < 20000000"), "{program}");
     let info = std::fs::read_to_string(dir.join("info.txt")).unwrap();
     assert!(info.contains("seed: 6"), "{info}");
     // What the oracle's lowered stage did: returned 0 after printing the checksum.
