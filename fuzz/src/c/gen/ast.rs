@@ -1,9 +1,9 @@
 //! The generated program as a tree: what the printer writes and the evaluator runs.
 //!
 //! Why: one tree serves both the C text and the expected output, so they cannot drift
-//! apart. The operations that can be undefined carry a [`Fix`] (a `Cell`): the evaluator
-//! rewrites them in place when the values it computes would make them undefined (see
-//! `eval.rs`), and the printer prints the rewritten form.
+//! apart. The operations that can be undefined carry a [`Fix`] (of [`Shared`] cells): the
+//! evaluator rewrites them in place when the values it computes would make them undefined
+//! (see `eval.rs`), and the printer prints the rewritten form.
 //!
 //! Invariants (kept by the generator, relied on by the evaluator and printer):
 //! - expressions have no side effects: assignments and calls are statements, and a call's
@@ -19,10 +19,38 @@
 //! - a loop counter is written only by its loop; a `goto` jumps forward to a label of the
 //!   same or an enclosing block; calls go from a function to later functions only
 //!   (recursion goes through a depth parameter that strictly decreases).
+//! - a cloned subtree shares its rewrites with the original ([`Shared`]): where the tree
+//!   holds one piece of C text twice (the lvalue of `lv op= e` is also read by its right
+//!   side; both sides of a pointer relation start from one base expression), the evaluator
+//!   must see the rewrite the printer prints in both places.
 
 use super::types::{DataModel, Field, IntKind, StructDef, Ty};
 use super::value::{BinOp, Val};
 use std::cell::Cell;
+use std::rc::Rc;
+
+/// A rewrite decision shared by every clone of the node that holds it: cloning a subtree
+/// copies its shape, not its rewrites, so text printed twice from one subtree stays one
+/// text (two independent cells once let one copy of a base expression swap `-` to `+` while
+/// the other kept `-`, and the two "same-object" pointers landed in different rows).
+#[derive(Clone, Debug, Default)]
+pub struct Shared<T: Copy>(Rc<Cell<T>>);
+
+impl<T: Copy> Shared<T> {
+    pub fn get(&self) -> T {
+        self.0.get()
+    }
+
+    pub fn set(&self, value: T) {
+        self.0.set(value)
+    }
+}
+
+impl<T: Copy> From<T> for Shared<T> {
+    fn from(value: T) -> Self {
+        Shared(Rc::new(Cell::new(value)))
+    }
+}
 
 /// A variable: a global (static locals included) or a local of one function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,8 +65,8 @@ pub enum VarRef {
 /// kind spelled out in casts so that the text means the same under every data model.
 #[derive(Clone, Debug, Default)]
 pub struct Fix {
-    pub swapped: Cell<bool>,
-    pub wrap: Cell<Option<IntKind>>,
+    pub swapped: Shared<bool>,
+    pub wrap: Shared<Option<IntKind>>,
 }
 
 /// An lvalue (no side effects).
@@ -46,13 +74,13 @@ pub struct Fix {
 pub enum LVal {
     Var(VarRef),
     /// `a[i]`; when the cell is set the index is printed `(unsigned)(i) % N`.
-    Index(Box<LVal>, Box<Expr>, Cell<bool>),
+    Index(Box<LVal>, Box<Expr>, Shared<bool>),
     /// `s.f` (field number).
     Field(Box<LVal>, usize),
     /// `u.f` of a union (member number): a read of a member wider than the one last
     /// written is undefined, so the evaluator redirects it to the union's narrowest
     /// member (`StructDef::narrowest_member`), whose read is always defined.
-    Member(Box<LVal>, Cell<usize>),
+    Member(Box<LVal>, Shared<usize>),
     /// `*p`
     Deref(Box<Expr>),
 }
@@ -63,9 +91,9 @@ pub enum LVal {
 /// `((k) & 0)`, which is defined for every value (the base itself is always valid).
 #[derive(Clone, Debug, Default)]
 pub struct PtrFix {
-    pub sub: Cell<bool>,
-    pub swapped: Cell<bool>,
-    pub zeroed: Cell<bool>,
+    pub sub: Shared<bool>,
+    pub swapped: Shared<bool>,
+    pub zeroed: Shared<bool>,
 }
 
 /// The unary operators.
@@ -84,7 +112,7 @@ pub enum Expr {
     AddrOf(LVal),
     Cast(IntKind, Box<Expr>),
     Unary(UnOp, Box<Expr>, Fix),
-    Binary(Cell<BinOp>, Box<Expr>, Box<Expr>, Fix),
+    Binary(Shared<BinOp>, Box<Expr>, Box<Expr>, Fix),
     /// `p == q` (true) or `p != q` on pointers into objects.
     PtrEq(bool, Box<Expr>, Box<Expr>),
     /// `base + off` (or `base - off`, see [`PtrFix`]) on a pointer to an integer: the
