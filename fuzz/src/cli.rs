@@ -154,7 +154,8 @@ enum BenchWhat {
         /// Time budget per mutant.
         #[arg(long, default_value = "60s", value_parser = parse_duration)]
         budget: Duration,
-        /// Generators: cfg, phi, c (generated C), a list of them, or all.
+        /// Generators: cfg, phi, c (generated C), csmith, mutate (mutants of the C corpus), a
+        /// list of them, or all (cfg, phi and c).
         #[arg(long = "gen", default_value = "all")]
         generators: String,
         #[arg(long, default_value_t = 1)]
@@ -289,7 +290,8 @@ enum Command {
     /// The main job: generate programs, run every stage, save, reduce and report
     /// findings. Ends with the line `N findings`.
     Hunt {
-        /// Generators: cfg, phi, c (generated C), a list of them, or all.
+        /// Generators: cfg, phi, c (generated C), csmith, mutate (mutants of the C corpus), a
+        /// list of them, or all (cfg, phi and c).
         #[arg(long = "gen", default_value = "all")]
         generators: String,
         /// How long to hunt, e.g. 30s, 10m, 8h.
@@ -339,7 +341,7 @@ enum Command {
     /// Print the program a generator makes for a seed, with `; run:` lines of the
     /// oracle's reference outcomes.
     Gen {
-        /// cfg, phi or c.
+        /// cfg, phi, c or mutate.
         generator: String,
         #[arg(long, default_value_t = 0)]
         seed: u64,
@@ -802,6 +804,8 @@ pub fn cli_main(args: Vec<String>) -> i32 {
         } => {
             if generator == "c" {
                 crate::c::cli::gen_c_command(seed, &target, expected, &c.options())
+            } else if generator == "mutate" {
+                crate::c::cli::gen_mutate_command(seed)
             } else {
                 crate::campaign::cli::gen_command(&generator, seed)
             }

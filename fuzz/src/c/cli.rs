@@ -82,3 +82,21 @@ pub fn gen_c_command(seed: u64, target: &str, expected: bool, opts: &CGenOptions
         }
     }
 }
+
+/// `phihunt gen mutate --seed S`: the mutant a `--gen mutate` hunt runs under seed S (of
+/// the default corpus pool), before its judges; 1 when none can be made.
+pub fn gen_mutate_command(seed: u64) -> i32 {
+    use super::mutate::{mutant, pool::Pool, source::with_header};
+    let made = Pool::default_corpus().and_then(|pool| mutant(&pool, seed));
+    match made {
+        Ok(m) => {
+            eprintln!("mutations: {}", m.applied.join(", "));
+            print!("{}", with_header(&m.text, &m.base));
+            0
+        }
+        Err(e) => {
+            eprintln!("error: seed {seed}: {e}");
+            1
+        }
+    }
+}

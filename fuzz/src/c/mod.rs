@@ -5,7 +5,8 @@
 //! `csmith_source` are the two C program sources of the campaign engine; `judge` holds a
 //! generated program to its expected output and `reference` confirms every C finding with
 //! gcc -O0 and -O2; `csmith` is the csmith driver and the `bench csmith`, `bench native`
-//! and `bench ub` benchmarks.
+//! and `bench ub` benchmarks; `mutate` is the third C source, mutants of real programs
+//! judged defined before they run.
 
 pub mod bench;
 pub mod cc;
@@ -15,5 +16,6 @@ pub mod csmith_source;
 pub mod gen;
 pub mod hunt;
 pub mod judge;
+pub mod mutate;
 pub mod reduce;
 pub mod reference;

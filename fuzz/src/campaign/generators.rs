@@ -33,8 +33,8 @@ impl ProgramSource for IrGenerator {
     }
 }
 
-/// `cfg`, `phi`, `c`, `csmith` (a list of them) or `all` (every one but csmith) to the
-/// list of sources.
+/// `cfg`, `phi`, `c`, `csmith`, `mutate` (a list of them) or `all` (every one but csmith
+/// and mutate) to the list of sources.
 pub fn sources_for(name: &str) -> Result<Vec<Box<dyn ProgramSource>>, String> {
     let one = |n: &str| -> Result<Box<dyn ProgramSource>, String> {
         if n == "c" {
@@ -44,9 +44,15 @@ pub fn sources_for(name: &str) -> Result<Vec<Box<dyn ProgramSource>>, String> {
         if n == "csmith" {
             return Ok(Box::new(crate::c::csmith_source::CsmithSource::default()));
         }
+        // Not in `all` either: gcc confirms every mutant in the inner loop.
+        if n == "mutate" {
+            return Ok(Box::new(
+                crate::c::mutate::source::MutateSource::from_corpus()?,
+            ));
+        }
         n.parse::<GenKind>()
             .map(|k| Box::new(IrGenerator(k)) as Box<dyn ProgramSource>)
-            .map_err(|e| format!("{e} (or `c`, `csmith`)"))
+            .map_err(|e| format!("{e} (or `c`, `csmith`, `mutate`)"))
     };
     if name == "all" {
         let mut all: Vec<Box<dyn ProgramSource>> = GenKind::ALL

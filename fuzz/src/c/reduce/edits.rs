@@ -329,7 +329,7 @@ fn is_declarator(p: &Program, i: usize) -> bool {
 }
 
 /// Bracket depth at `i`, counting from `start`.
-fn depth_at(toks: &[Token], start: usize, i: usize) -> usize {
+pub fn depth_at(toks: &[Token], start: usize, i: usize) -> usize {
     let mut d: usize = 0;
     for t in &toks[start..i] {
         if t.kind == TokKind::Punct {
@@ -469,7 +469,7 @@ fn initializers_of(p: &Program, keyword: &str, tag: &str, def_close: usize) -> V
 
 /// The ranges that hold expressions: statement expressions, conditions, `for` headers,
 /// `return` values and initializers (a brace list's elements).
-fn expression_ranges(p: &Program) -> Vec<Range<usize>> {
+pub fn expression_ranges(p: &Program) -> Vec<Range<usize>> {
     let toks = &p.toks;
     let mut out = Vec::new();
     for item in &p.unit.items {

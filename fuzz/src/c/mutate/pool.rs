@@ -1,0 +1,89 @@
+//! The programs `--gen mutate` mutates.
+//!
+//! Why: the pool is the mutator's seed corpus; which programs it holds, in which order, is
+//! part of what a seed means, so it is loaded once, sorted by path, and named in every
+//! mutant.
+//!
+//! Invariants:
+//! - the default pool is the project's own C corpus (`corpus/c`, the defined programs of
+//!   `corpus/ub`, `corpus/found`), found from the working directory or, failing that, from
+//!   the source tree phihunt was built from;
+//! - a program with a `// ub:` line (a UB example of `corpus/ub`) is never in the pool;
+//! - the corpus's `#include "test.h"` is replaced by an ASSERT that prints and never exits,
+//!   so a mutant that changes a checked value still runs to the end and prints it (every
+//!   stage and target is then held to gcc's output, which is the point).
+
+use std::path::{Path, PathBuf};
+
+/// What replaces `#include "test.h"`: its headers and an ASSERT that only prints.
+const TEST_H: &str = "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\
+#define ASSERT(x, y) printf(\"%s => %lld\\n\", #y, (long long)(y))\n";
+
+/// The programs, as (name, text), sorted by name.
+#[derive(Clone, Debug, Default)]
+pub struct Pool {
+    programs: Vec<(String, String)>,
+}
+
+impl Pool {
+    pub fn programs(&self) -> &[(String, String)] {
+        &self.programs
+    }
+
+    /// Every `.c` file under each of `dirs` (not recursive), or `Err` naming a directory
+    /// that cannot be read.
+    pub fn from_dirs(dirs: &[PathBuf]) -> Result<Pool, String> {
+        let mut programs = Vec::new();
+        for dir in dirs {
+            let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            let mut paths: Vec<PathBuf> = entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "c"))
+                .collect();
+            paths.sort();
+            for path in paths {
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                if text.lines().any(|l| l.trim_start().starts_with("// ub:")) {
+                    continue;
+                }
+                programs.push((
+                    display_name(&path),
+                    text.replace("#include \"test.h\"", TEST_H),
+                ));
+            }
+        }
+        programs.sort();
+        Ok(Pool { programs })
+    }
+
+    /// The default pool (see the module doc).
+    pub fn default_corpus() -> Result<Pool, String> {
+        let root = default_corpus_root().ok_or(
+            "no corpus/ directory in the working directory or the source tree: give --mutate-from DIR",
+        )?;
+        Pool::from_dirs(&[root.join("c"), root.join("ub"), root.join("found")])
+    }
+}
+
+fn display_name(path: &Path) -> String {
+    let parent = path
+        .parent()
+        .and_then(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let file = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    format!("{parent}/{file}")
+}
+
+fn default_corpus_root() -> Option<PathBuf> {
+    let here = PathBuf::from("corpus");
+    if here.join("c").is_dir() {
+        return Some(here);
+    }
+    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+    built.join("c").is_dir().then_some(built)
+}
