@@ -237,7 +237,8 @@ pub(crate) fn compile_reusing(
         let f = LibcFn::by_name(&d.name).ok_or_else(|| {
             err(format!(
                 "external @{} is not in the oracle's libc subset (printf putchar puts abort \
-                 exit memcpy memmove memset memcmp strcmp strlen strncmp malloc calloc free)",
+                 exit vprintf vsprintf memcpy memmove memset memcmp strcmp strlen strncmp \
+                 malloc calloc free)",
                 d.name
             ))
         })?;
