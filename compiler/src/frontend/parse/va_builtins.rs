@@ -18,7 +18,8 @@
 //! lowering (`lowering::varargs`) recognises the names before anything else looks at a
 //! call, so they never become symbols.
 //!
-//! Invariants: the typedef is declared once, in the file scope, before the first token;
+//! Invariants: the typedef is declared once, in the file scope, before the first token,
+//! when some token names it;
 //! every argument of a builtin is checked to be a `va_list` (or, for a parameter on
 //! x86-64, the pointer an array parameter is adjusted to); `va_start` only appears in a
 //! variadic function; `va_arg`'s type is a complete object type that survives the default
@@ -27,7 +28,7 @@
 use super::{OrdinaryEntity, Parser};
 use crate::frontend::ast::{Expr, ExprKind};
 use crate::frontend::diag::Diagnostic;
-use crate::frontend::token::Punct;
+use crate::frontend::token::{Punct, TokenKind};
 use crate::frontend::types::{
     Field, FunctionType, IntKind, QualType, RecordDef, RecordId, RecordKind, Type,
 };
@@ -83,8 +84,17 @@ fn ptr_to(ty: Type) -> Type {
 }
 
 impl Parser<'_> {
-    /// Declares `__builtin_va_list` in the file scope as the target's `va_list` type.
+    /// Declares `__builtin_va_list` in the file scope as the target's `va_list` type, when
+    /// the translation unit names it (so a unit without `<stdarg.h>` has exactly the
+    /// records it declares, numbered from 0).
     pub(crate) fn declare_builtin_va_list(&mut self) {
+        let named = self
+            .tokens
+            .iter()
+            .any(|t| matches!(&t.kind, TokenKind::Ident(n) if &**n == VA_LIST_NAME));
+        if !named {
+            return;
+        }
         let void_ptr = ptr_to(Type::Void);
         let uint = Type::Int(IntKind::UInt);
         let int = Type::int();
@@ -270,5 +280,69 @@ impl Parser<'_> {
             }
             _ => Ok(()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{parse_translation_unit, ParseOutput};
+    use crate::frontend::{preprocess_str, Diagnostic, PreprocessOptions, Target};
+
+    fn parse_t(src: &str, target: Target) -> Result<ParseOutput, Diagnostic> {
+        let opts = PreprocessOptions {
+            target,
+            ..PreprocessOptions::default()
+        };
+        let pp = preprocess_str("t.c", src, &opts)?;
+        parse_translation_unit(pp.tokens, &pp.sources, target)
+    }
+
+    fn error(src: &str) -> String {
+        match parse_t(src, Target::X86_64) {
+            Ok(_) => panic!("expected an error for {src}"),
+            Err(e) => e.headline(),
+        }
+    }
+
+    /// `sizeof(va_list)` and `_Alignof` as gcc has them (hand-checked with each cross
+    /// gcc: 24/8, 4/4, 32/8, 8/8).
+    #[test]
+    fn va_list_has_the_targets_size() {
+        for (target, size, align) in [
+            (Target::X86_64, 24, 8),
+            (Target::I686, 4, 4),
+            (Target::Aarch64, 32, 8),
+            (Target::Riscv64, 8, 8),
+        ] {
+            let src = format!(
+                "typedef __builtin_va_list va_list;\n\
+                 int s[sizeof(va_list) == {size} ? 1 : -1];\n\
+                 int a[__alignof__(va_list) == {align} ? 1 : -1];\n"
+            );
+            if let Err(e) = parse_t(&src, target) {
+                panic!("{}: {}", target.name(), e.headline());
+            }
+        }
+    }
+
+    #[test]
+    fn misuse_is_an_error_with_gccs_words() {
+        let pre = "typedef __builtin_va_list va_list;\n";
+        let e = error(&format!(
+            "{pre}int f(int n) {{ va_list ap; __builtin_va_start(ap, n); return 0; }}"
+        ));
+        assert!(e.contains("'va_start' used in function with fixed arguments"), "{e}");
+        let e = error(&format!(
+            "{pre}int f(int n, ...) {{ int x; __builtin_va_start(x, n); return 0; }}"
+        ));
+        assert!(e.contains("first argument to 'va_start' not of type 'va_list'"), "{e}");
+        let e = error(&format!(
+            "{pre}int f(int n, ...) {{ va_list ap; return __builtin_va_arg(ap, char); }}"
+        ));
+        assert!(e.contains("promoted to 'int'"), "{e}");
+        let e = error(&format!(
+            "{pre}double f(int n, ...) {{ va_list ap; return __builtin_va_arg(ap, double); }}"
+        ));
+        assert!(e.contains("floating type is not supported yet"), "{e}");
     }
 }
