@@ -94,7 +94,11 @@ fn varargs_link_with_gcc(target: Target) {
         "gcc_gcc",
         &[&gcc_objects["caller"], &gcc_objects["callee"]],
     );
-    assert_eq!(expected.get("status"), None, "gcc's own program: {expected:?}");
+    assert_eq!(
+        expected.get("status"),
+        None,
+        "gcc's own program: {expected:?}"
+    );
     for case in CASES {
         assert!(expected.contains_key(case), "gcc's own program: no {case}");
     }

@@ -36,9 +36,7 @@ use std::borrow::Cow;
 /// `module` with every `va_arg`, `va_copy` and `va_end` expanded for `target` (borrowed
 /// unchanged when it has none).
 pub fn lower_for_target(module: &IrModule, target: Target) -> Cow<'_, IrModule> {
-    let expands = |name: &str| {
-        VaIntrinsic::by_name(name).is_some_and(|k| k != VaIntrinsic::Start)
-    };
+    let expands = |name: &str| VaIntrinsic::by_name(name).is_some_and(|k| k != VaIntrinsic::Start);
     if !module
         .decls
         .iter()
@@ -114,15 +112,18 @@ fn add_save_area(func: &mut IrFunction, target: Target) {
 /// The register save area of `func` (the alloca [`lower_for_target`] made), when it
 /// calls `va_start`.
 pub fn save_area(func: &IrFunction) -> Option<Value> {
-    func.blocks.iter().flat_map(|b| &b.insts).find_map(|i| match i {
-        Inst::Call { args, .. } if VaIntrinsic::of(i) == Some(VaIntrinsic::Start) => {
-            match args.get(3) {
-                Some((_, Operand::Value(v))) => Some(*v),
-                _ => None,
+    func.blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .find_map(|i| match i {
+            Inst::Call { args, .. } if VaIntrinsic::of(i) == Some(VaIntrinsic::Start) => {
+                match args.get(3) {
+                    Some((_, Operand::Value(v))) => Some(*v),
+                    _ => None,
+                }
             }
-        }
-        _ => None,
-    })
+            _ => None,
+        })
 }
 
 /// True when `func` calls `va_start`.

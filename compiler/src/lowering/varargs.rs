@@ -93,7 +93,10 @@ impl FnLower<'_, '_> {
     /// `va_arg`'s); `None` when `name` is not one of them.
     pub(super) fn va_builtin(&mut self, name: &str, args: &[Expr], e: &Expr) -> Res<RVal> {
         let Some(k) = builtin(name) else {
-            return Err(self.err(e.loc, format!("internal error: `{name}` is not a va builtin")));
+            return Err(self.err(
+                e.loc,
+                format!("internal error: `{name}` is not a va builtin"),
+            ));
         };
         let Some(first) = args.first() else {
             return Err(self.err(e.loc, format!("internal error: `{name}` without arguments")));

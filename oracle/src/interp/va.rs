@@ -146,9 +146,7 @@ impl VaState {
     /// The argument the call passed at IR position `pos`, unless it is past the end or a
     /// filler.
     fn passed(&self, pos: usize) -> Option<(IrType, u64)> {
-        let &(ty, v) = pos
-            .checked_sub(self.named)
-            .and_then(|i| self.args.get(i))?;
+        let &(ty, v) = pos.checked_sub(self.named).and_then(|i| self.args.get(i))?;
         (ty != IrType::I8).then_some((ty, v))
     }
 
@@ -245,7 +243,9 @@ impl VaMachine {
                 self.install(copy, dst, mem, pb)?;
                 Ok(0)
             }
-            VaFn::Intrinsic(k @ (VaIntrinsic::ArgI32 | VaIntrinsic::ArgI64 | VaIntrinsic::ArgPtr)) => {
+            VaFn::Intrinsic(
+                k @ (VaIntrinsic::ArgI32 | VaIntrinsic::ArgI64 | VaIntrinsic::ArgPtr),
+            ) => {
                 let class = match k {
                     VaIntrinsic::ArgI32 => Class::I32,
                     VaIntrinsic::ArgI64 => Class::I64,
@@ -386,7 +386,6 @@ mod tests {
             (I8, 0),
             (I8, 0),
             (I8, 0),
-            (I8, 0),
             (I64, 10),
             (I64, 11),
             (I64, 12),
@@ -400,12 +399,7 @@ mod tests {
         let mut s = state(1, 6, false, args);
         assert_eq!(s.take(1, Class::I32, false, 8), Err(Ub::VaArgWrongType));
         // AArch64: a pair that does not fit closes the registers.
-        let mut s = state(
-            7,
-            8,
-            true,
-            vec![(I64, 1), (I64, 2), (I64, 3), (I64, 4)],
-        );
+        let mut s = state(7, 8, true, vec![(I64, 1), (I64, 2), (I64, 3), (I64, 4)]);
         // Positions: 7 is a register, 8.. the stack.
         assert_eq!(s.take(2, Class::Piece, false, 8), Ok(vec![2, 3]));
         assert_eq!(s.take(1, Class::I64, false, 8), Ok(vec![4]));

@@ -54,7 +54,12 @@ impl Selector<'_> {
             self.push(Inst::imm(AluImmOp::Addi, Reg::T1, Reg::S0, first));
         } else {
             self.materialize(first, Reg::T1);
-            self.push(Inst::alu(super::inst::AluOp::Add, Reg::T1, Reg::S0, Reg::T1));
+            self.push(Inst::alu(
+                super::inst::AluOp::Add,
+                Reg::T1,
+                Reg::S0,
+                Reg::T1,
+            ));
         }
         self.store_mem(StoreKind::D, Reg::T1, ap, 0);
         Ok(())

@@ -268,13 +268,13 @@ impl Parser<'_> {
             ));
         }
         match ty {
-            Type::Float(_) => Err(self.error_at(
-                loc,
-                "va_arg of a floating type is not supported yet",
-            )),
-            Type::Void | Type::Array(..) | Type::Function(_) => {
-                Err(self.error_at(loc, "va_arg needs a complete object type that is not an array"))
+            Type::Float(_) => {
+                Err(self.error_at(loc, "va_arg of a floating type is not supported yet"))
             }
+            Type::Void | Type::Array(..) | Type::Function(_) => Err(self.error_at(
+                loc,
+                "va_arg needs a complete object type that is not an array",
+            )),
             t if self.size_of(t).is_none() => {
                 Err(self.error_at(loc, "va_arg of an incomplete type"))
             }
@@ -331,11 +331,17 @@ mod tests {
         let e = error(&format!(
             "{pre}int f(int n) {{ va_list ap; __builtin_va_start(ap, n); return 0; }}"
         ));
-        assert!(e.contains("'va_start' used in function with fixed arguments"), "{e}");
+        assert!(
+            e.contains("'va_start' used in function with fixed arguments"),
+            "{e}"
+        );
         let e = error(&format!(
             "{pre}int f(int n, ...) {{ int x; __builtin_va_start(x, n); return 0; }}"
         ));
-        assert!(e.contains("first argument to 'va_start' not of type 'va_list'"), "{e}");
+        assert!(
+            e.contains("first argument to 'va_start' not of type 'va_list'"),
+            "{e}"
+        );
         let e = error(&format!(
             "{pre}int f(int n, ...) {{ va_list ap; return __builtin_va_arg(ap, char); }}"
         ));
