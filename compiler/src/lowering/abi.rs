@@ -379,9 +379,17 @@ fn place(target: Target, hidden: bool, classes: &[Class]) -> AbiSignature {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VaRecord {
     /// In `pieces` integer pieces that may sit in registers.
-    Pieces { pieces: usize, size: u64, align: u32 },
+    Pieces {
+        pieces: usize,
+        size: u64,
+        align: u32,
+    },
     /// In `pieces` integer pieces always in the stack area (x86-64 MEMORY, i686).
-    Memory { pieces: usize, size: u64, align: u32 },
+    Memory {
+        pieces: usize,
+        size: u64,
+        align: u32,
+    },
     /// By reference to the caller's copy (a `ptr` argument).
     ByRef { size: u64, align: u32 },
 }

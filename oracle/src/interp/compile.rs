@@ -31,8 +31,8 @@ use super::code::{
     CallSite, CallTarget, CompiledFunc, Edge, FuncRef, Loc, Op, PhiMove, Reg, SwitchTable, NO_INST,
 };
 use super::libc::LibcFn;
-use super::va::VaFn;
 use super::memory::{AllocKind, Memory};
+use super::va::VaFn;
 use super::value::{prepare_pred, Canon};
 use super::InterpError;
 use compiler::abi_intrinsics::{AbiHi, AbiLoad, AbiSret};
