@@ -25,14 +25,22 @@ use crate::frontend::Target;
 use crate::ir::{Callee, Inst, IrType, Operand};
 use crate::va_intrinsics::VaIntrinsic;
 
+/// One of the parser's `__builtin_va_*` pseudo-functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Builtin {
+    Start,
+    Arg,
+    End,
+    Copy,
+}
+
 /// The `__builtin_va_*` pseudo-function called `name`, if it is one.
-fn builtin(name: &str) -> Option<VaIntrinsic> {
+fn builtin(name: &str) -> Option<Builtin> {
     match name {
-        "__builtin_va_start" => Some(VaIntrinsic::Start),
-        "__builtin_va_end" => Some(VaIntrinsic::End),
-        "__builtin_va_copy" => Some(VaIntrinsic::Copy),
-        // The class is decided by the type (`va_arg`).
-        "__builtin_va_arg" => Some(VaIntrinsic::ArgPieces),
+        "__builtin_va_start" => Some(Builtin::Start),
+        "__builtin_va_arg" => Some(Builtin::Arg),
+        "__builtin_va_end" => Some(Builtin::End),
+        "__builtin_va_copy" => Some(Builtin::Copy),
         _ => None,
     }
 }
@@ -90,7 +98,7 @@ impl FnLower<'_, '_> {
     }
 
     /// `__builtin_va_*(args)` called `name`, with the call expression `e` (whose type is
-    /// `va_arg`'s); `None` when `name` is not one of them.
+    /// `va_arg`'s).
     pub(super) fn va_builtin(&mut self, name: &str, args: &[Expr], e: &Expr) -> Res<RVal> {
         let Some(k) = builtin(name) else {
             return Err(self.err(
@@ -103,14 +111,14 @@ impl FnLower<'_, '_> {
         };
         let ap = self.va_list_address(first)?;
         match k {
-            VaIntrinsic::Start => {
+            Builtin::Start => {
                 let (regs, closes) = match self.ctx.target {
                     Target::X86_64 => (6, 0),
                     Target::Aarch64 => (8, 1),
                     Target::I686 | Target::Riscv64 => (0, 0),
                 };
                 self.va_call(
-                    k,
+                    VaIntrinsic::Start,
                     vec![
                         (IrType::Ptr, ap),
                         (IrType::I32, exact(IrType::I32, regs)),
@@ -119,19 +127,22 @@ impl FnLower<'_, '_> {
                 );
                 Ok(RVal::Void)
             }
-            VaIntrinsic::End => {
-                self.va_call(k, vec![(IrType::Ptr, ap)]);
+            Builtin::End => {
+                self.va_call(VaIntrinsic::End, vec![(IrType::Ptr, ap)]);
                 Ok(RVal::Void)
             }
-            VaIntrinsic::Copy => {
+            Builtin::Copy => {
                 let Some(src) = args.get(1) else {
                     return Err(self.err(e.loc, "internal error: va_copy without a source"));
                 };
                 let src = self.va_list_address(src)?;
-                self.va_call(k, vec![(IrType::Ptr, ap), (IrType::Ptr, src)]);
+                self.va_call(
+                    VaIntrinsic::Copy,
+                    vec![(IrType::Ptr, ap), (IrType::Ptr, src)],
+                );
                 Ok(RVal::Void)
             }
-            _ => self.va_arg(ap, e),
+            Builtin::Arg => self.va_arg(ap, e),
         }
     }
 
