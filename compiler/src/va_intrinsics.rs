@@ -32,6 +32,15 @@
 //!   `@__phi_va.arg.memory` the same for a record that always travels in the stack area
 //!   (x86-64's MEMORY class).
 //!
+//! Floating point (not yet in the IR; `va_arg` of a floating type is a front-end error
+//! until then) fits in as `@__phi_va.arg.f64`: x86-64 reads it through `fp_offset` from
+//! offsets 48..176 of the register save area (the prologue stores %xmm0-7 there when %al
+//! is not 0), AArch64 through `__vr_offs`/`__vr_top` from the q registers' 128 bytes the
+//! save area already reserves, i686 and RISC-V (where unnamed doubles travel in integer
+//! registers) from the one pointer; `va_start` then counts the named floating parameters
+//! too (`fp_offset` = 48 + 16 × them, `__vr_offs` = -16 × the q registers left), and the
+//! oracle's cursors get a vector-register one.
+//!
 //! Invariants: this enum is the whole set; each has exactly the signature
 //! [`VaIntrinsic::decl`] gives; a function that calls `start` is variadic and `noinline`
 //! (the intrinsic refers to its own incoming arguments).
