@@ -8,7 +8,8 @@
 //! (`abi::va_record`, the same classification a call uses, so `va_arg` reads a record
 //! exactly where the caller put it).
 //!
-//! Invariants: a scalar `va_arg` yields a value of the requested type's IR type (the
+//! Invariants: a `va_arg` of a type the default promotions change is `unreachable` (a
+//! trap, as gcc compiles it) after `ap` is evaluated; a scalar `va_arg` yields a value of the requested type's IR type (the
 //! intrinsic's class is signedness-blind and the result is cast); a record `va_arg` yields
 //! a fresh temporary the size of its whole pieces; the named parameters of a variadic
 //! definition never need filler registers on x86-64 (their IR positions then equal the
@@ -20,9 +21,10 @@ use super::expr::RVal;
 use super::function::{FnLower, Res};
 use super::types::scalar_type;
 use crate::frontend::ast::Expr;
+use crate::frontend::parse::va_builtins::promoted_to;
 use crate::frontend::types::{FunctionType, Type};
 use crate::frontend::Target;
-use crate::ir::{Callee, Inst, IrType, Operand};
+use crate::ir::{Callee, Inst, IrType, Operand, Terminator};
 use crate::va_intrinsics::VaIntrinsic;
 
 /// One of the parser's `__builtin_va_*` pseudo-functions.
@@ -159,6 +161,13 @@ impl FnLower<'_, '_> {
     /// `va_arg(*ap, e.ty)`.
     fn va_arg(&mut self, ap: Operand, e: &Expr) -> Res<RVal> {
         let target = self.ctx.target;
+        if promoted_to(&e.ty.ty).is_some() {
+            // No argument can have a type the promotions change (C99 7.15.1.1p2): gcc
+            // traps where the program reaches this, after evaluating `ap`.
+            let ty = scalar_type(target, &e.ty.ty).map_err(|m| self.err(e.loc, m))?;
+            self.b.terminate(Terminator::Unreachable);
+            return Ok(RVal::Scalar(exact(ty, 0), ty));
+        }
         if e.ty.ty.is_record() {
             let piece = record_piece_type(target);
             let pb = u64::from(piece.size(8));

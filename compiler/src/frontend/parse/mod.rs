@@ -48,7 +48,7 @@ mod stmt;
 mod stmt_tests;
 mod tags;
 mod type_name;
-mod va_builtins;
+pub(crate) mod va_builtins;
 mod wide_bitfield;
 
 use super::ast::{
