@@ -14,3 +14,4 @@ pub mod passes;
 pub mod pipeline;
 pub mod target;
 pub mod ub_intrinsics;
+pub mod va_intrinsics;

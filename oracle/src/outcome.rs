@@ -81,6 +81,15 @@ pub enum Ub {
     /// A scalar object modified twice, or modified and read other than to compute the
     /// value stored, between two sequence points (C99 6.5p2: `i = i++`, `f(i++, i)`).
     Unsequenced,
+    // ---- the `va_list` model (`interp::va`, C99 7.15) ----
+    /// `va_arg` past the last unnamed argument the call passed (C99 7.15.1.1p2).
+    VaArgPastEnd,
+    /// `va_arg` of a type the next argument does not have (C99 7.15.1.1p2).
+    VaArgWrongType,
+    /// A `va_list` used that `va_start`/`va_copy` did not set up, or used after `va_end`,
+    /// after its function returned, or after a copy of it was used elsewhere (a callee's
+    /// `va_arg`, `vprintf`) (C99 7.15p3, 7.15.1).
+    VaListInvalid,
 }
 
 /// Where undefined behaviour happened.

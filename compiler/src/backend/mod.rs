@@ -44,6 +44,7 @@ pub mod parallel_move;
 pub mod regalloc;
 pub mod riscv64;
 pub mod second_result;
+pub mod va;
 pub mod x86;
 pub mod x86_64;
 
@@ -160,6 +161,8 @@ pub fn compile_module(
     }
     // The record-piece loads of `lowering::abi` are plain loads to a backend.
     let module = &*crate::abi_intrinsics::lower_for_backend(module);
+    // `va_arg`, `va_copy` and `va_end` are plain IR over the target's `va_list`.
+    let module = &*va::lower_for_target(module, target);
     match target {
         Target::X86_64 => x86_64::emit_module(module, opts),
         Target::I686 => i686::emit_module(module, opts),

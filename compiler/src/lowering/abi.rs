@@ -375,6 +375,56 @@ fn place(target: Target, hidden: bool, classes: &[Class]) -> AbiSignature {
     }
 }
 
+/// Where `va_arg` finds a record argument: exactly where a call puts it (`place`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VaRecord {
+    /// In `pieces` integer pieces that may sit in registers.
+    Pieces {
+        pieces: usize,
+        size: u64,
+        align: u32,
+    },
+    /// In `pieces` integer pieces always in the stack area (x86-64 MEMORY, i686).
+    Memory {
+        pieces: usize,
+        size: u64,
+        align: u32,
+    },
+    /// By reference to the caller's copy (a `ptr` argument).
+    ByRef { size: u64, align: u32 },
+}
+
+/// How a record of type `ty` travels through `...`.
+pub fn va_record(ctx: &ModuleCtx, ty: &QualType) -> Result<VaRecord, String> {
+    Ok(match classify(ctx, ty)? {
+        Class::Small {
+            pieces,
+            size,
+            align,
+        } => VaRecord::Pieces {
+            pieces,
+            size,
+            align,
+        },
+        Class::Stack {
+            pieces,
+            size,
+            align,
+        } => VaRecord::Memory {
+            pieces,
+            size,
+            align,
+        },
+        Class::Large { size, align } => VaRecord::ByRef { size, align },
+        Class::Scalar(_) => return Err("internal error: a scalar classified as a record".into()),
+    })
+}
+
+/// The IR type of a record piece on `target`.
+pub fn record_piece_type(target: Target) -> IrType {
+    piece_type(target)
+}
+
 /// x86-64: a record with a non-bit-field member at an offset not aligned for the
 /// member's type is MEMORY whatever its size (gcc's `classify_argument`).
 fn x86_64_memory_class(ctx: &ModuleCtx, ty: &Type) -> bool {

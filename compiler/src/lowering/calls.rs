@@ -40,6 +40,9 @@ impl FnLower<'_, '_> {
             },
             _ => None,
         };
+        if let Some(name) = direct.filter(|n| super::varargs::is_va_builtin(n)) {
+            return self.va_builtin(name, args, e);
+        }
         let target = match direct {
             Some(name) => Callee::Direct(name.to_string()),
             None => {
@@ -48,12 +51,6 @@ impl FnLower<'_, '_> {
                 Callee::Indirect(fp)
             }
         };
-        if fn_ty.variadic && args.iter().any(|a| a.ty.ty.is_record()) {
-            return Err(self.err(
-                e.loc,
-                "a struct or union passed by value to a variadic function is not supported yet",
-            ));
-        }
         // The arguments' own types: they equal the parameters' for a prototyped call, and
         // they are what an unprototyped or variadic call passes.
         let sig = abi_signature(self.ctx, args.iter().map(|a| &a.ty), &fn_ty.ret)
@@ -102,11 +99,18 @@ impl FnLower<'_, '_> {
                 }
             }
         }
-        // Unused filler parameters (registers left free before a stack argument).
+        // Unused filler parameters (registers left free before a stack argument); among
+        // the unnamed arguments of a variadic call they are `i8 0`, a type no promoted
+        // argument has, so the oracle knows that `va_arg` must never read them.
+        let named_end = super::varargs::named_ir_end(&sig, fn_ty);
         let ir_args: Vec<(IrType, Operand)> = ir_args
             .into_iter()
             .zip(&sig.params)
-            .map(|(a, &t)| a.unwrap_or((t, exact(t, 0))))
+            .enumerate()
+            .map(|(i, (a, &t))| {
+                let t = if i >= named_end { IrType::I8 } else { t };
+                a.unwrap_or((t, exact(t, 0)))
+            })
             .collect();
         if let Callee::Direct(name) = &target {
             self.check_direct(name, &ir_args, sig.ret, e)?;

@@ -92,16 +92,8 @@ pub(crate) fn lower_function<'a>(
         positions: Vec::new(),
         stmt_loc: def.loc,
     };
-    if def.ty.variadic
-        && sig
-            .args
-            .iter()
-            .any(|a| !matches!(a, ArgPlace::Scalar { .. }))
-    {
-        return Err(f.err(
-            def.loc,
-            "a struct or union parameter of a variadic function is not supported yet",
-        ));
+    if def.ty.variadic {
+        f.check_variadic_definition(&sig)?;
     }
     f.prologue(&sig)?;
     f.stmt(&def.body)?;

@@ -64,6 +64,7 @@ mod stmt;
 mod switch;
 mod types;
 mod unsequenced;
+mod varargs;
 
 #[cfg(test)]
 mod tests;

@@ -330,6 +330,8 @@ pub(crate) enum CallTarget {
     Indirect(Reg),
     /// A direct call whose arguments or return type do not match the callee.
     Mismatch,
+    /// A `va_list` intrinsic, `vprintf` or `vsprintf` (`interp::va`).
+    Va(super::va::VaFn),
 }
 
 /// One call instruction.

@@ -32,6 +32,7 @@ use super::code::{
 };
 use super::libc::LibcFn;
 use super::memory::{AllocKind, Memory};
+use super::va::VaFn;
 use super::value::{prepare_pred, Canon};
 use super::InterpError;
 use compiler::abi_intrinsics::{AbiHi, AbiLoad, AbiSret};
@@ -71,6 +72,8 @@ enum Symbol {
     AbiHi(AbiHi),
     /// A hidden-pointer intrinsic (`compiler::abi_intrinsics`): callable directly only.
     AbiSret(AbiSret),
+    /// A `va_list` intrinsic or function (`interp::va`).
+    Va(VaFn),
 }
 
 /// Module-wide facts every function's decoding needs.
@@ -218,10 +221,24 @@ pub(crate) fn compile_reusing(
             symbols.insert(&d.name, (Symbol::AbiLoad(k), addr));
             continue;
         }
+        if let Some(k) = VaFn::by_name(&d.name) {
+            if *d != k.decl(&d.name) {
+                return Err(err(format!(
+                    "@{} is declared with the wrong signature",
+                    d.name
+                )));
+            }
+            let (_, addr) = image
+                .allocate(0, 1, AllocKind::ConstGlobal)
+                .ok_or_else(|| err("too many symbols".into()))?;
+            symbols.insert(&d.name, (Symbol::Va(k), addr));
+            continue;
+        }
         let f = LibcFn::by_name(&d.name).ok_or_else(|| {
             err(format!(
                 "external @{} is not in the oracle's libc subset (printf putchar puts abort \
-                 exit memcpy memmove memset memcmp strcmp strlen strncmp malloc calloc free)",
+                 exit vprintf vsprintf memcpy memmove memset memcmp strcmp strlen strncmp \
+                 malloc calloc free)",
                 d.name
             ))
         })?;
@@ -833,6 +850,14 @@ impl<'a> FuncCompiler<'a> {
                             return self.piece_load(k, dest, args);
                         }
                         CallTarget::Mismatch
+                    }
+                    Symbol::Va(k) => {
+                        let d = k.decl(name);
+                        if signature_matches(arg_types(), ret, &d.params, d.variadic, d.ret) {
+                            CallTarget::Va(k)
+                        } else {
+                            CallTarget::Mismatch
+                        }
                     }
                     Symbol::Func(i) => {
                         let f = &self.ctx.module.functions[i as usize];

@@ -23,6 +23,7 @@ use super::intrinsic;
 use super::libc::{self, LibcResult};
 use super::memory::{AllocKind, Memory};
 use super::output::Stdout;
+use super::va::VaMachine;
 use super::value::{self, compare, Canon, Fault};
 use super::RunConfig;
 use crate::outcome::{Location, Outcome, RunResult, Trap, Ub};
@@ -74,6 +75,8 @@ pub(crate) struct Machine<'p> {
     /// The ABI registers of `compiler::abi_intrinsics`: the second result register of a
     /// record returned in two pieces (0) and the hidden result pointer's own register (1).
     abi_regs: [u64; 2],
+    /// The unnamed arguments of the live variadic frames and the `va_list` states.
+    va: VaMachine,
 }
 
 /// Runs function `func` of `prog` with `args` (already counted) to an outcome.
@@ -190,6 +193,7 @@ impl<'p> Machine<'p> {
             scratch: Vec::new(),
             libc_args: Vec::new(),
             abi_regs: [0; 2],
+            va: VaMachine::default(),
         }
     }
 
@@ -218,6 +222,11 @@ impl<'p> Machine<'p> {
                 None => a as u64,
             };
             self.regs[base + f.args_base as usize + i] = v;
+        }
+        if f.variadic {
+            // The entry's unnamed arguments have no types: 8-byte integers.
+            let typed = args.iter().map(|&a| (IrType::I64, a as u64)).collect();
+            self.va.enter(self.frames.len() + 1, f.params.len(), typed);
         }
         self.push_frame(func, base, args.len() as u32, NO_SITE)
     }
@@ -598,6 +607,32 @@ impl<'p> Machine<'p> {
             CallTarget::Func(i) => FuncRef::Module(i),
             CallTarget::Libc(l) => FuncRef::Libc(l),
             CallTarget::Mismatch => return Err(undefined(caller, pc, Ub::BadCall)),
+            CallTarget::Va(k) => {
+                self.libc_args.clear();
+                for &(r, ty) in &cs.args {
+                    self.libc_args
+                        .push((ty, self.regs[frame.base + r as usize]));
+                }
+                let v = self
+                    .va
+                    .call(
+                        k,
+                        self.frames.len(),
+                        &self.libc_args,
+                        &mut self.mem,
+                        &mut self.out,
+                        self.prog.ptr_bytes,
+                    )
+                    .map_err(|u| undefined(caller, pc, u))?;
+                if let Some(d) = cs.dst {
+                    let at = frame.base + d as usize;
+                    self.regs[at] = Canon::of(cs.ret, self.prog.ptr_bytes).apply(v);
+                    if cs.mark_dst {
+                        self.stamps[at] = frame.gen;
+                    }
+                }
+                return Ok(());
+            }
             CallTarget::Indirect(r) => {
                 let fp = self.regs[frame.base + r as usize];
                 let target = self
@@ -631,6 +666,15 @@ impl<'p> Machine<'p> {
                 let args_at = base + callee.args_base as usize;
                 for (k, &(r, _)) in cs.args.iter().take(callee.arg_slots as usize).enumerate() {
                     self.regs[args_at + k] = self.regs[frame.base + r as usize];
+                }
+                if callee.variadic {
+                    let typed = cs
+                        .args
+                        .iter()
+                        .map(|&(r, ty)| (ty, self.regs[frame.base + r as usize]))
+                        .collect();
+                    self.va
+                        .enter(self.frames.len() + 1, callee.params.len(), typed);
                 }
                 self.push_frame(i, base, cs.args.len() as u32, site)
             }
@@ -668,6 +712,7 @@ impl<'p> Machine<'p> {
 
     /// Returns `value` from the current frame (of function `f`, at `pc`).
     fn ret(&mut self, f: &CompiledFunc, value: Option<u64>, pc: usize) -> Result<(), Outcome> {
+        self.va.leave(self.frames.len());
         let frame = self.frames.pop().expect("a returning frame");
         for id in self.stack_slots.drain(frame.slots_mark..) {
             self.mem.kill_stack_slot(id);

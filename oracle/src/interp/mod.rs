@@ -17,6 +17,7 @@
 //! - `exec`: the execution loop, frames, calls and returns;
 //! - `libc`, `printf`: the supported externals; `output`: captured stdout and its limit;
 //! - `intrinsic`: the checked lowering's UB checks (`compiler::ub_intrinsics`);
+//! - `va`: the `va_list` model (`<stdarg.h>` intrinsics, `vprintf`, `vsprintf`);
 //! - `startup`: the hosted forms of `main` and the `argv` (and `envp`) it is given.
 //!
 //! Invariants of the API: [`InterpError`] only ever means "this input cannot be run at all"
@@ -37,6 +38,7 @@ mod memory;
 mod output;
 mod printf;
 mod startup;
+mod va;
 mod value;
 
 pub use startup::PROGRAM_NAME;

@@ -172,6 +172,9 @@ pub(super) struct Frame {
     save_area: u32,
     /// The alignment the prologue realigns sp to, when it exceeds 16.
     realign: Option<u32>,
+    /// The offset from sp of the register save area of a function that calls
+    /// `va_start` (`va.rs`).
+    va_save: Option<i64>,
 }
 
 impl Frame {
@@ -196,7 +199,7 @@ impl Frame {
         let realign = (layout.max_align > STACK_ALIGN).then_some(layout.max_align);
         let saved: Vec<Reg> = alloc.used_callee_saved.iter().map(|&p| Reg(p.0)).collect();
         let save_area = (8 * saved.len() as u32).div_ceil(16) * 16;
-        Ok(Frame {
+        let mut frame = Frame {
             layout,
             alloca_slots,
             spill_base,
@@ -204,7 +207,10 @@ impl Frame {
             saved,
             save_area,
             realign,
-        })
+            va_save: None,
+        };
+        frame.va_save = crate::backend::va::save_area(func).and_then(|v| frame.alloca_offset(v));
+        Ok(frame)
     }
 
     fn slot_offset(&self, slot: usize) -> i64 {
@@ -312,6 +318,9 @@ impl Frame {
                 });
             }
         }
+        if let Some(off) = self.va_save {
+            out.extend(super::va::save_registers(off));
+        }
         out
     }
 
@@ -372,6 +381,9 @@ impl Selector<'_> {
         callee: &Callee,
         args: &[(IrType, IrOperand)],
     ) -> Result<(), BackendError> {
+        if crate::backend::va::is_va_start(callee) {
+            return self.select_va_start(args);
+        }
         if let Some(k) = sret_intrinsic(callee) {
             // The hidden result pointer in x8, right where the verifier and
             // `backend::second_result::check` keep the intrinsic.

@@ -38,6 +38,7 @@ mod emit;
 mod imm;
 mod inst;
 mod isel;
+mod va;
 
 use super::regalloc::{self, PReg, RegisterFile};
 use super::{data, BackendError, BackendOptions};

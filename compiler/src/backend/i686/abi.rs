@@ -59,6 +59,8 @@ pub struct Frame {
     param_offsets: Vec<i64>,
     /// Bytes of arguments the callee pops on return (4 with a hidden result pointer).
     pops: u32,
+    /// Offset from %ebp of the first slot after the named parameters (`va_start`).
+    unnamed: i64,
 }
 
 /// The bytes an argument of type `ty` takes on the stack.
@@ -183,6 +185,7 @@ impl Frame {
             spill_offsets,
             param_offsets,
             pops,
+            unnamed: at,
         })
     }
 
@@ -196,6 +199,11 @@ impl Frame {
     /// A spill slot.
     pub fn spill_mem(&self, s: SpillSlot) -> Mem {
         Mem::base_disp(ESP, i64::from(self.spill_offsets[s.0 as usize]))
+    }
+
+    /// The first incoming slot after the named parameters (where `va_start` begins).
+    pub fn first_unnamed(&self) -> Mem {
+        Mem::base_disp(Reg::Rbp, self.unnamed)
     }
 
     /// Where the hidden result pointer arrived (the first incoming slot).
@@ -311,6 +319,9 @@ impl Selector<'_> {
         callee: &Callee,
         args: &[(IrType, Operand)],
     ) -> Result<(), BackendError> {
+        if crate::backend::va::is_va_start(callee) {
+            return self.select_va_start(args);
+        }
         if let Some(k) = sret_intrinsic(callee) {
             // The hidden result pointer: stored first, for the call that directly follows
             // (the verifier keeps it there), or read where it arrived.

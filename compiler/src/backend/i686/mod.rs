@@ -24,6 +24,7 @@ mod emit;
 mod isel;
 #[cfg(test)]
 mod tests;
+mod va;
 mod wide;
 
 use super::regalloc::{self, RegisterFile};

@@ -20,6 +20,8 @@
 //! The frame (addresses grow upwards; s0 is the frame pointer, equal to sp at entry):
 //! ```text
 //!   8k(s0)          incoming stack argument k (parameter 8+k)
+//!   -64..0(s0)      only in a function that calls `va_start`: a0-a7 (`va.rs`); then
+//!                   everything below moves down by those 64 bytes
 //!   -8(s0)          return address
 //!   -16(s0)         caller's s0
 //!   -24-8i(s0)      callee-saved register i the allocation used
@@ -94,6 +96,9 @@ pub(super) struct Frame {
     header: i64,
     /// The alignment the prologue realigns sp to, when it exceeds the ABI's.
     realign: Option<u32>,
+    /// Bytes right below s0 where the prologue spills a0-a7 for `va_start` (`va.rs`):
+    /// 64 in a function that calls it, else 0; ra, s0 and the saved registers go below.
+    va_area: i64,
 }
 
 /// Appends the instructions that access `offset(base)` to `out`, computing the address
@@ -151,6 +156,11 @@ impl Frame {
             saved,
             header,
             realign,
+            va_area: if crate::backend::va::starts_va(func) {
+                super::va::SAVE_AREA
+            } else {
+                0
+            },
         })
     }
 
@@ -181,29 +191,31 @@ impl Frame {
 
     /// The instructions that set up the frame and store the register parameters.
     pub(super) fn prologue(&self) -> Vec<Inst> {
-        let h = self.header;
+        let h = self.header + self.va_area;
+        let v = self.va_area;
         let mut out = vec![
             Inst::imm(AluImmOp::Addi, Reg::Sp, Reg::Sp, -h),
             Inst::Store {
                 kind: StoreKind::D,
                 src: Reg::Ra,
                 base: Reg::Sp,
-                offset: h - 8,
+                offset: h - v - 8,
             },
             Inst::Store {
                 kind: StoreKind::D,
                 src: Reg::S0,
                 base: Reg::Sp,
-                offset: h - 16,
+                offset: h - v - 16,
             },
             Inst::imm(AluImmOp::Addi, Reg::S0, Reg::Sp, h),
         ];
+        out.extend(super::va::save_registers(self.va_area));
         for (i, &r) in self.saved.iter().enumerate() {
             out.push(Inst::Store {
                 kind: StoreKind::D,
                 src: r,
                 base: Reg::S0,
-                offset: -24 - 8 * i as i64,
+                offset: -v - 24 - 8 * i as i64,
             });
         }
         let size = i64::from(self.layout.size);
@@ -237,29 +249,30 @@ impl Frame {
     /// already in a0).
     pub(super) fn epilogue(&self) -> Vec<Inst> {
         let mut out = Vec::new();
+        let v = self.va_area;
         for (i, &r) in self.saved.iter().enumerate() {
             out.push(Inst::Load {
                 kind: LoadKind::D,
                 rd: r,
                 base: Reg::S0,
-                offset: -24 - 8 * i as i64,
+                offset: -v - 24 - 8 * i as i64,
             });
         }
         out.push(Inst::Load {
             kind: LoadKind::D,
             rd: Reg::Ra,
             base: Reg::S0,
-            offset: -8,
+            offset: -v - 8,
         });
         // sp back to where ra and s0 are, then s0 from there: nothing is read below sp.
-        out.push(Inst::imm(AluImmOp::Addi, Reg::Sp, Reg::S0, -16));
+        out.push(Inst::imm(AluImmOp::Addi, Reg::Sp, Reg::S0, -v - 16));
         out.push(Inst::Load {
             kind: LoadKind::D,
             rd: Reg::S0,
             base: Reg::Sp,
             offset: 0,
         });
-        out.push(Inst::imm(AluImmOp::Addi, Reg::Sp, Reg::Sp, 16));
+        out.push(Inst::imm(AluImmOp::Addi, Reg::Sp, Reg::Sp, v + 16));
         out.push(Inst::Ret);
         out
     }
@@ -322,6 +335,9 @@ impl Selector<'_> {
         callee: &Callee,
         args: &[(IrType, IrOperand)],
     ) -> Result<(), BackendError> {
+        if crate::backend::va::is_va_start(callee) {
+            return self.select_va_start(args);
+        }
         if let Some(k) = second_result_intrinsic(callee) {
             // The second register of a two-register record result, right where the
             // verifier and `backend::second_result::check` keep the intrinsic.

@@ -38,6 +38,7 @@ mod constants;
 mod emit;
 mod inst;
 mod isel;
+mod va;
 
 use super::regalloc::{self, RegisterFile};
 use super::{data, BackendError, BackendOptions};

@@ -65,6 +65,8 @@ pub(super) struct Frame {
     saved: Vec<Reg>,
     /// The alignment the prologue realigns %rsp to, when it exceeds the ABI's.
     realign: Option<u32>,
+    /// The register save area of a function that calls `va_start` (`va.rs`).
+    va_save: Option<Mem>,
 }
 
 impl Frame {
@@ -95,14 +97,17 @@ impl Frame {
         if mutants::enabled(Mutant::X86_64CalleeSavedNotSaved) {
             saved.pop();
         }
-        Ok(Frame {
+        let mut frame = Frame {
             layout,
             alloca_slots,
             spill_base,
             homes,
             saved,
             realign,
-        })
+            va_save: None,
+        };
+        frame.va_save = crate::backend::va::save_area(func).and_then(|v| frame.alloca_mem(v));
+        Ok(frame)
     }
 
     fn slot_mem(&self, slot: usize) -> Mem {
@@ -178,6 +183,9 @@ impl Frame {
                 });
             }
         }
+        if let Some(area) = &self.va_save {
+            out.extend(super::va::save_registers(area.clone()));
+        }
         out
     }
 
@@ -238,6 +246,9 @@ impl Selector<'_> {
         callee: &Callee,
         args: &[(IrType, IrOperand)],
     ) -> Result<(), BackendError> {
+        if crate::backend::va::is_va_start(callee) {
+            return self.select_va_start(args);
+        }
         if let Some(k) = second_result_intrinsic(callee) {
             // The second register of a two-register record result, right where the
             // verifier and `backend::second_result::check` keep the intrinsic.

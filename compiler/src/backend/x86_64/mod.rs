@@ -23,6 +23,7 @@
 mod abi;
 mod emit;
 mod isel;
+mod va;
 
 use super::regalloc::{self, RegisterFile};
 use super::x86::Reg;

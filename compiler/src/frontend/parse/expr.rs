@@ -1166,6 +1166,7 @@ impl Parser<'_> {
     /// primary-expression:
     ///     identifier | constant | string-literal+ | '(' expression ')'
     ///     '__builtin_offsetof' '(' type-name ',' member-designator ')'
+    ///     builtin-va (va_builtins.rs)
     fn parse_primary_expr(&mut self) -> PResult<Expr> {
         let tok = self.peek().clone();
         let loc = tok.loc;
@@ -1173,6 +1174,9 @@ impl Parser<'_> {
             TokenKind::Ident(name) => {
                 if &**name == "__builtin_offsetof" {
                     return self.parse_offsetof();
+                }
+                if let Some(b) = super::va_builtins::VaBuiltin::by_name(name) {
+                    return self.parse_va_builtin(b);
                 }
                 self.bump();
                 self.resolve_identifier(name.clone(), loc)

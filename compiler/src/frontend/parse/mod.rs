@@ -48,6 +48,7 @@ mod stmt;
 mod stmt_tests;
 mod tags;
 mod type_name;
+pub(crate) mod va_builtins;
 mod wide_bitfield;
 
 use super::ast::{
@@ -167,7 +168,7 @@ impl<'s> Parser<'s> {
                 from_macro: false,
             });
         }
-        Parser {
+        let mut p = Parser {
             tokens,
             pos: 0,
             sources,
@@ -186,7 +187,9 @@ impl<'s> Parser<'s> {
             pack_stack: Vec::new(),
             decl: decl::DeclState::default(),
             depth: 0,
-        }
+        };
+        p.declare_builtin_va_list();
+        p
     }
 
     fn finish(self) -> ParseOutput {

@@ -1,0 +1,91 @@
+//! `va_start` on AArch64 (AAPCS64 §B.4, Linux): the `va_list` is `{__stack, __gr_top,
+//! __vr_top, __gr_offs, __vr_offs}`, with the argument registers saved in the frame.
+//!
+//! Why: only the frame knows where the incoming arguments are. The prologue of a function
+//! that calls `va_start` stores x0..x7 at offsets 0..64 of the save area (`backend::va`
+//! makes it an alloca of 192 bytes: 64 for x0-x7, 128 for q0-q7); `va_start` sets
+//! `__stack` to the first incoming stack slot after the named ones (x29 + 16 + 8k),
+//! `__gr_top` to the end of the x registers' part, `__gr_offs` to -8 × the x registers the
+//! unnamed arguments may use, `__vr_top` to the end of the q registers' part and
+//! `__vr_offs` to 0: no vector register is saved yet (phicc has no floating point), so a
+//! floating `va_arg` of a gcc-compiled callee reads the stack instead of stale bytes; with
+//! floats the prologue stores q0-q7 there and `__vr_offs` becomes -128.
+//!
+//! Invariants: the IR parameter list is x0..x7 in order then the stack slots
+//! (`lowering::abi`, NGRN = 8 fillers included), so the counts follow from its length;
+//! only scratch registers (x9, x10, x11) are written.
+
+use super::abi::{add_offset, mov_imm, ARG_REGS, FRAME_SCRATCH};
+use super::inst::{Inst, Mem, Reg};
+use super::isel::Selector;
+use crate::backend::BackendError;
+use crate::ir::{IrType, Operand as IrOperand};
+
+/// Bytes of the x registers' part of the save area.
+const GR_BYTES: i64 = 64;
+/// Bytes of the whole save area (the q registers' part follows).
+const AREA_BYTES: i64 = 192;
+
+/// The prologue's stores of x0..x7 into the save area at `sp + off`.
+pub(super) fn save_registers(off: i64) -> Vec<Inst> {
+    let mut out = add_offset(FRAME_SCRATCH, Reg::SP, off, FRAME_SCRATCH);
+    for (j, pair) in ARG_REGS.chunks(2).enumerate() {
+        out.push(Inst::Stp {
+            rt1: pair[0],
+            rt2: pair[1],
+            mem: Mem::at(FRAME_SCRATCH, 16 * j as i64),
+        });
+    }
+    out
+}
+
+impl Selector<'_> {
+    /// `call void @__phi_va.start(ptr %ap, i32, i8, ptr %save_area)`.
+    pub(super) fn select_va_start(
+        &mut self,
+        args: &[(IrType, IrOperand)],
+    ) -> Result<(), BackendError> {
+        let (Some((_, ap)), Some((_, IrOperand::Value(area)))) = (args.first(), args.get(3)) else {
+            return Err(self.va_error("va_start without its va_list or save area"));
+        };
+        let Some(area) = self.frame.alloca_offset(*area) else {
+            return Err(self.va_error("va_start's save area is not an alloca"));
+        };
+        let named = self.func.params.len();
+        let ap_reg = Reg(9);
+        let tmp = Reg(10);
+        self.load_into(ap, IrType::Ptr, ap_reg);
+        let stack = 16 + 8 * named.saturating_sub(ARG_REGS.len()) as i64;
+        let fields: [(i64, Reg, i64); 3] = [
+            (0, Reg::FP, stack),
+            (8, Reg::SP, area + GR_BYTES),
+            (16, Reg::SP, area + AREA_BYTES),
+        ];
+        for (field, base, off) in fields {
+            for inst in add_offset(tmp, base, off, FRAME_SCRATCH) {
+                self.push(inst);
+            }
+            self.push(Inst::Store {
+                bytes: 8,
+                rt: tmp,
+                mem: Mem::at(ap_reg, field),
+            });
+        }
+        let gr_offs = -8 * (ARG_REGS.len() - named.min(ARG_REGS.len())) as i64;
+        for (field, value) in [(24, gr_offs), (28, 0)] {
+            for inst in mov_imm(tmp, u64::from(value as i32 as u32)) {
+                self.push(inst);
+            }
+            self.push(Inst::Store {
+                bytes: 4,
+                rt: tmp,
+                mem: Mem::at(ap_reg, field),
+            });
+        }
+        Ok(())
+    }
+
+    fn va_error(&self, message: &str) -> BackendError {
+        BackendError::new(super::AARCH64, self.func, None, message.into())
+    }
+}
