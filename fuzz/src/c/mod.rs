@@ -5,7 +5,7 @@
 //! `csmith_source` are the two C program sources of the campaign engine; `judge` holds a
 //! generated program to its expected output and `reference` confirms every C finding with
 //! gcc -O0 and -O2; `csmith` is the csmith driver and the `bench csmith`, `bench native`
-//! and `bench ub` benchmarks.
+//! and `bench ub` benchmarks; `torture` runs gcc's c-torture suite (`phihunt torture`).
 
 pub mod bench;
 pub mod cc;
@@ -17,3 +17,4 @@ pub mod hunt;
 pub mod judge;
 pub mod reduce;
 pub mod reference;
+pub mod torture;
