@@ -46,6 +46,8 @@ pub struct TortureArgs {
     pub top: usize,
     /// Global options passed to the children (`--mutant`, `--disable-passes`).
     pub forward: Vec<String>,
+    /// Judge nothing: report from OUT's journal (a run in progress, or a killed one).
+    pub no_judge: bool,
 }
 
 /// The default cache directory of a suite directory: beside it, `phihunt-cache`.
@@ -136,6 +138,7 @@ fn torture(args: TortureArgs) -> Result<i32, String> {
             test_timeout: args.test_timeout,
         },
         out: out.clone(),
+        no_judge: args.no_judge,
     };
     let run = run_suite(&tests, &selections, &classes, &settings)?;
     report::write(&run, &out, args.top)?;
@@ -149,7 +152,9 @@ fn torture(args: TortureArgs) -> Result<i32, String> {
     let comparison = expected::compare(&judged, &run.considered(), &expected_list);
     let list_name = args.expected.display().to_string();
     let mut code = 0;
-    if args.write_expected {
+    if args.no_judge {
+        println!("(--no-judge: the expected-failures list is not checked)");
+    } else if args.write_expected {
         let text = expected::render(&expected_list, &judged);
         if let Some(dir) = args.expected.parent() {
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -236,6 +241,10 @@ pub struct TortureCliArgs {
     /// Refusal groups shown.
     #[arg(long, default_value_t = 15)]
     pub top: usize,
+    /// Judge nothing: print the report of what OUT's journal (results.jsonl) holds — a
+    /// run in progress or a killed one. (A run given an OUT with a journal continues it.)
+    #[arg(long, requires = "out")]
+    pub no_judge: bool,
 }
 
 impl TortureCliArgs {
@@ -264,6 +273,7 @@ impl TortureCliArgs {
             test_timeout: self.test_timeout,
             top: self.top,
             forward,
+            no_judge: self.no_judge,
         }
     }
 }

@@ -9,6 +9,10 @@
 //! Invariants:
 //! - a wrong-code outcome is written to `OUT/wrong-code/TEST@TARGET/` (the test and
 //!   `outcome.json`) by the worker that received it, before it is counted or printed;
+//! - every outcome is appended to the journal `OUT/results.jsonl` (one JSON line per
+//!   pair, flushed) as it arrives; a run given an OUT whose journal exists continues it:
+//!   the pairs already there are not judged again (a killed or stopped run resumes, and
+//!   `--no-judge` reports from the journal alone);
 //! - a (test, target) gcc's binary does not run cleanly on is never judged: it is
 //!   [`Cell::NotSelected`] with gcc's verdict;
 //! - a broken setup in any child stops the run with that error (no partial table that
@@ -21,6 +25,7 @@ use super::selection::TargetSelection;
 use super::suite::{TargetKey, TortureTest};
 use compiler::target::Target;
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -88,8 +93,31 @@ impl SuiteRun {
 pub struct RunSettings {
     pub jobs: usize,
     pub child: ChildSettings,
-    /// The output folder (wrong-code tests are saved under it).
+    /// The output folder (wrong-code tests are saved under it, the journal is in it).
     pub out: PathBuf,
+    /// Judge nothing: report what the journal has.
+    pub no_judge: bool,
+}
+
+/// The journal's name in the output folder.
+pub const JOURNAL: &str = "results.jsonl";
+
+/// One journal line.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+struct JournalLine {
+    test: String,
+    target: String,
+    outcome: Outcome,
+}
+
+/// The journal's outcomes: (test, target) → outcome. A line that does not parse (the
+/// last one of a killed run) is skipped: that pair is judged again.
+fn read_journal(path: &Path) -> BTreeMap<(String, TargetKey), Outcome> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines()
+        .filter_map(|l| serde_json::from_str::<JournalLine>(l).ok())
+        .filter_map(|j| Target::from_name(&j.target).map(|t| ((j.test, TargetKey(t)), j.outcome)))
+        .collect()
 }
 
 /// Saves a wrong-code test: `OUT/wrong-code/TEST@TARGET/{TEST, outcome.json}`.
@@ -136,12 +164,39 @@ pub fn run_suite(
             cells: BTreeMap::new(),
         })
         .collect();
+    std::fs::create_dir_all(&settings.out)
+        .map_err(|e| format!("{}: {e}", settings.out.display()))?;
+    let journal_path = settings.out.join(JOURNAL);
+    let journaled = read_journal(&journal_path);
+    if !journaled.is_empty() {
+        eprintln!(
+            "torture: {} outcome(s) already in {}: not judged again",
+            journaled.len(),
+            journal_path.display()
+        );
+    }
+    let journal = Mutex::new(
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&journal_path)
+            .map_err(|e| format!("{}: {e}", journal_path.display()))?,
+    );
     // (test index, target, gcc's stdout, gcc's run time)
     let mut work: Vec<(usize, Target, Vec<u8>, u64)> = Vec::new();
     for (i, t) in tests.iter().enumerate() {
         for (target, sel) in selections {
+            let done = journaled.get(&(t.name.clone(), TargetKey(*target)));
             match sel.tests.get(&t.name) {
-                Some(r) if r.is_clean() => work.push((i, *target, r.stdout.clone(), r.run_ms)),
+                Some(r) if r.is_clean() => match done {
+                    Some(o) => {
+                        records[i]
+                            .cells
+                            .insert(TargetKey(*target), Cell::Judged(o.clone()));
+                    }
+                    None if settings.no_judge => {}
+                    None => work.push((i, *target, r.stdout.clone(), r.run_ms)),
+                },
                 Some(r) => {
                     records[i]
                         .cells
@@ -185,6 +240,16 @@ pub fn run_suite(
                                 dir.display()
                             );
                         }
+                        let line = JournalLine {
+                            test: test.name.clone(),
+                            target: target.name().to_string(),
+                            outcome: o.clone(),
+                        };
+                        let text = serde_json::to_string(&line).map_err(|e| e.to_string())?;
+                        let mut j = journal.lock().unwrap_or_else(|p| p.into_inner());
+                        writeln!(j, "{text}")
+                            .and_then(|_| j.flush())
+                            .map_err(|e| format!("{}: {e}", journal_path.display()))?;
                         Ok(o)
                     });
                 match outcome {
