@@ -50,7 +50,7 @@ pub fn to_hex(bytes: &[u8]) -> String {
 
 /// Reads [`to_hex`] back.
 pub fn from_hex(s: &str) -> Result<Vec<u8>, String> {
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return Err(format!("odd-length hex `{s}`"));
     }
     (0..s.len())

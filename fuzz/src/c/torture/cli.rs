@@ -152,9 +152,7 @@ fn torture(args: TortureArgs) -> Result<i32, String> {
     let comparison = expected::compare(&judged, &run.considered(), &expected_list);
     let list_name = args.expected.display().to_string();
     let mut code = 0;
-    if args.no_judge {
-        println!("(--no-judge: the expected-failures list is not checked)");
-    } else if args.write_expected {
+    if args.write_expected {
         let text = expected::render(&expected_list, &judged);
         if let Some(dir) = args.expected.parent() {
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -164,6 +162,8 @@ fn torture(args: TortureArgs) -> Result<i32, String> {
             "wrote {list_name} ({} problem(s) against the old list; review the diff)",
             comparison.problems.len()
         );
+    } else if args.no_judge {
+        println!("(--no-judge: the expected-failures list is not checked)");
     } else {
         for n in &comparison.notes {
             println!("note: {n}");
@@ -187,7 +187,7 @@ fn torture(args: TortureArgs) -> Result<i32, String> {
         "{} judged: {}; {} problem(s) against {list_name}",
         judged.len(),
         parts.join(", "),
-        if args.write_expected {
+        if args.write_expected || args.no_judge {
             0
         } else {
             comparison.problems.len()

@@ -258,7 +258,7 @@ pub fn run_suite(
                             let mut c = counts.lock().unwrap_or_else(|p| p.into_inner());
                             *c.entry(o.kind).or_default() += 1;
                             let done: usize = c.values().sum();
-                            if done % 100 == 0 || done == total {
+                            if done.is_multiple_of(100) || done == total {
                                 let parts: Vec<String> =
                                     c.iter().map(|(k, n)| format!("{} {n}", k.name())).collect();
                                 Some(format!(

@@ -279,7 +279,7 @@ fn build_all(
                     Ok(r) => {
                         let mut done = results.lock().unwrap_or_else(|p| p.into_inner());
                         done.push((test.name.clone(), r));
-                        if done.len() % 200 == 0 {
+                        if done.len().is_multiple_of(200) {
                             eprintln!(
                                 "torture: {} of {} selected on {}",
                                 done.len(),
