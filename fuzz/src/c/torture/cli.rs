@@ -144,7 +144,11 @@ fn torture(args: TortureArgs) -> Result<i32, String> {
     report::write(&run, &out, args.top)?;
     let md = report::markdown(&run, args.top);
     // The tables and the refusal groups on stdout; the long lists are in report.md.
-    let shown = md.split("\n## Timeouts").next().unwrap_or(&md).to_string();
+    let shown = md
+        .split("\n## phicc errors (")
+        .next()
+        .unwrap_or(&md)
+        .to_string();
     println!("{shown}");
     println!("full report: {}", out.join("report.md").display());
 

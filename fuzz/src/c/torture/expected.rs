@@ -135,10 +135,10 @@ pub fn compare(judged: &Judged, ran: &[(String, TargetKey)], list: &ExpectedList
                 e.line,
                 e.reason
             )),
-            (_, Some(e)) if e.reason != o.reason() => c.notes.push(format!(
+            (_, Some(e)) if e.reason != o.list_reason(*target) => c.notes.push(format!(
                 "{test} on {}: the reason changed: now `{}`, line {} says `{}`",
                 target.name(),
-                o.reason(),
+                o.list_reason(*target),
                 e.line,
                 e.reason
             )),
@@ -179,7 +179,7 @@ pub fn render(old: &ExpectedList, judged: &Judged) -> String {
             lines
                 .entry(test.clone())
                 .or_default()
-                .entry(o.reason())
+                .entry(o.list_reason(*target))
                 .or_default()
                 .push(*target);
         }

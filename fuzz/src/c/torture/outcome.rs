@@ -16,6 +16,7 @@
 //!   expected-failures list and the refusal tables show;
 //! - [`Kind::name`] is the stable key of the JSON report and of the list's lines.
 
+use compiler::target::Target;
 use serde::{Deserialize, Serialize};
 
 /// The kind of an outcome, in the order of the tables' columns.
@@ -129,6 +130,34 @@ impl Outcome {
     }
 }
 
+impl Outcome {
+    /// [`Outcome::reason`] as the expected-failures list keeps it: the same on every
+    /// target and every build of phicc — `target`'s name as `TARGET`, a link error's
+    /// section offset (`(.text+0x1c)`), temporary object files and the linker's path
+    /// dropped — so that one line covers the targets that fail alike.
+    pub fn list_reason(&self, target: Target) -> String {
+        generic_reason(&self.reason(), target)
+    }
+}
+
+/// `reason` with `target`'s name as `TARGET` and the build-specific parts of linker
+/// messages dropped (see [`Outcome::list_reason`]).
+pub fn generic_reason(reason: &str, target: Target) -> String {
+    let mut d = reason
+        .replace(&format!("native:{}", target.name()), "native:TARGET")
+        .replace(&format!("{}'s gcc", target.name()), "TARGET's gcc");
+    while let Some(start) = d.find("(.text+") {
+        let end = d[start..].find(')').map_or(d.len(), |e| start + e + 1);
+        d.replace_range(start..end, "");
+    }
+    let words: Vec<&str> = d
+        .split(' ')
+        .filter(|w| !w.starts_with("/tmp/") && !w.is_empty())
+        .map(|w| if w.ends_with("/ld:") { "ld:" } else { w })
+        .collect();
+    words.join(" ").replace(": :", ":")
+}
+
 /// `s` on one line (newlines and tabs folded to spaces, trimmed), at most 300 characters.
 pub fn one_line(s: &str) -> String {
     let folded: String = s
@@ -165,5 +194,24 @@ mod tests {
         );
         let r = Outcome::new(Kind::Refused, "", "a.c:1:2: error: x\n  more");
         assert_eq!(r.reason(), "refused: a.c:1:2: error: x more");
+    }
+
+    #[test]
+    fn list_reasons_are_the_same_on_every_target() {
+        let e = |t: &str, off: &str| {
+            Outcome::new(
+                Kind::Error,
+                format!("native:{t}"),
+                format!("asm_rejected: {t}'s gcc rejects phicc's assembly: (.text+{off}): undefined reference to `f'"),
+            )
+        };
+        let want = "error at native:TARGET: asm_rejected: TARGET's gcc rejects phicc's assembly: undefined reference to `f'";
+        assert_eq!(e("i686", "0x1c").list_reason(Target::I686), want);
+        assert_eq!(e("riscv64", "0x8").list_reason(Target::Riscv64), want);
+        let ld = "ld: /usr/lib/gcc-cross/x/bin/ld: /tmp/cc1.o: in function `main':";
+        assert_eq!(
+            generic_reason(ld, Target::I686),
+            "ld: ld: in function `main':"
+        );
     }
 }

@@ -131,16 +131,63 @@ pub struct RefusalGroup {
     pub names: BTreeMap<String, usize>,
 }
 
+/// An internal error's message as a group: the target's name as `TARGET`, the section
+/// offset of a link error (`(.text+0x1c)`) dropped, then as [`refusal_group`].
+pub fn error_group(detail: &str) -> (String, Vec<String>) {
+    let mut d = detail.to_string();
+    for t in Target::ALL {
+        d = super::outcome::generic_reason(&d, t);
+    }
+    // The apostrophes of `TARGET's gcc rejects phicc's assembly` are not quotes.
+    let d = d.replace(
+        "TARGET's gcc rejects phicc's assembly",
+        "the target gcc rejects phicc assembly",
+    );
+    refusal_group(d.trim())
+}
+
+/// The oracle's reason without its parenthesised list, `@name` as `@…` (and the names).
+pub fn oracle_group(detail: &str) -> (String, Vec<String>) {
+    let short = detail.split(" (").next().unwrap_or(detail);
+    let mut names = Vec::new();
+    let words: Vec<String> = short
+        .split(' ')
+        .map(|w| match w.strip_prefix('@') {
+            Some(name) => {
+                names.push(name.to_string());
+                "@…".to_string()
+            }
+            None => w.to_string(),
+        })
+        .collect();
+    (words.join(" "), names)
+}
+
 /// The refusal groups, most tests first (ties by message).
 pub fn refusal_groups(run: &SuiteRun) -> Vec<RefusalGroup> {
+    groups_of(run, Kind::Refused)
+}
+
+/// The groups of the outcomes of `kind` (refusals by [`refusal_group`], others by
+/// [`error_group`]), most tests first (ties by message).
+pub fn groups_of(run: &SuiteRun, kind: Kind) -> Vec<RefusalGroup> {
     let mut groups: BTreeMap<String, RefusalGroup> = BTreeMap::new();
     for rec in &run.records {
-        // A test's refusal message per group, once.
+        // A test's message per group, once.
         let mut seen: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for cell in rec.cells.values() {
             if let Cell::Judged(o) = cell {
-                if o.kind == Kind::Refused {
-                    let (g, names) = refusal_group(&o.detail);
+                if o.kind == kind {
+                    let (g, names) = match kind {
+                        Kind::Refused => refusal_group(&o.detail),
+                        // `SignedOverflow: UB SignedOverflow at ...`: by category.
+                        Kind::Ub => (
+                            o.detail.split(':').next().unwrap_or("").to_string(),
+                            Vec::new(),
+                        ),
+                        Kind::OracleInvalid => oracle_group(&o.detail),
+                        _ => error_group(&format!("{}: {}", o.stage, o.detail)),
+                    };
                     seen.entry(g).or_insert(names);
                 }
             }
@@ -207,6 +254,28 @@ fn listing(run: &SuiteRun, kind: Kind) -> Vec<String> {
     out
 }
 
+/// A markdown table of the top `top` groups of `kind` (see [`groups_of`]).
+fn group_table(run: &SuiteRun, kind: Kind, title: &str, top: usize) -> String {
+    let groups = groups_of(run, kind);
+    let mut s = format!(
+        "\n## {title} ({} groups; tests with it on any target)\n\n| # | tests | standard | phicc's message | most frequent names | examples |\n|---:|---:|---:|---|---|---|\n",
+        groups.len()
+    );
+    for (i, g) in groups.iter().take(top).enumerate() {
+        let examples: Vec<&str> = g.tests.iter().take(3).map(String::as_str).collect();
+        s.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} |\n",
+            i + 1,
+            g.tests.len(),
+            g.standard_tests,
+            g.message.replace('|', "\\|"),
+            top_names(g, 5).replace('|', "\\|"),
+            examples.join(", ")
+        ));
+    }
+    s
+}
+
 /// The whole markdown report. `top` is how many refusal groups are shown.
 pub fn markdown(run: &SuiteRun, top: usize) -> String {
     let standard = run.records.iter().filter(|r| r.standard()).count();
@@ -242,22 +311,16 @@ pub fn markdown(run: &SuiteRun, top: usize) -> String {
             s.push_str(&format!("| {} | {r} | {n} |\n", t.name()));
         }
     }
-    let groups = refusal_groups(run);
-    s.push_str(&format!(
-        "\n## Top refusal reasons ({} groups; tests refused on any target)\n\n| # | tests | standard | phicc's message | most frequent names | examples |\n|---:|---:|---:|---|---|---|\n",
-        groups.len()
-    ));
-    for (i, g) in groups.iter().take(top).enumerate() {
-        let examples: Vec<&str> = g.tests.iter().take(3).map(String::as_str).collect();
-        s.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} |\n",
-            i + 1,
-            g.tests.len(),
-            g.standard_tests,
-            g.message.replace('|', "\\|"),
-            top_names(g, 5).replace('|', "\\|"),
-            examples.join(", ")
-        ));
+    for (kind, title) in [
+        (Kind::Refused, "Top refusal reasons"),
+        (Kind::Error, "Top phicc error reasons"),
+        (Kind::Ub, "Top UB judge reasons"),
+        (
+            Kind::OracleInvalid,
+            "Top reasons the oracle gives no verdict",
+        ),
+    ] {
+        s.push_str(&group_table(run, kind, title, top));
     }
     for (kind, title) in [
         (Kind::WrongCode, "Wrong code"),
@@ -360,5 +423,19 @@ mod tests {
             refusal_group("a.c:4:17: error: old-style (K&R) parameter lists are not supported");
         assert_eq!(g, "old-style (K&R) parameter lists are not supported");
         assert!(names.is_empty());
+    }
+
+    #[test]
+    fn link_errors_and_oracle_reasons_group_across_targets() {
+        let a = error_group("native:i686: asm_rejected: i686's gcc rejects phicc's assembly: (.text+0x1c): undefined reference to `__builtin_abort'");
+        let b = error_group("native:riscv64: asm_rejected: riscv64's gcc rejects phicc's assembly: (.text+0x8): undefined reference to `__builtin_abort'");
+        assert_eq!(a, b);
+        assert_eq!(a.1, ["__builtin_abort"]);
+        let (g, names) = oracle_group("the oracle cannot run this input: external @sprintf is not in the oracle's libc subset (printf putchar)");
+        assert_eq!(
+            g,
+            "the oracle cannot run this input: external @… is not in the oracle's libc subset"
+        );
+        assert_eq!(names, ["sprintf"]);
     }
 }
