@@ -10,7 +10,8 @@
 //!
 //! Format: one line per (test, reason), `TEST TARGETS REASON`, e.g.
 //! `20000112-1.c x86_64,i686,aarch64,riscv64 refused: 20000112-1.c:4:17: error: ...`;
-//! TARGETS is a comma-separated list; REASON is [`Outcome::reason`]: its first word is
+//! TARGETS is a comma-separated list; REASON is [`Outcome::list_reason`] (the target's
+//! name as `TARGET`, so one line covers the targets that fail alike): its first word is
 //! the kind (`refused:`, `WRONG CODE`, `timeout`, `ub:`, `oracle-invalid`, `error`).
 //! `#` starts a comment line. `--write-expected` writes the list from a run: the lines of
 //! (test, target) pairs the run judged are replaced by what it saw, every other line is
@@ -251,7 +252,8 @@ mod tests {
             [
                 "a.c i686 refused: a.c:1:1: error: changed",
                 "a.c x86_64 refused: a.c:1:1: error: x",
-                "c.c x86_64 WRONG CODE at native:x86_64: exit 1",
+                // The target is in the TARGETS column: the reason says native:TARGET.
+                "c.c x86_64 WRONG CODE at native:TARGET: exit 1",
                 "d.c x86_64 timeout: slow",
             ]
         );
