@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Nightly campaign: set up, build, hunt generated C (every stage in the oracle, every
 # target natively) and the IR generators for HOURS (default 8) on all cores, then the
-# seeded-bug benchmark and the C generator's checks. Everything lands in
-# reports/nightly-<UTC date>/.
+# seeded-bug benchmark, the C generator's checks and gcc's whole c-torture suite.
+# Everything lands in reports/nightly-<UTC date>/.
 #   bash scripts/nightly.sh [HOURS]
 # Resumable: a second invocation on the same UTC day continues today's hunt where it
 # stopped (`phihunt hunt --resume`: same seed, settings, counts and findings) and redoes
@@ -55,6 +55,11 @@ fi
 if ! done_step "$out/cgen-sanitize.log" 'programs, [0-9]+ failures'; then
   "$phihunt" bench cgen --count 1000 --seed-start "$seed" --no-gcc --sanitize --out "$out/cgen-sanitize" | tee "$out/cgen-sanitize.log" || status=1
 fi
-echo "nightly: report $out/hunt/report.md; seeded-bug tables $out/mutants.log, $out/mutants-c.log"
+# gcc's c-torture suite, whole, on every target, against corpus/torture/expected-failures.txt
+# (a killed run continues from its journal, $out/torture/results.jsonl).
+if ! done_step "$out/torture.log" 'problem\(s\) against'; then
+  bash scripts/c-torture.sh run -- --jobs "$(nproc)" --out "$out/torture" | tee "$out/torture.log" || status=1
+fi
+echo "nightly: report $out/hunt/report.md; seeded-bug tables $out/mutants.log, $out/mutants-c.log; c-torture $out/torture/report.md"
 # 0: no finding; 1: findings or a generator check failed (reduced copies are in corpus/found/, commit them); 2: error.
 exit "$status"

@@ -21,7 +21,10 @@
 #     headless Chromium and checks what it shows; it fails, naming this script, when
 #     chromium is missing;
 #   - cvise: C-Vise, run by `phihunt reduce FILE.c --cvise` and `bench creduce` with
-#     phihunt's own interestingness test.
+#     phihunt's own interestingness test;
+#   - gcc's c-torture execute suite (fuzz/tests/torture.rs, `phihunt torture`): fetched
+#     from Debian's gcc-12-source by scripts/c-torture.sh into ~/.cache/phihunt/c-torture
+#     (never committed; once, then reused; set PHIHUNT_SKIP_TORTURE=1 to skip).
 set -euo pipefail
 
 say() { printf 'setup: %s\n' "$*"; }
@@ -61,5 +64,8 @@ if [ "${PHIHUNT_SKIP_CARGO_FUZZ:-0}" != 1 ]; then
   else
     say "no nightly toolchain: skipping cargo-fuzz (stable smoke loops still run in cargo test)"
   fi
+fi
+if [ "${PHIHUNT_SKIP_TORTURE:-0}" != 1 ]; then
+  say "c-torture: $(bash "$(dirname "$0")/c-torture.sh" fetch)"
 fi
 say "ready"

@@ -396,6 +396,14 @@ enum Command {
         #[arg(long)]
         lint: Option<String>,
     },
+    /// gcc's c-torture execute suite (`scripts/c-torture.sh` fetches it): each test that
+    /// gcc -O0 runs cleanly on a target, through phicc at every stage in the oracle and
+    /// natively, against gcc's run; tables per target, refusal reasons, and the check
+    /// against the expected-failures list (docs/c-torture.md).
+    Torture(crate::c::torture::cli::TortureCliArgs),
+    /// One c-torture test on one target, in a child process of `torture`.
+    #[command(hide = true)]
+    TortureOne(crate::c::torture::cli::TortureOneCliArgs),
     /// Replay a corpus directory (same as `check DIR`).
     Replay {
         #[arg(default_value = "corpus")]
@@ -850,6 +858,12 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             &with_csmith_include(include),
             lint.as_deref(),
         ),
+        Command::Torture(args) => {
+            crate::c::torture::cli::torture_command(args.into_args(cli.mutant, cli.disable_passes))
+        }
+        Command::TortureOne(args) => {
+            crate::c::torture::child::torture_one_command(args.into_args(), pipeline)
+        }
         Command::Replay { dir, targets } => {
             let native = match native_plan(&targets) {
                 Ok((plan, _)) => plan,

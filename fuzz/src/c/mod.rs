@@ -6,7 +6,7 @@
 //! generated program to its expected output and `reference` confirms every C finding with
 //! gcc -O0 and -O2; `csmith` is the csmith driver and the `bench csmith`, `bench native`
 //! and `bench ub` benchmarks; `mutate` is the third C source, mutants of real programs
-//! judged defined before they run.
+//! judged defined before they run; `torture` runs gcc's c-torture suite (`phihunt torture`).
 
 pub mod bench;
 pub mod cc;
@@ -19,3 +19,4 @@ pub mod judge;
 pub mod mutate;
 pub mod reduce;
 pub mod reference;
+pub mod torture;
