@@ -495,6 +495,22 @@ pub fn cli_main(args: Vec<String>) -> i32 {
         },
         None => pipeline,
     };
+    // Every long command's temporary files (its own, gcc's, csmith's, C-Vise's) live
+    // below one scratch directory that goes with the process however it ends
+    // (`campaign::scratch`); `hunt` installs its own. Before any thread starts.
+    let _scratch = match crate::campaign::scratch::for_command(matches!(
+        cli.command,
+        Command::Bench { .. }
+            | Command::Reduce { .. }
+            | Command::Check { .. }
+            | Command::Replay { .. }
+    )) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
     match cli.command {
         Command::Check {
             files,
