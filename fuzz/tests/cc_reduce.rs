@@ -7,6 +7,7 @@
 //! the hello-world smoke test right: it has no `^`). Every generated program mixes its
 //! checksum with `^`, so the first program is a `mismatch@cc`; its reduced program must be
 //! a few lines that still use `^` and still make the fake print something else than gcc.
+//! `phihunt reduce FILE.c --cc CMD` does the same by hand.
 
 mod common;
 
@@ -164,4 +165,48 @@ fn a_cc_finding_is_reduced_to_a_few_defined_lines_that_still_show_it() {
         "{}\n{text}",
         String::from_utf8_lossy(&run.stderr)
     );
+}
+
+#[test]
+fn reduce_with_cc_keeps_the_compilers_bug_and_drops_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = dir.path().join("xor-as-or-cc");
+    std::fs::write(&fake, XOR_AS_OR).unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let file = dir.path().join("two.c");
+    // 12 ^ 10 is 6, 12 | 10 is 14: the fake gets the first number wrong, not the others.
+    std::fs::write(
+        &file,
+        "#include <stdio.h>\nint main(void) {\n    unsigned a = 12, b = 10, c = 3;\n    \
+         unsigned d = a + c;\n    printf(\"%u %u %u\\n\", a ^ b, d, c * 2);\n    return 0;\n}\n",
+    )
+    .unwrap();
+    let out = dir.path().join("two.reduced.c");
+    let (code, stdout, stderr) = common::phihunt(&[
+        "reduce",
+        file.to_str().unwrap(),
+        "--cc",
+        fake.to_str().unwrap(),
+        "--targets",
+        "none",
+        "--time",
+        "60s",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("signature mismatch@cc"), "{stdout}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains('^'), "{text}");
+    assert!(
+        !text.contains("c * 2"),
+        "the unrelated output stayed:\n{text}"
+    );
+    let work = tempfile::tempdir().unwrap();
+    let with_fake = build_and_run(fake.to_str().unwrap(), &out, work.path());
+    let gcc = dir.path().join("gcc-o0");
+    std::fs::write(&gcc, "#!/bin/sh\nexec gcc -O0 -w \"$@\"\n").unwrap();
+    std::fs::set_permissions(&gcc, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let with_gcc = build_and_run(gcc.to_str().unwrap(), &out, work.path());
+    assert_ne!(with_fake, with_gcc, "{text}");
 }
