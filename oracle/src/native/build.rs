@@ -4,8 +4,8 @@
 //! Why: every native run starts from a binary — gcc's build of a C program (the
 //! reference), phicc's assembly linked with a C driver (`ir_driver`), a test's program —
 //! and all of them are built the same way: `<gcc> -static -w <opt> <-I dirs> <extra>
-//! <sources> -o a.out` (linked by GNU gold where the target has it, RISC-V without
-//! linker relaxation), under a time limit, in a directory nobody else uses.
+//! <sources> -o a.out` (linked by GNU gold where the target has it), under a time limit,
+//! in a directory nobody else uses.
 //!
 //! Invariants:
 //! - a [`Build`] owns its directory (a [`tempfile::TempDir`]): the sources written for it,
@@ -144,37 +144,21 @@ pub fn build(target: Target, sources: &[Source], cfg: &BuildConfig) -> Result<Bu
             target.name()
         ))
     })?;
+    let gold = gold_flag(gcc);
     let cfg = BuildConfig {
-        extra_flags: cfg
-            .extra_flags
-            .iter()
-            .cloned()
-            .chain(link_flag(gcc))
-            .collect(),
+        extra_flags: cfg.extra_flags.iter().cloned().chain(gold).collect(),
         ..cfg.clone()
     };
     build_with(&driver, true, sources, &cfg)
 }
 
-/// How the driver's target links fastest: `-fuse-ld=gold` when it has GNU gold
-/// (`TRIPLE-ld.gold` on `PATH`), else, for RISC-V, BFD without linker relaxation. A static
-/// link against glibc is most of a native stage's CPU (perf: `ld` 77% of a C hunt's
-/// samples); gold does it with about 40% less CPU than BFD (x86_64, i686, aarch64), and
-/// `--no-relax` saves RISC-V's BFD 40% of its user time (riscv64 has no gold). Gold
-/// changes nothing the program does. Without relaxation the RISC-V binary runs exactly
-/// the call and address sequences phicc emitted (`auipc`+`jalr`, `lui`+`addi`) instead
-/// of the linker's shorter rewrites (`jal`, `gp`-relative): the same semantics, but a
-/// phicc bug that only relaxation would expose (a wrongly paired relocation) is not
-/// looked for here.
-fn link_flag(gcc: &str) -> Option<String> {
+/// `-fuse-ld=gold` when the driver's target has GNU gold (`TRIPLE-ld.gold` on `PATH`):
+/// a static link against glibc is most of a native stage's cost, and gold does it with
+/// about 40% less CPU than the default BFD linker (measured for x86_64, i686 and
+/// aarch64; riscv64 has no gold and keeps BFD). The binary behaves the same.
+fn gold_flag(gcc: &str) -> Option<String> {
     let triple = gcc.strip_suffix("-gcc")?;
-    if tool_path(&format!("{triple}-ld.gold")).is_some() {
-        Some("-fuse-ld=gold".to_string())
-    } else if triple.starts_with("riscv") {
-        Some("-Wl,--no-relax".to_string())
-    } else {
-        None
-    }
+    tool_path(&format!("{triple}-ld.gold")).map(|_| "-fuse-ld=gold".to_string())
 }
 
 /// [`build`] with an explicit driver, linked statically or not (the host reference of
