@@ -382,6 +382,9 @@ enum Command {
         /// (.c) Extra `-I` directories.
         #[arg(short = 'I', long = "include")]
         include: Vec<PathBuf>,
+        /// (.c) The compiler under test of a `*@cc` finding, rerun on every candidate.
+        #[command(flatten)]
+        cc: crate::c::cc::CcCompilerArgs,
     },
     /// The C reducer's interestingness test on FILE (exit 0: defined and shows the
     /// signature), for C-Vise's script.
@@ -504,6 +507,22 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             }
         },
         None => pipeline,
+    };
+    // Every long command's temporary files (its own, gcc's, csmith's, C-Vise's) live
+    // below one scratch directory that goes with the process however it ends
+    // (`campaign::scratch`); `hunt` installs its own. Before any thread starts.
+    let _scratch = match crate::campaign::scratch::for_command(matches!(
+        cli.command,
+        Command::Bench { .. }
+            | Command::Reduce { .. }
+            | Command::Check { .. }
+            | Command::Replay { .. }
+    )) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
     };
     match cli.command {
         Command::Check {
@@ -827,8 +846,13 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             cvise,
             corpus_found,
             include,
-        } => match native_plan(&targets) {
-            Ok((plan, _)) if file.extension().is_some_and(|e| e == "c") => {
+            cc,
+        } => match (native_plan(&targets), cc.compiler()) {
+            (_, Err(e)) => {
+                eprintln!("error: {e}");
+                2
+            }
+            (Ok((plan, _)), Ok(cc)) if file.extension().is_some_and(|e| e == "c") => {
                 crate::c::reduce::cli::reduce_c_file(&crate::c::reduce::cli::ReduceCArgs {
                     file,
                     output,
@@ -839,10 +863,13 @@ pub fn cli_main(args: Vec<String>) -> i32 {
                     corpus_found: Some(corpus_found),
                     include_dirs: with_csmith_include(include),
                     pipeline,
+                    cc,
                 })
             }
-            Ok((plan, _)) => crate::reduce::cli::reduce_file(&file, output.as_deref(), time, &plan),
-            Err(e) => {
+            (Ok((plan, _)), Ok(_)) => {
+                crate::reduce::cli::reduce_file(&file, output.as_deref(), time, &plan)
+            }
+            (Err(e), _) => {
                 eprintln!("error: --targets: {e}");
                 2
             }

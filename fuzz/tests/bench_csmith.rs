@@ -1,10 +1,12 @@
 //! `phihunt bench csmith` as a user runs it. A fake `csmith` (a shell script first in
 //! PATH) prints a fixed program per seed, so every classification is exercised quickly
 //! and deterministically: matched, mismatched (with a seeded middle-end bug), reference
-//! timeout, unsupported (front-end error), csmith failure, and oracle invalid (a tiny
-//! `--fuel`), a reference timeout probed in the oracle (runs on; finishes and the long
-//! rerun finishes; finishes and the long rerun does not: a suspect). One test runs the
-//! real csmith (installed by scripts/setup.sh).
+//! timeout, unsupported (front-end error), csmith failure, and oracle invalid (an
+//! external the oracle does not have), a reference timeout probed in the oracle (runs
+//! on; finishes and the long rerun finishes; finishes and the long rerun does not: a
+//! suspect). The bench runs on the campaign engine, so what it saves is the engine's
+//! layout (`findings/`, `discards/csmith-K/`, `findings.jsonl`) plus `info.txt`. One test
+//! runs the real csmith (installed by scripts/setup.sh).
 
 mod common;
 use common::workspace_root;
@@ -39,6 +41,8 @@ fn fake_csmith(tag: &str) -> tempfile::TempDir {
         // 6: ends, but only after 20,000,000 iterations: 20-60 ms natively at -O0, far
         // past a 1 ms reference limit on any machine; 15 oracle steps an iteration in `lowered`.
         "#include <stdio.h>\nint main(void) { unsigned long c = 0; for (unsigned long i = 0; i < 20000000; i++) c += i ^ (c >> 3); printf(\"checksum = %lX\\n\", c); return 0; }\n",
+        // 7: gcc links getppid from libc; the oracle has no such external.
+        "#include <stdio.h>\nint getppid(void);\nint main(void) { printf(\"%d\\n\", getppid() > 0); return 0; }\n",
     ];
     let mut script = String::from("#!/bin/sh\n# fake csmith for phihunt tests\ncase \"$2\" in\n");
     for (i, p) in programs.iter().enumerate().filter(|(_, p)| !p.is_empty()) {
@@ -83,6 +87,35 @@ fn bench(args: &[&str], fake: Option<&Path>) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+/// The directories the engine saved findings in (`findings.jsonl`, one JSON object a line).
+fn saved_findings(out_dir: &Path) -> Vec<std::path::PathBuf> {
+    let journal = std::fs::read_to_string(out_dir.join("findings.jsonl")).unwrap();
+    journal
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            std::path::PathBuf::from(v["path"].as_str().unwrap())
+        })
+        .collect()
+}
+
+/// What the bench kept besides its reports: the `findings` and `discards` folders' entries.
+fn kept(out_dir: &Path) -> Vec<String> {
+    let mut kept = Vec::new();
+    for folder in ["findings", "discards", "generator-bugs", "harness-panics"] {
+        if let Ok(entries) = std::fs::read_dir(out_dir.join(folder)) {
+            for e in entries {
+                kept.push(format!(
+                    "{folder}/{}",
+                    e.unwrap().file_name().to_string_lossy()
+                ));
+            }
+        }
+    }
+    kept.sort();
+    kept
 }
 
 fn count(out: &str, label: &str) -> usize {
@@ -147,11 +180,10 @@ fn every_classification_is_counted() {
             .ends_with("2 matched, 0 mismatched, 1 unsupported, 1 reference timeouts"),
         "{out}"
     );
-    assert_eq!(
-        std::fs::read_dir(&out_dir).unwrap().count(),
-        0,
-        "nothing to save"
-    );
+    assert_eq!(kept(&out_dir), Vec::<String>::new(), "nothing to save");
+    assert!(saved_findings(&out_dir).is_empty());
+    // The engine's reports are there.
+    assert!(out_dir.join("report.md").is_file());
 }
 
 #[test]
@@ -180,7 +212,13 @@ fn a_mismatch_is_saved_and_exits_1() {
     );
     assert_eq!(code, 1, "{out}{err}");
     assert_eq!(count(&out, "MISMATCHED"), 1, "{out}");
-    let saved = out_dir.join("mismatch-seed-2");
+    let found = saved_findings(&out_dir);
+    assert_eq!(found.len(), 1, "{out}");
+    let saved = &found[0];
+    assert!(
+        out.contains(&format!("(saved to {})", saved.display())),
+        "{out}"
+    );
     let program = std::fs::read_to_string(saved.join("program.c")).unwrap();
     assert!(program.contains("x >> 28"), "{program}");
     let info = std::fs::read_to_string(saved.join("info.txt")).unwrap();
@@ -193,14 +231,17 @@ fn a_mismatch_is_saved_and_exits_1() {
         info.contains("reference (gcc -O0): exit 0, stdout \"-1\\n\""),
         "{info}"
     );
-    assert!(info.contains("first mismatching stage: "), "{info}");
+    assert!(info.contains("MISMATCH at "), "{info}");
+    // The engine's own record of the finding names the seed and generator.
+    let record = std::fs::read_to_string(saved.join("finding.json")).unwrap();
+    assert!(record.contains("\"csmith\""), "{record}");
 }
 
 #[test]
 fn an_oracle_invalid_seed_is_saved_and_is_no_mismatch() {
-    // Program 1 counts to 42 in a loop: gcc's binary prints "checksum = 2A\n" and exits 0,
-    // but 42 iterations take far more than 10 oracle steps (at least a compare and a
-    // branch each), so `lowered` runs out of fuel: oracle invalid, not a verdict.
+    // Program 7 calls getppid: gcc's binary prints "1\n" and exits 0 (-O0 and -O2 alike),
+    // but the oracle has no such external, so `lowered` cannot run: oracle invalid, not a
+    // verdict, and kept for a human (csmith's real programs call only what the oracle has).
     let fake = fake_csmith("oracle-invalid");
     let out_dir_tmp = fresh_dir("oracle-invalid");
     let out_dir = out_dir_tmp.path().to_path_buf();
@@ -211,11 +252,9 @@ fn an_oracle_invalid_seed_is_saved_and_is_no_mismatch() {
             "--count",
             "1",
             "--seed-start",
-            "1",
+            "7",
             "--jobs",
             "1",
-            "--fuel",
-            "10",
             "--out",
             out_dir.to_str().unwrap(),
             "--",
@@ -227,29 +266,25 @@ fn an_oracle_invalid_seed_is_saved_and_is_no_mismatch() {
     assert_eq!(count(&out, "oracle invalid"), 1, "{out}");
     assert_eq!(count(&out, "matched gcc at every stage"), 0, "{out}");
     assert_eq!(count(&out, "MISMATCHED"), 0, "{out}");
-    let saved = out_dir.join("oracle-invalid-seed-1");
+    let saved = out_dir.join("discards").join("csmith-7");
     assert!(
-        out.contains("seed 1: oracle invalid: ")
+        out.contains("seed 7: oracle invalid: ")
             && out.contains(&format!("(saved to {})", saved.display())),
         "{out}"
     );
-    let entries: Vec<_> = std::fs::read_dir(&out_dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    assert_eq!(entries, ["oracle-invalid-seed-1"]);
+    assert_eq!(kept(&out_dir), ["discards/csmith-7"]);
     let program = std::fs::read_to_string(saved.join("program.c")).unwrap();
-    assert!(program.contains("i < 42; i++"), "{program}");
+    assert!(program.contains("getppid() > 0"), "{program}");
     let info = std::fs::read_to_string(saved.join("info.txt")).unwrap();
-    assert!(info.contains("seed: 1\n"), "{info}");
+    assert!(info.contains("seed: 7\n"), "{info}");
     assert!(
-        info.contains("csmith --seed 1 --some-csmith-option"),
+        info.contains("csmith --seed 7 --some-csmith-option"),
         "{info}"
     );
     assert!(info.contains("oracle invalid"), "{info}");
-    assert!(info.contains("out of fuel"), "{info}");
+    assert!(info.contains("getppid"), "{info}");
     assert!(
-        info.contains("reference (gcc -O0): exit 0, stdout \"checksum = 2A\\n\""),
+        info.contains("reference (gcc -O0): exit 0, stdout \"1\\n\""),
         "{info}"
     );
 }
@@ -339,7 +374,7 @@ fn a_timeout_whose_long_rerun_finishes_is_judged_against_it() {
     assert_eq!(count(&out, "matched gcc at every stage"), 1, "{out}");
     assert_eq!(count(&out, "reference timeouts"), 0, "{out}");
     assert_eq!(count(&out, "SUSPECT"), 0, "{out}");
-    assert_eq!(std::fs::read_dir(out_dir).unwrap().count(), 0, "{out}");
+    assert_eq!(kept(out_dir), Vec::<String>::new(), "{out}");
 }
 
 #[test]
@@ -352,7 +387,7 @@ fn a_timeout_the_oracle_finishes_but_gcc_never_does_is_a_saved_suspect() {
     assert_eq!(count(&out, "SUSPECT"), 1, "{out}");
     assert_eq!(count(&out, "MISMATCHED"), 0, "{out}");
     assert_eq!(count(&out, "matched gcc at every stage"), 0, "{out}");
-    let dir = out_dir.join("suspect-seed-6");
+    let dir = out_dir.join("discards").join("csmith-6");
     assert!(
         out.contains(&format!("(saved to {})", dir.display())),
         "{out}"

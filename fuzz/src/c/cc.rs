@@ -515,6 +515,33 @@ fn run_against(
     Ok((raw, attempt, Duration::ZERO))
 }
 
+/// The failure the compiler under test shows on `text` against the run `(status,
+/// stdout)` it must reproduce: `Ok(kind)` (`crash`, `mismatch`, `timeout`), or `Err` why
+/// there is none (it agrees, or refuses the program). The C reducer's test for `*@cc`
+/// findings (`c::reduce::cc_goal`). The outer `Err` only for a broken setup.
+pub fn failure_on(
+    cc: &CompilerUnderTest,
+    text: &str,
+    include_dirs: &[PathBuf],
+    (status, stdout): (i32, &[u8]),
+    limits: &NativeLimits,
+) -> Result<Result<FindingKind, String>, String> {
+    let reference = Execution {
+        exit: Exit::Code(status),
+        stdout: stdout.to_vec(),
+        stderr: Vec::new(),
+        truncated: false,
+        elapsed: Duration::ZERO,
+    };
+    let (raw, _, _) = run_against(cc, text, include_dirs, &reference, limits)?;
+    Ok(match raw {
+        Raw::Agrees => Err("the compiler under test agrees".into()),
+        Raw::NoVerdict(why) => Err(why),
+        Raw::Crash(_) => Ok(FindingKind::Crash),
+        Raw::Suspect(kind, _, _) => Ok(kind),
+    })
+}
+
 /// The compiler under test's verdict on one program of a hunt.
 pub enum CcOutcome {
     Agrees,

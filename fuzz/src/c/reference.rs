@@ -45,6 +45,10 @@ pub enum Reason {
     FrontendRefused,
     /// The generator (or csmith) made no program.
     GeneratorFailed,
+    /// gcc's binary never finished, even under the long limit, while the oracle's
+    /// `lowered` stage did (`bench csmith`'s timeout probe): likely a front-end bug, so
+    /// the program is saved for a human, but no verdict.
+    Suspect,
 }
 
 impl Reason {
@@ -59,6 +63,7 @@ impl Reason {
             Reason::OracleInvalid => "oracle-invalid",
             Reason::FrontendRefused => "frontend-refused",
             Reason::GeneratorFailed => "generator-failed",
+            Reason::Suspect => "suspect",
         }
     }
 

@@ -224,11 +224,6 @@ fn run_one(
     sinks: &FindingSinks,
 ) -> Event {
     use phases::{timed, Phase};
-    let FindingSinks {
-        found_ids,
-        journal,
-        keep,
-    } = *sinks;
     let cand = match timed(Phase::Generation, || source.make(seed)) {
         Ok(c) => c,
         Err(r) => return rejected(source, seed, cfg, r),
@@ -426,18 +421,51 @@ fn run_one(
             }
         }
     }
-    let summary = match verdict {
+    let summary = save_verdict(source, seed, cfg, sinks, &cand, verdict, native, cc_files);
+    Event::Done {
+        generator: source.name(),
+        verdict: summary,
+        features: cand.features,
+    }
+}
+
+/// Saves a judged program's finding (a directory, or a seed line past the signature's
+/// quota) and tells its source how it was judged; the summary the main thread counts.
+#[allow(clippy::too_many_arguments)]
+fn save_verdict(
+    source: &dyn ProgramSource,
+    seed: u64,
+    cfg: &HuntConfig,
+    sinks: &FindingSinks,
+    cand: &source::Candidate,
+    verdict: Verdict,
+    native: Option<BTreeMap<String, StageTally>>,
+    cc_files: Vec<(String, String)>,
+) -> Summary {
+    use source::ProgramOutcome;
+    let FindingSinks {
+        found_ids,
+        journal,
+        keep,
+    } = *sinks;
+    match verdict {
         Verdict::Agree {
             expectations,
             dropped,
             pass_changes,
-        } => Summary::Agreed {
-            vectors: expectations.len() as u64,
-            dropped,
-            pass_changes,
-            native,
-        },
-        Verdict::Discarded { reason } => Summary::Discarded(reason),
+        } => {
+            source.observe(seed, &ProgramOutcome::Agreed);
+            Summary::Agreed {
+                vectors: expectations.len() as u64,
+                dropped,
+                pass_changes,
+                native,
+            }
+        }
+        Verdict::Discarded { reason } => {
+            source.observe(seed, &ProgramOutcome::Discarded(&reason));
+            Summary::Discarded(reason)
+        }
         Verdict::Finding(f) if keep.place(&f.signature.bug()) == keep::Placement::Line => {
             let bug = f.signature.bug();
             let recorded =
@@ -451,7 +479,17 @@ fn run_one(
                         ))
                     });
             match recorded {
-                Ok(()) => Summary::CountedFinding(f.signature.clone()),
+                Ok(()) => {
+                    source.observe(
+                        seed,
+                        &ProgramOutcome::Finding {
+                            signature: &f.signature,
+                            detail: &f.detail,
+                            saved: None,
+                        },
+                    );
+                    Summary::CountedFinding(f.signature.clone())
+                }
                 Err(e) => Summary::SaveFailed(format!(
                     "cannot record finding of seed {seed} ({}): {e}",
                     f.signature
@@ -500,21 +538,26 @@ fn run_one(
                 Ok(dir)
             });
             match saved {
-                Ok(dir) => Summary::Finding(Box::new(SavedFinding {
-                    record,
-                    dir,
-                    module: cand.module.clone(),
-                    finding: *f,
-                    arg_vectors: cand.arg_vectors.clone(),
-                })),
+                Ok(dir) => {
+                    source.observe(
+                        seed,
+                        &ProgramOutcome::Finding {
+                            signature: &f.signature,
+                            detail: &f.detail,
+                            saved: Some(&dir),
+                        },
+                    );
+                    Summary::Finding(Box::new(SavedFinding {
+                        record,
+                        dir,
+                        module: cand.module.clone(),
+                        finding: *f,
+                        arg_vectors: cand.arg_vectors.clone(),
+                    }))
+                }
                 Err(e) => Summary::SaveFailed(format!("cannot save finding {}: {e}", record.id)),
             }
         }
-    };
-    Event::Done {
-        generator: source.name(),
-        verdict: summary,
-        features: cand.features,
     }
 }
 
@@ -539,8 +582,16 @@ fn rejected(source: &dyn ProgramSource, seed: u64, cfg: &HuntConfig, r: Rejectio
     } else {
         "generator-bugs"
     };
-    let keep_discard = matches!(r.kind, "oracle-ub" | "oracle-invalid");
+    let keep_discard = matches!(r.kind, "oracle-ub" | "oracle-invalid" | "suspect");
     if discard && !keep_discard {
+        source.observe(
+            seed,
+            &source::ProgramOutcome::Rejected {
+                kind: r.kind,
+                reason: &r.reason,
+                saved: None,
+            },
+        );
         return Event::Done {
             generator: source.name(),
             verdict: Summary::Discarded(r.kind.to_string()),
@@ -565,6 +616,25 @@ fn rejected(source: &dyn ProgramSource, seed: u64, cfg: &HuntConfig, r: Rejectio
         }
         Ok(())
     });
+    if saved.is_ok() {
+        let panic_signature = Signature::new(crate::diff::FindingKind::Panic, "frontend");
+        source.observe(
+            seed,
+            &if r.compiler_panic {
+                source::ProgramOutcome::Finding {
+                    signature: &panic_signature,
+                    detail: &r.reason,
+                    saved: Some(&dir),
+                }
+            } else {
+                source::ProgramOutcome::Rejected {
+                    kind: r.kind,
+                    reason: &r.reason,
+                    saved: Some(&dir),
+                }
+            },
+        );
+    }
     Event::Done {
         generator: source.name(),
         verdict: match saved {
@@ -598,12 +668,19 @@ fn harness_panic(
         source.name(),
         cfg.mutants
     );
-    let saved = std::fs::create_dir_all(&dir).and_then(|_| {
-        write_atomically(
-            &dir.join(format!("{}-{seed}.txt", source.name())),
-            text.as_bytes(),
-        )
-    });
+    let file = dir.join(format!("{}-{seed}.txt", source.name()));
+    let saved =
+        std::fs::create_dir_all(&dir).and_then(|_| write_atomically(&file, text.as_bytes()));
+    if saved.is_ok() {
+        source.observe(
+            seed,
+            &source::ProgramOutcome::Rejected {
+                kind: "harness_panic",
+                reason: &message,
+                saved: Some(&file),
+            },
+        );
+    }
     Event::Done {
         generator: source.name(),
         verdict: match saved {
@@ -1022,7 +1099,14 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
             mutants::set_active(&cfg.mutants);
             let hook = std::panic::take_hook();
             std::panic::set_hook(Box::new(|_| {}));
-            let found = cfg.corpus_found.as_deref();
+            // A finding of the compiler under test is reduced by rerunning it, and is
+            // another compiler's bug: no test for phicc's corpus.
+            let cc = cfg
+                .cc
+                .as_ref()
+                .filter(|_| sig.stage == crate::c::cc::STAGE)
+                .map(|c| &c.compiler);
+            let found = cfg.corpus_found.as_deref().filter(|_| cc.is_none());
             let c = crate::c::reduce::finding::reduce_saved_finding(
                 &saved.dir,
                 &sig,
@@ -1030,6 +1114,7 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                 cfg.reduce_budget,
                 &cfg.diff.pipeline,
                 found,
+                cc,
             );
             std::panic::set_hook(hook);
             mutants::set_active(&[]);

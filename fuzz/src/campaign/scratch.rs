@@ -17,9 +17,10 @@
 //! SIGTERM and SIGHUP, so a Ctrl-C at the terminal or a kill of the hunt's process group
 //! (`timeout`) does not take it down before the hunt.
 //!
-//! Invariant: installed once per process, from the command line (`hunt_command`), before
-//! any worker thread starts; library callers (tests running hunts in-process) do not
-//! change the environment of their process.
+//! Invariant: installed once per process, from the command line (`hunt_command` for
+//! `hunt`; [`for_command`] for every other long command: `bench *`, `reduce`, `check`,
+//! `replay`), before any worker thread starts; library callers (tests running hunts
+//! in-process) do not change the environment of their process.
 
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -72,6 +73,13 @@ impl Scratch {
     pub fn path_buf(&self) -> PathBuf {
         self.path().to_path_buf()
     }
+}
+
+/// The scratch directory of a long command (`long`), installed as [`Scratch::install`]
+/// does; `None` for a short one (`gen`, `reduce-test`: C-Vise runs the latter hundreds of
+/// times inside `reduce`'s own scratch directory).
+pub fn for_command(long: bool) -> Result<Option<Scratch>, String> {
+    long.then(Scratch::install).transpose()
 }
 
 impl Drop for Scratch {

@@ -10,8 +10,10 @@
 //! never reports it as a compiler finding.
 
 use crate::c::gen::CProgram;
+use crate::diff::Signature;
 use compiler::ir::IrModule;
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::sync::Arc;
 
 /// A program ready for the differential.
@@ -55,4 +57,32 @@ pub trait ProgramSource: Sync {
     fn rejections_are_discards(&self) -> bool {
         false
     }
+    /// Told how the campaign judged the program of `seed`, once per program, by the
+    /// worker that ran it, after anything it saved is on disk. A source that keeps
+    /// per-program records (`bench csmith`'s measurements) listens here; the default
+    /// ignores it.
+    fn observe(&self, _seed: u64, _outcome: &ProgramOutcome) {}
+}
+
+/// How the campaign judged one program (what [`ProgramSource::observe`] hears).
+#[derive(Debug)]
+pub enum ProgramOutcome<'a> {
+    /// Every stage agreed.
+    Agreed,
+    /// No verdict from the differential (out of fuel, no valid vector): the reason.
+    Discarded(&'a str),
+    /// The source rejected the program, or the campaign did on its behalf (reference
+    /// confirmation): the reason's name and detail, and where it was saved, if it was.
+    Rejected {
+        kind: &'a str,
+        reason: &'a str,
+        saved: Option<&'a Path>,
+    },
+    /// A finding (a front-end panic is `panic@frontend`): where it was saved (`None`
+    /// when only its seed line was recorded, past `--keep-per-signature`).
+    Finding {
+        signature: &'a Signature,
+        detail: &'a str,
+        saved: Option<&'a Path>,
+    },
 }

@@ -1,44 +1,53 @@
 //! `phihunt bench csmith`: csmith programs through phicc (front end, every middle-end
-//! stage in the oracle) against the host `gcc -O0` build.
+//! stage in the oracle, every native stage) against gcc, on the campaign engine.
 //!
 //! Why: csmith writes large, UB-free C programs that print a checksum of their globals;
 //! they measure how much real C the front end takes, find miscompiles at any stage, and
-//! time phicc against `gcc -O0` (issue 5's target: phicc compiles faster).
+//! time phicc against `gcc -O0` (issue 5's target: phicc compiles faster). The bench is
+//! `crate::campaign::hunt` over [`crate::c::csmith_source::CsmithSource`] for seeds S ..
+//! S+N-1 — the same workers, saving, journal, reports and scratch directory as `hunt
+//! --gen csmith` — plus what only the bench does: the timeout probe (`probe`) and the
+//! per-program records (`measurements`) behind its counts and compile-time table
+//! (`report`).
 //!
 //! One concept per file:
-//! - `program`: one seed end to end (csmith, gcc reference, front end, stages) and its
-//!   classification;
-//! - `report`: saving mismatches and printing the summary (counts, errors histogram,
-//!   times, native stages);
+//! - `program`: csmith's program for one seed;
+//! - `probe`: a reference timeout, probed in the oracle (a suspect when only the oracle
+//!   finishes);
+//! - `measurements`: each program's verdict and compile times;
+//! - `report`: the summary (counts, errors histogram, native stages, times);
 //! - `native_bench`: `bench native`, the native stages' cost and phicc's code's speed
 //!   against gcc -O0 and -O2;
 //! - `ub_bench`: `bench ub`, the UB judge against gcc's sanitizers, and its cost.
 //!
-//! Invariants: every child (csmith, gcc, the binary) has a timeout; a reference that times
-//! out is counted as such, never as a mismatch (its probe may make it a suspect, see
-//! `program`); a mismatch, a suspect and an oracle-invalid seed are written to disk
-//! (`--out`) before they are counted or printed; exit 1 when there is a mismatch or a
-//! suspect; seeds are spread over `--jobs` threads and the
-//! summary does not depend on the order they finish in.
+//! Invariants: every child (csmith, gcc, the binary) has a timeout; a reference that
+//! times out is counted as such, never as a mismatch (its probe may make it a suspect);
+//! a finding, a suspect and an oracle-invalid or undefined program are saved by the
+//! engine (findings/, discards/) before they are counted or printed; exit 1 when there
+//! is a finding or a suspect, 2 on a broken setup; the summary does not depend on the
+//! order the workers finish in; nothing of a program but its small record outlives its
+//! judgement.
 
+pub mod measurements;
 pub mod native_bench;
+pub mod probe;
 pub mod program;
 pub mod report;
 pub mod ub_bench;
 
+use crate::campaign::{hunt, install_ctrlc, HuntConfig};
+use crate::diff::DiffConfig;
 use compiler::pipeline::PipelineOptions;
-use program::{run_seed, SeedConfig};
-use report::{save_mismatch, Summary};
+use measurements::Measurements;
+use report::Summary;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// csmith's runtime headers, when installed.
 pub const CSMITH_INCLUDE: &str = "/usr/include/csmith";
 
-/// Stack of each worker thread.
-pub const WORKER_STACK: usize = 512 << 20;
+/// Stack of each worker thread: the campaign's.
+pub use crate::campaign::WORKER_STACK;
 
 /// The command line of `bench csmith`.
 #[derive(Clone, Debug)]
@@ -63,7 +72,7 @@ pub struct CsmithArgs {
     pub native_note: String,
 }
 
-/// Runs the bench; returns the exit code (0 none, 1 a mismatch or a suspect, 2 setup error).
+/// Runs the bench; returns the exit code (0 none, 1 a finding or a suspect, 2 setup error).
 pub fn bench_csmith(args: CsmithArgs) -> i32 {
     let out_dir = args.out.clone().unwrap_or_else(|| {
         PathBuf::from("reports").join(format!(
@@ -71,18 +80,6 @@ pub fn bench_csmith(args: CsmithArgs) -> i32 {
             crate::findings::timestamp(crate::findings::unix_now())
         ))
     });
-    if let Err(e) = std::fs::create_dir_all(&out_dir) {
-        eprintln!("error: cannot create {}: {e}", out_dir.display());
-        return 2;
-    }
-    let work = match tempfile::Builder::new().prefix("phihunt-csmith-").tempdir() {
-        Ok(dir) => dir,
-        Err(e) => {
-            eprintln!("error: cannot create a temporary directory: {e}");
-            return 2;
-        }
-    };
-    let work_dir = work.path().to_path_buf();
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -96,79 +93,60 @@ pub fn bench_csmith(args: CsmithArgs) -> i32 {
         out_dir.display(),
         args.native_note
     );
-    let cfg = SeedConfig {
-        csmith_options: args.csmith_options.clone(),
-        work_dir: work_dir.clone(),
-        fuel: args.fuel,
-        csmith_timeout: args.csmith_timeout,
-        ref_timeout: args.ref_timeout,
-        probe_fuel: args.probe_fuel,
-        long_ref_timeout: args.long_ref_timeout,
-        pipeline: args.pipeline.clone(),
-        native: args.native.clone(),
+    let source = crate::c::csmith_source::CsmithSource {
+        options: args.csmith_options.clone(),
+        timeout: args.csmith_timeout,
+        limits: args.native.limits,
+        probe: Some(probe::ProbeConfig {
+            fuel: args.probe_fuel,
+            long_run_timeout: args.long_ref_timeout,
+        }),
+        measurements: Some((
+            Measurements::new(args.csmith_options.clone(), true),
+            args.pipeline.clone(),
+        )),
     };
-    let next = AtomicU64::new(0);
-    let results = Mutex::new(Vec::new());
-    let setup_error = Mutex::new(None);
-    let start = Instant::now();
-    std::thread::scope(|s| {
-        for _ in 0..jobs {
-            // csmith programs nest deeply; the front end, the passes and the oracle recurse
-            // (within their limits) further than a default 2 MiB thread stack allows.
-            let worker = std::thread::Builder::new()
-                .name("csmith-worker".into())
-                .stack_size(WORKER_STACK);
-            let spawned = worker.spawn_scoped(s, || {
-                compiler::mutants::set_active(&args.mutants);
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= args.count || setup_error.lock().is_ok_and(|e| e.is_some()) {
-                        break;
-                    }
-                    let seed = args.seed_start + i;
-                    let result = match run_seed(seed, &cfg) {
-                        Ok(r) => r,
-                        Err(e) => {
-                            if let Ok(mut slot) = setup_error.lock() {
-                                slot.get_or_insert(e);
-                            }
-                            break;
-                        }
-                    };
-                    // Saved before anything else: a crash of the harness loses nothing. A
-                    // program gcc ran cleanly but the oracle judged undefined or out of fuel
-                    // at `lowered` is no verdict, yet may be a front-end bug (csmith emits no
-                    // UB): it is kept too, for a human to look at.
-                    let keep = result.mismatch().is_some()
-                        || matches!(
-                            result.verdict,
-                            program::Verdict::OracleInvalid(_)
-                                | program::Verdict::Undefined { .. }
-                                | program::Verdict::Suspect(_)
-                        );
-                    let saved =
-                        keep.then(|| save_mismatch(&out_dir, &result, &args.csmith_options));
-                    println!("{}", result.line(saved.as_ref()));
-                    if let Ok(mut all) = results.lock() {
-                        all.push((result, saved));
-                    }
-                }
-            });
-            if let Err(e) = spawned {
-                if let Ok(mut slot) = setup_error.lock() {
-                    slot.get_or_insert(format!("cannot start a worker thread: {e}"));
-                }
-            }
+    let mut diff = DiffConfig {
+        pipeline: args.pipeline.clone(),
+        ..DiffConfig::default()
+    };
+    diff.run.fuel = args.fuel;
+    let cfg = HuntConfig {
+        native: args.native.clone(),
+        native_every: 1,
+        // Only the count ends the bench (and Ctrl-C): a century.
+        duration: Duration::from_secs(100 * 365 * 86_400),
+        base_seed: args.seed_start,
+        jobs,
+        out_dir,
+        mutants: args.mutants.clone(),
+        diff,
+        stop_at_first: false,
+        reduce_budget: Duration::ZERO,
+        corpus_found: None,
+        max_programs: Some(args.count),
+        show_progress: false,
+        // Every finding keeps its directory, as the bench always did.
+        keep_per_signature: u64::MAX,
+        persist: None,
+        resume: None,
+        cc: None,
+    };
+    install_ctrlc();
+    let result = match hunt(&[&source], &cfg) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
         }
-    });
-    drop(work);
-    if let Some(e) = setup_error.into_inner().ok().flatten() {
-        eprintln!("error: {e}");
-        return 2;
-    }
-    let mut results = results.into_inner().unwrap_or_default();
-    results.sort_by_key(|(r, _)| r.seed);
-    let summary = Summary::new(&results, start.elapsed());
+    };
+    let records = source
+        .measurements
+        .as_ref()
+        .map(|(m, _)| m.take())
+        .unwrap_or_default();
+    let summary = Summary::new(&records, &result.totals.native, result.elapsed);
+    println!("report: {}", result.report_path.display());
     print!("{}", summary.render());
     if summary.mismatched > 0 || summary.suspect > 0 {
         1

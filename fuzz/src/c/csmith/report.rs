@@ -1,104 +1,18 @@
-//! What `bench csmith` keeps and prints: every mismatch saved as a directory, and the
-//! summary (counts, the unsupported programs' first errors and their histogram, times).
+//! `bench csmith`'s summary: the classification counts, the programs behind them, the
+//! front-end errors by kind, the native stages' counts and the compile-time comparison
+//! with gcc, from the bench's per-program records (`measurements`) and the engine's
+//! native tallies.
 //!
-//! Invariants: a saved mismatch holds everything needed to reproduce it without csmith
-//! (`program.c`, `info.txt` with the seed, csmith options, gcc's outcome and every
-//! stage's result); the summary's counts add up to the number of seeds run; times are
-//! summed only over programs that both phicc and gcc compiled, so the two totals compare
-//! the same programs.
+//! Invariants: the counts add up to the number of programs judged; times are summed only
+//! over programs that both phicc and gcc compiled, so the two totals compare the same
+//! programs; findings and suspects name the directory the engine saved them in.
 
-use super::program::{SeedResult, TimeoutProbe, Verdict};
-use crate::native::RowVerdict;
-use oracle::native::NativeOutcome;
+use super::measurements::{Class, ProgramRecord};
+use crate::native::StageTally;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
-
-/// Writes `out/mismatch-seed-K/{program.c,info.txt}`; returns the directory.
-pub fn save_mismatch(
-    out: &Path,
-    r: &SeedResult,
-    csmith_options: &[String],
-) -> Result<PathBuf, String> {
-    let kind = match r.verdict {
-        Verdict::Mismatched { .. } => "mismatch",
-        Verdict::Suspect(_) => "suspect",
-        Verdict::Undefined { .. } => "undefined",
-        _ => "oracle-invalid",
-    };
-    let dir = out.join(format!("{kind}-seed-{}", r.seed));
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    std::fs::write(dir.join("program.c"), &r.program)
-        .map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut info = String::new();
-    let _ = writeln!(info, "seed: {}", r.seed);
-    let _ = writeln!(info, "csmith options: {}", csmith_options.join(" "));
-    let _ = writeln!(
-        info,
-        "reproduce: csmith --seed {} {} > program.c && phihunt check program.c",
-        r.seed,
-        csmith_options.join(" ")
-    );
-    if let Some((stage, detail)) = r.mismatch() {
-        let _ = writeln!(info, "first mismatching stage: {stage}: {detail}");
-    } else if let Verdict::OracleInvalid(why) = &r.verdict {
-        let _ = writeln!(
-            info,
-            "oracle invalid (no verdict; csmith emits no UB): {why}"
-        );
-    } else if let Verdict::Undefined { category, detail } = &r.verdict {
-        let _ = writeln!(
-            info,
-            "undefined behaviour {category} (no verdict; csmith emits no UB: check it \
-             with gcc's sanitizers): {detail}"
-        );
-    } else if let Verdict::Suspect(why) = &r.verdict {
-        let _ = writeln!(
-            info,
-            "suspect (gcc's binary never finished, the oracle's lowered stage did): {why}"
-        );
-    }
-    if let Some(reference) = &r.reference {
-        let _ = writeln!(info, "reference (gcc -O0): {}", reference.describe());
-    }
-    if let Some(j) = &r.judgement {
-        let _ = writeln!(info, "stages:");
-        for (stage, cell) in j.stages.iter().zip(&j.cells) {
-            let mark = if cell.ok {
-                " "
-            } else if cell.discarded {
-                "–"
-            } else {
-                "✗"
-            };
-            let _ = writeln!(info, "  {mark} {stage:<16} {}", cell.text);
-        }
-        for n in &j.notes {
-            let _ = writeln!(info, "note: {n}");
-        }
-    }
-    if let Some(native) = &r.native {
-        let _ = writeln!(info, "native stages:");
-        for (target, reference) in &native.references {
-            let _ = writeln!(
-                info,
-                "  reference (gcc -O0 on {}): {reference}",
-                target.name()
-            );
-        }
-        for (stage, v, _) in &native.rows {
-            let text = match v {
-                RowVerdict::Agrees => "  ok".to_string(),
-                RowVerdict::Discarded(why) => format!("– {why}"),
-                RowVerdict::Failed(f) => format!("✗ {}: {}", f.kind.name(), f.detail),
-            };
-            let _ = writeln!(info, "  {:<22} {text}", stage.name());
-        }
-    }
-    std::fs::write(dir.join("info.txt"), info).map_err(|e| format!("{}: {e}", dir.display()))?;
-    Ok(dir)
-}
 
 /// The message of a front-end error without its location, with quoted names replaced by
 /// `…`, so that errors of the same kind are counted together.
@@ -125,12 +39,11 @@ pub fn error_kind(headline: &str) -> String {
     out
 }
 
-/// Where a kept seed went, for the summary.
-fn place(saved: &Option<Result<PathBuf, String>>) -> String {
+/// Where a kept program went, for the summary.
+fn place(saved: &Option<PathBuf>) -> String {
     match saved {
-        Some(Ok(p)) => p.display().to_string(),
-        Some(Err(e)) => format!("NOT SAVED: {e}"),
-        None => "not saved".into(),
+        Some(p) => p.display().to_string(),
+        None => "not saved (past --keep-per-signature: a seed line)".into(),
     }
 }
 
@@ -173,7 +86,7 @@ pub struct Summary {
     /// phicc over those same programs.
     pub phicc_time_vs_s: Duration,
     pub wall: Duration,
-    /// Native stage -> its counts over the seeds that ran it.
+    /// Native stage -> its counts over the programs that ran it.
     pub native: BTreeMap<String, NativeCounts>,
 }
 
@@ -199,91 +112,85 @@ fn reason_kind(why: &str) -> String {
 }
 
 impl Summary {
-    /// Sums `results` (sorted by seed).
+    /// Sums `records` (by seed) and the engine's native tallies (`native`: the programs
+    /// every stage agreed on).
     pub fn new(
-        results: &[(SeedResult, Option<Result<PathBuf, String>>)],
+        records: &BTreeMap<u64, ProgramRecord>,
+        native: &BTreeMap<String, StageTally>,
         wall: Duration,
     ) -> Summary {
         let mut s = Summary {
-            programs: results.len(),
+            programs: records.len(),
             wall,
             ..Summary::default()
         };
-        for (r, saved) in results {
-            if r.front_end_time.is_some() {
+        for (stage, tally) in native {
+            let c = s.native.entry(stage.clone()).or_default();
+            c.agreed += tally.programs as usize;
+            for (why, n) in &tally.discarded {
+                *c.discarded.entry(reason_kind(why)).or_default() += *n as usize;
+            }
+        }
+        for (&seed, r) in records {
+            if r.times.front_end.is_some() {
                 s.compiled += 1;
             }
-            for (stage, verdict, _) in r.native.iter().flat_map(|n| &n.rows) {
-                let c = s.native.entry(stage.name()).or_default();
-                match verdict {
-                    RowVerdict::Agrees => c.agreed += 1,
-                    RowVerdict::Failed(f) => {
-                        *c.failed.entry(f.kind.name().into()).or_default() += 1
+            let detail = r.detail.clone();
+            match r.class.as_ref() {
+                None => {}
+                Some(Class::Matched) => s.matched += 1,
+                Some(Class::Mismatched { stage, kind }) => {
+                    s.mismatched += 1;
+                    if stage.starts_with("native:") {
+                        let c = s.native.entry(stage.clone()).or_default();
+                        *c.failed.entry(kind.clone()).or_default() += 1;
                     }
-                    RowVerdict::Discarded(why) => {
-                        *c.discarded.entry(reason_kind(why)).or_default() += 1
-                    }
+                    s.mismatches
+                        .push((seed, stage.clone(), detail, place(&r.saved)));
                 }
-            }
-            match &r.verdict {
-                Verdict::GeneratorFailed(m) => {
-                    s.generator_failed += 1;
-                    s.other_invalid.push((r.seed, format!("csmith: {m}")));
-                }
-                Verdict::ReferenceTimeout(probe) => {
-                    s.reference_timeouts += 1;
-                    match probe {
-                        TimeoutProbe::RunsOn { .. } => s.timeouts_running_on += 1,
-                        TimeoutProbe::OracleCannotRun(m) => s
-                            .other_invalid
-                            .push((r.seed, format!("reference timeout; the oracle: {m}"))),
-                    }
-                }
-                Verdict::Suspect(m) => {
+                Some(Class::Suspect) => {
                     s.suspect += 1;
-                    s.suspects.push((r.seed, m.clone(), place(saved)));
+                    s.suspects.push((seed, detail, place(&r.saved)));
                 }
-                Verdict::ReferenceInvalid(m) => {
-                    s.reference_invalid += 1;
-                    s.other_invalid.push((r.seed, m.clone()));
-                }
-                Verdict::Unsupported(m) => {
+                Some(Class::Unsupported) => {
                     s.unsupported += 1;
-                    s.unsupported_list.push((r.seed, m.clone()));
-                    *s.histogram.entry(error_kind(m)).or_default() += 1;
+                    *s.histogram.entry(error_kind(&detail)).or_default() += 1;
+                    s.unsupported_list.push((seed, detail));
                 }
-                Verdict::OracleInvalid(m) => {
+                Some(Class::ReferenceTimeout { runs_on }) => {
+                    s.reference_timeouts += 1;
+                    if *runs_on {
+                        s.timeouts_running_on += 1;
+                    } else {
+                        s.other_invalid
+                            .push((seed, format!("reference timeout; {detail}")));
+                    }
+                }
+                Some(Class::ReferenceInvalid) => {
+                    s.reference_invalid += 1;
+                    s.other_invalid.push((seed, detail));
+                }
+                Some(Class::OracleInvalid) => {
                     s.oracle_invalid += 1;
-                    s.other_invalid.push((r.seed, m.clone()));
+                    s.other_invalid.push((seed, detail));
                 }
-                Verdict::Undefined { category, detail } => {
+                Some(Class::CsmithFailed) => {
+                    s.generator_failed += 1;
+                    s.other_invalid.push((seed, detail));
+                }
+                Some(Class::Undefined { category }) => {
                     *s.undefined.entry(category.clone()).or_default() += 1;
                     s.other_invalid
-                        .push((r.seed, format!("undefined ({category}): {detail}")));
-                }
-                Verdict::Matched => s.matched += 1,
-                Verdict::Mismatched { stage, detail } => {
-                    s.mismatched += 1;
-                    s.mismatches
-                        .push((r.seed, stage.clone(), detail.clone(), place(saved)));
+                        .push((seed, format!("undefined ({category}): {detail}")));
                 }
             }
-            let gcc_built = matches!(
-                r.reference,
-                Some(
-                    NativeOutcome::Exited { .. }
-                        | NativeOutcome::Signaled(_)
-                        | NativeOutcome::TimedOut
-                )
-            );
-            if let (Some(fe), Some(p), Some(g), true) =
-                (r.front_end_time, r.pipeline_time, r.gcc_time, gcc_built)
-            {
+            let t = &r.times;
+            if let (Some(fe), Some(p), Some(g)) = (t.front_end, t.pipeline, t.gcc_build) {
                 s.timed += 1;
                 s.front_end_time += fe;
                 s.pipeline_time += p;
                 s.gcc_time += g;
-                if let Some(gs) = r.gcc_s_time {
+                if let Some(gs) = t.gcc_s {
                     s.gcc_s_timed += 1;
                     s.gcc_s_time += gs;
                     s.phicc_time_vs_s += fe + p;
@@ -441,6 +348,7 @@ impl Summary {
 
 #[cfg(test)]
 mod tests {
+    use super::super::measurements::Times;
     use super::*;
 
     #[test]
@@ -460,86 +368,67 @@ mod tests {
         );
     }
 
-    fn result(seed: u64, verdict: Verdict, fe: Option<u64>, gcc: Option<u64>) -> SeedResult {
-        SeedResult {
-            seed,
-            verdict,
-            program: String::new(),
-            reference: gcc.map(|_| NativeOutcome::Exited {
-                code: 0,
-                stdout: Vec::new(),
-            }),
-            judgement: None,
-            front_end_time: fe.map(Duration::from_millis),
-            pipeline_time: fe.map(Duration::from_millis),
-            gcc_time: gcc.map(Duration::from_millis),
-            gcc_s_time: gcc.map(|g| Duration::from_millis(g / 2)),
-            native: None,
+    fn record(class: Class, fe: Option<u64>, gcc: Option<u64>) -> ProgramRecord {
+        let ms = |v: u64| Duration::from_millis(v);
+        ProgramRecord {
+            class: Some(class),
+            detail: "d".into(),
+            saved: None,
+            times: Times {
+                front_end: fe.map(ms),
+                pipeline: fe.map(|v| ms(v / 2)),
+                gcc_build: gcc.map(ms),
+                gcc_s: gcc.map(|v| ms(v / 2)),
+            },
+            reference: None,
         }
     }
 
     #[test]
-    fn counts_add_up_and_times_cover_programs_both_compiled() {
-        let results = vec![
-            (result(1, Verdict::Matched, Some(2), Some(10)), None),
-            (
-                result(
-                    2,
-                    Verdict::Mismatched {
-                        stage: "gvn".into(),
-                        detail: "exit 3".into(),
-                    },
-                    Some(3),
-                    Some(20),
-                ),
-                Some(Ok(PathBuf::from("x"))),
-            ),
-            (
-                result(
-                    3,
-                    Verdict::Unsupported("a.c:1:1: error: no `x`".into()),
-                    None,
-                    Some(5),
-                ),
-                None,
-            ),
-            (
-                result(
-                    4,
-                    Verdict::ReferenceTimeout(TimeoutProbe::RunsOn { steps: 9 }),
-                    Some(1),
-                    Some(7),
-                ),
-                None,
-            ),
-            (
-                result(5, Verdict::Suspect("exit 0".into()), None, None),
-                Some(Ok(PathBuf::from("y"))),
-            ),
-        ];
-        let s = Summary::new(&results, Duration::from_secs(1));
+    fn counts_and_times_add_up() {
+        let mut records = BTreeMap::new();
+        records.insert(1, record(Class::Matched, Some(4), Some(10)));
+        let mismatch = Class::Mismatched {
+            stage: "native:i686".into(),
+            kind: "mismatch".into(),
+        };
+        records.insert(2, record(mismatch, Some(2), Some(20)));
+        let mut unsupported = record(Class::Unsupported, None, Some(6));
+        unsupported.detail = "csmith-3.c:1:2: error: no `x`".into();
+        records.insert(3, unsupported);
+        records.insert(
+            4,
+            record(Class::ReferenceTimeout { runs_on: true }, Some(2), None),
+        );
+        records.insert(5, record(Class::Suspect, Some(2), None));
+        let mut native = BTreeMap::new();
+        native.insert(
+            "native:i686".to_string(),
+            StageTally {
+                programs: 1,
+                ..StageTally::default()
+            },
+        );
+        let s = Summary::new(&records, &native, Duration::from_secs(1));
         assert_eq!(
             (s.matched, s.mismatched, s.unsupported, s.reference_timeouts),
             (1, 1, 1, 1)
         );
-        assert_eq!((s.timeouts_running_on, s.suspect), (1, 1));
-        assert_eq!(s.programs, 5);
-        assert_eq!(s.compiled, 3);
-        // Seeds 1, 2 and 4: phicc 2*(2+3+1) = 12 ms, gcc 10+20+7 = 37 ms.
-        assert_eq!(s.timed, 3);
         assert_eq!(
-            s.front_end_time + s.pipeline_time,
-            Duration::from_millis(12)
+            (s.timeouts_running_on, s.suspect, s.programs, s.compiled),
+            (1, 1, 5, 4)
         );
-        assert_eq!(s.gcc_time, Duration::from_millis(37));
-        // -S: 5 + 10 + 3 = 18 ms over the same three programs.
-        assert_eq!(s.gcc_s_timed, 3);
-        assert_eq!(s.gcc_s_time, Duration::from_millis(18));
-        assert_eq!(s.phicc_time_vs_s, Duration::from_millis(12));
+        // Seeds 1 and 2 only: phicc (4+2) + (2+1) = 9 ms, gcc 10+20 = 30 ms, -S 5+10.
+        assert_eq!(s.timed, 2);
+        assert_eq!(s.front_end_time + s.pipeline_time, Duration::from_millis(9));
+        assert_eq!(s.gcc_time, Duration::from_millis(30));
+        assert_eq!(s.gcc_s_time, Duration::from_millis(15));
         assert_eq!(s.histogram.get("no `…`"), Some(&1));
+        let i686 = &s.native["native:i686"];
+        assert_eq!((i686.agreed, i686.failed.get("mismatch")), (1, Some(&1)));
         let text = s.render();
-        assert!(text.contains("seed 2: gvn: exit 3"), "{text}");
-        assert!(text.contains("seed 5: exit 0  [y]"), "{text}");
+        assert!(text.contains("seed 2: native:i686: d  ["), "{text}");
+        assert!(text.contains("seed 5: d  ["), "{text}");
         assert!(text.ends_with("1 matched, 1 mismatched, 1 unsupported, 1 reference timeouts\n"));
     }
 }

@@ -171,7 +171,7 @@ pub fn bench_creduce(s: &CreduceBench) -> std::io::Result<Vec<CreduceRow>> {
         std::panic::set_hook(Box::new(|_| {}));
         mutants::set_active(&[m]);
         let start = Instant::now();
-        let reduced = reduce_c_finding(&program, &sig, s.budget, &PipelineOptions::default());
+        let reduced = reduce_c_finding(&program, &sig, s.budget, &PipelineOptions::default(), None);
         let seconds = start.elapsed().as_secs_f64();
         mutants::set_active(&[]);
         let ours = match reduced {

@@ -14,6 +14,7 @@ use super::interesting::{
     find_signature, parse_signature, CGoal, Check, Tester, NOTHING_TO_REDUCE,
 };
 use super::{goal_for, line_count, reduce_c};
+use crate::diff::Signature;
 use crate::findings::{write_atomically, FindingRecord};
 use crate::native::NativePlan;
 use compiler::mutants::{self, Mutant};
@@ -34,6 +35,9 @@ pub struct ReduceCArgs {
     pub corpus_found: Option<PathBuf>,
     pub include_dirs: Vec<PathBuf>,
     pub pipeline: PipelineOptions,
+    /// `--cc`: the compiler under test a `*@cc` signature is about (rerun on every
+    /// candidate).
+    pub cc: Option<crate::c::cc::CompilerUnderTest>,
 }
 
 /// The hunt's record beside `file` (`finding.json` in the same directory), if any.
@@ -74,6 +78,25 @@ pub fn reduce_c_file(args: &ReduceCArgs) -> i32 {
     code
 }
 
+/// The `*@cc` signature the file shows with `--cc` (crash, then mismatch, then timeout),
+/// judged as the reducer's test judges it; `None` when it shows none.
+fn cc_signature(args: &ReduceCArgs) -> Result<Option<Signature>, String> {
+    use crate::diff::FindingKind;
+    for kind in [
+        FindingKind::Crash,
+        FindingKind::Mismatch,
+        FindingKind::Timeout,
+    ] {
+        let signature = Signature::new(kind, crate::c::cc::STAGE);
+        let (mut goal, _) = goal_for(&args.file, &signature, &args.include_dirs)?;
+        goal.cc = args.cc.clone();
+        if let Check::Interesting { .. } = super::interesting::judge(&goal, &args.file)? {
+            return Ok(Some(signature));
+        }
+    }
+    Ok(None)
+}
+
 fn run(args: &ReduceCArgs, name: &str, text: &str, record: Option<&FindingRecord>) -> i32 {
     let signature = match (&args.signature, record) {
         (Some(s), _) => match parse_signature(s) {
@@ -84,6 +107,17 @@ fn run(args: &ReduceCArgs, name: &str, text: &str, record: Option<&FindingRecord
             }
         },
         (None, Some(r)) => r.signature.clone(),
+        (None, None) if args.cc.is_some() => match cc_signature(args) {
+            Ok(Some(sig)) => sig,
+            Ok(None) => {
+                println!("{name}: {NOTHING_TO_REDUCE}: the compiler under test agrees, or the program is not defined");
+                return 1;
+            }
+            Err(setup) => {
+                eprintln!("error: {setup}");
+                return 2;
+            }
+        },
         (None, None) => match find_signature(
             &args.file,
             &args.include_dirs,
@@ -114,6 +148,13 @@ fn run(args: &ReduceCArgs, name: &str, text: &str, record: Option<&FindingRecord
     }
     goal.pipeline = args.pipeline.clone();
     goal.limits = CGoal::new(signature.clone()).limits;
+    goal.cc = args.cc.clone();
+    if args.cvise && goal.cc.is_some() {
+        eprintln!(
+            "error: --cvise with --cc: the C-Vise script cannot rerun the compiler under test yet"
+        );
+        return 2;
+    }
     println!(
         "signature {signature}: reducing {name} for at most {:.0?}",
         args.budget
@@ -214,7 +255,13 @@ fn run(args: &ReduceCArgs, name: &str, text: &str, record: Option<&FindingRecord
         return 2;
     }
     println!("wrote {}", out.display());
-    if let (Some(dir), Some(_), true) = (&args.corpus_found, record, mutants::active().is_empty()) {
+    // Another compiler's bug (`*@cc`) is no test for phicc's corpus.
+    let phicc_bug = signature.stage != crate::c::cc::STAGE;
+    if let (Some(dir), Some(_), true) = (
+        &args.corpus_found,
+        record,
+        mutants::active().is_empty() && phicc_bug,
+    ) {
         match copy_to_found(dir, &signature.bug(), &file_text) {
             Ok(p) => println!("copied to {}", p.display()),
             Err(e) => {

@@ -30,7 +30,7 @@ pub struct StoredReduction {
 }
 
 /// Reduces `dir/program.c` keeping `signature` for at most `budget` (through the hunt's
-/// `pipeline`), writes
+/// `pipeline`; rerunning the compiler under test `cc` for a `*@cc` signature), writes
 /// `dir/reduced.c`, and copies it to `corpus_found` when given and no seeded bug is on.
 /// `Err` (also written to `dir/reduce-c.txt`) when it cannot be reduced.
 pub fn reduce_saved_finding(
@@ -40,8 +40,9 @@ pub fn reduce_saved_finding(
     budget: Duration,
     pipeline: &PipelineOptions,
     corpus_found: Option<&Path>,
+    cc: Option<&crate::c::cc::CompilerUnderTest>,
 ) -> Result<StoredReduction, String> {
-    let result = reduce_and_store(dir, signature, record, budget, pipeline, corpus_found);
+    let result = reduce_and_store(dir, signature, record, budget, pipeline, corpus_found, cc);
     if let Err(why) = &result {
         let _ = write_atomically(&dir.join("reduce-c.txt"), format!("{why}\n").as_bytes());
     }
@@ -55,8 +56,9 @@ fn reduce_and_store(
     budget: Duration,
     pipeline: &PipelineOptions,
     corpus_found: Option<&Path>,
+    cc: Option<&crate::c::cc::CompilerUnderTest>,
 ) -> Result<StoredReduction, String> {
-    let reduced = reduce_c_finding(&dir.join("program.c"), signature, budget, pipeline)?;
+    let reduced = reduce_c_finding(&dir.join("program.c"), signature, budget, pipeline, cc)?;
     let origin = format!(
         "from {} seed {}{}",
         record.generator,

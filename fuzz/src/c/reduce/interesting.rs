@@ -17,7 +17,9 @@
 //!   way against the oracle's run there, and the target's gcc -O0 and -O2 agree with
 //!   each other and with the oracle (`native::c_program::gcc_reference`).
 //! - `panic@frontend`: phicc's front end panics (any message: the signature names the
-//!   stage, not the panic), on a program gcc accepts with the lint flags.
+//!   stage, not the panic), on a program gcc accepts with the lint flags;
+//! - `mismatch@cc`, `crash@cc`, `timeout@cc` (`hunt --cc`): the compiler under test
+//!   fails that way again (`cc_goal`).
 //!
 //! Invariants: cheap checks first (our parse, phicc, the oracle), gcc last; every child
 //! process under a timeout; candidate files only in the tester's `tempfile` directory;
@@ -73,6 +75,9 @@ pub struct CGoal {
     pub limits: NativeLimits,
     /// The lint flags in force (those the original passes).
     pub lint: Vec<String>,
+    /// The compiler under test a `*@cc` signature is about (`hunt --cc`), rerun on
+    /// every candidate (`cc_goal`).
+    pub cc: Option<crate::c::cc::CompilerUnderTest>,
 }
 
 impl CGoal {
@@ -87,6 +92,7 @@ impl CGoal {
                 ..NativeLimits::default()
             },
             lint: LINT_FLAGS.iter().map(|s| s.to_string()).collect(),
+            cc: None,
         }
     }
 }
@@ -105,7 +111,7 @@ pub enum Check {
     },
 }
 
-fn rejected(step: &'static str, why: impl Into<String>) -> Check {
+pub(super) fn rejected(step: &'static str, why: impl Into<String>) -> Check {
     Check::Rejected {
         step,
         why: why.into(),
@@ -113,7 +119,7 @@ fn rejected(step: &'static str, why: impl Into<String>) -> Check {
 }
 
 /// A candidate's exit status as a real machine ends it.
-fn exit_status(r: &RunResult) -> Option<i32> {
+pub(super) fn exit_status(r: &RunResult) -> Option<i32> {
     match r.outcome {
         Outcome::Returned(Some(v)) => Some((v & 0xff) as i32),
         Outcome::Exited(c) => Some(c & 0xff),
@@ -258,6 +264,9 @@ pub fn judge(goal: &CGoal, path: &Path) -> Result<Check, String> {
     };
     if frontend_panic {
         return Ok(rejected("signature", "the front end no longer panics"));
+    }
+    if want.stage == crate::c::cc::STAGE {
+        return super::cc_goal::judge_cc(goal, path, &want);
     }
     let checked = match checked_front_end_for(path, includes, Target::X86_64) {
         Ok(m) => m,

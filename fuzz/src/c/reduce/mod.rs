@@ -19,6 +19,7 @@
 //! error); deterministic for a given input, goal and budget (up to where the budget cuts).
 
 pub mod bench;
+pub mod cc_goal;
 pub mod cli;
 pub mod corpus;
 pub mod cvise;
@@ -174,19 +175,21 @@ pub fn goal_for(
 
 /// The hook for the campaign: reduces the program at `program` (a finding's `program.c`)
 /// keeping `signature`, for at most `budget`, with the seeded bugs already active on this
-/// thread, through `pipeline` (the hunt's: passes it disabled stay off). `Err` when it
-/// cannot be reduced (the reason).
+/// thread, through `pipeline` (the hunt's: passes it disabled stay off), rerunning `cc`
+/// for a `*@cc` signature. `Err` when it cannot be reduced (the reason).
 pub fn reduce_c_finding(
     program: &Path,
     signature: &Signature,
     budget: Duration,
     pipeline: &PipelineOptions,
+    cc: Option<&crate::c::cc::CompilerUnderTest>,
 ) -> Result<CReduced, String> {
     let text =
         std::fs::read_to_string(program).map_err(|e| format!("{}: {e}", program.display()))?;
     let includes = crate::cli::with_csmith_include(Vec::new());
     let (mut goal, _) = goal_for(program, signature, &includes)?;
     goal.pipeline = pipeline.clone();
+    goal.cc = cc.cloned();
     let mut tester = Tester::new(goal)?;
     reduce_c(&text, &mut tester, budget)
 }
