@@ -47,7 +47,10 @@ pub enum UbIntrinsic {
     /// `(p, align) -> void`: `Misaligned` unless `p` is a multiple of `align`.
     Aligned,
     /// `(p) -> void` at the entry of the block that declares the object at `p` (and at
-    /// labels inside it): an object whose block had ended lives again, uninitialised.
+    /// labels inside it): if the object's block had ended, a new object (uninitialised)
+    /// takes its place. The oracle gives the new object a new address and writes it into
+    /// the `alloca`'s own register `p`, so a pointer kept from the old object stays dead
+    /// (`UseAfterScope`); this is the one intrinsic that changes its argument.
     ScopeStart,
     /// `(p) -> void` where that block ends: later accesses are `UseAfterScope`.
     ScopeEnd,

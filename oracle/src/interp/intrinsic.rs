@@ -48,10 +48,9 @@ pub(crate) fn execute(k: UbIntrinsic, a: u64, b: u64, mem: &mut Memory) -> Resul
                 Err(Ub::Misaligned)
             }
         }
-        UbIntrinsic::ScopeStart => {
-            mem.start_scope(a);
-            Ok(0)
-        }
+        // Decoded with the slot's own register as the result (`compile.rs`): the slot's
+        // value designates the new object from here on.
+        UbIntrinsic::ScopeStart => Ok(mem.start_scope(a)),
         UbIntrinsic::ScopeEnd => {
             mem.end_scope(a);
             Ok(0)

@@ -9,9 +9,12 @@
 //! integers of pointer width and back, and comparisons, with no shadow state.
 //!
 //! Address layout:
-//! - 8-byte pointers: allocation `id` lives at `(id << 32) | 2^31`; an address decodes in
-//!   O(1) to `id = addr >> 32` and a signed offset in `[-2^31, 2^31)`, so a pointer moved
-//!   far out of bounds by `gep` still names its allocation.
+//! - 8-byte pointers: allocation `id` owns the range `id << 32 ..` and starts at
+//!   `(id << 32) | 2^31`; an address decodes in O(1) to `id = addr >> 32` and a signed
+//!   offset from the allocation's current base, so a pointer moved far out of bounds by
+//!   `gep` still names its allocation. A block-scope object revived by `scope_start`
+//!   moves up inside its range (a new object at a new address, `first_base..base` being
+//!   the dead earlier ones), so pointers kept from its earlier life stay dead.
 //! - 4-byte pointers: allocations are placed in increasing order in a 32-bit space from
 //!   `NARROW_FIRST_BASE`, separated by at least `NARROW_GAP` unused bytes; each claims the
 //!   addresses from the middle of the gap before it to the middle of the gap after it, and
@@ -67,9 +70,19 @@ pub(crate) enum Status {
     ScopeEnded,
 }
 
+/// Bytes between two objects of one slot (a revived block-scope object moves up by its
+/// size plus this much, so a one-past-the-end pointer of the old object is not the new
+/// object's start).
+const REVIVAL_GAP: u64 = 16;
+
 #[derive(Clone, Debug)]
 struct Allocation {
+    /// The address of byte 0 of the current object.
     base: u64,
+    /// The base of the slot's first object: a stack slot revived by `scope_start` on
+    /// 8-byte pointers moves up (`base` grows), and the addresses in
+    /// `first_base..base` belong to its earlier objects, whose lifetimes ended.
+    first_base: u64,
     size: u64,
     kind: AllocKind,
     status: Status,
@@ -101,6 +114,7 @@ impl Memory {
     pub fn new(ptr_bytes: u32) -> Memory {
         let null = Allocation {
             base: 0,
+            first_base: 0,
             size: 0,
             kind: AllocKind::Heap,
             status: Status::Freed,
@@ -150,6 +164,7 @@ impl Memory {
         let readable = !matches!(kind, AllocKind::Function(_));
         self.allocs.push(Allocation {
             base,
+            first_base: base,
             size,
             kind,
             status: Status::Live,
@@ -200,17 +215,36 @@ impl Memory {
     }
 
     /// Control entered the C block of the stack slot at `addr`: a slot whose block had
-    /// ended lives again with indeterminate (uninitialised) bytes; a live one is left
-    /// alone.
-    pub fn start_scope(&mut self, addr: u64) {
-        if let Some(a) = self.stack_slot_at(addr) {
-            if a.status == Status::ScopeEnded {
-                a.status = Status::Live;
-                a.readable = true;
-                a.writable = true;
-                a.init.fill(0);
+    /// ended holds a new object with indeterminate (uninitialised) bytes. Returns the
+    /// address of the slot's object from now on: on 8-byte pointers a revived object
+    /// moves to a fresh address inside its allocation's range, so a pointer kept from
+    /// the earlier object designates that dead object (`UseAfterScope`), not the new one
+    /// (C99 6.2.4p5: each entry into the block creates a new instance). On 4-byte
+    /// pointers, or when the range is used up, it stays where it was (a kept pointer then
+    /// reaches the new object unreported). A live slot, or anything else, is left alone.
+    pub fn start_scope(&mut self, addr: u64) -> u64 {
+        let wide = self.wide;
+        let Some(a) = self.stack_slot_at(addr) else {
+            return addr;
+        };
+        if a.status != Status::ScopeEnded {
+            return addr;
+        }
+        a.status = Status::Live;
+        a.readable = true;
+        a.writable = true;
+        a.init.fill(0);
+        if wide {
+            let align = 16;
+            let stride = (a.size + REVIVAL_GAP).div_ceil(align) * align;
+            // The new object and a one-past-the-end pointer must stay below the next
+            // allocation's range (offsets are below 2^32 from the range's start).
+            let range_end = (a.base | 0xffff_ffff) - a.size.max(1);
+            if let Some(next) = a.base.checked_add(stride).filter(|&n| n < range_end) {
+                a.base = next;
             }
         }
+        a.base
     }
 
     /// A `const` block-scope object at `addr` (a live stack slot) becomes read-only
@@ -288,10 +322,10 @@ impl Memory {
     fn resolve(&self, addr: u64) -> Result<(usize, i64), Ub> {
         if self.wide {
             let id = (addr >> 32) as usize;
-            if id == 0 || id >= self.allocs.len() {
+            let Some(a) = self.allocs.get(id).filter(|_| id != 0) else {
                 return Err(Ub::InvalidPointer);
-            }
-            Ok((id, (addr & 0xffff_ffff) as i64 - WIDE_OFFSET_BIAS as i64))
+            };
+            Ok((id, addr.wrapping_sub(a.base) as i64))
         } else {
             let idx = self.narrow_claims.partition_point(|&b| b <= addr) - 1;
             if idx == 0 {
@@ -325,6 +359,11 @@ impl Memory {
     /// Why an access the fast path refused is undefined.
     #[cold]
     fn refusal(a: &Allocation, off: i64, len: u64, write: bool) -> Ub {
+        let earlier = a.first_base.wrapping_sub(a.base) as i64;
+        if off < 0 && off >= earlier {
+            // An object this slot held before its block was entered again.
+            return Ub::UseAfterScope;
+        }
         match a.status {
             Status::Live => {}
             Status::FrameReturned => return Ub::DeadFrame,
@@ -612,7 +651,7 @@ mod tests {
             assert_eq!(m.load(p, 4), Err(Ub::UseAfterScope));
             assert_eq!(m.store(p, 1, 0), Err(Ub::UseAfterScope));
             assert!(m.same_object(p, p + 4) && !m.same_object(p, q));
-            m.start_scope(p);
+            let p = m.start_scope(p);
             assert_eq!(m.load(p, 4), Err(Ub::UninitRead));
             m.store(p, 4, 8).unwrap();
             m.end_scope(p);
@@ -620,6 +659,30 @@ mod tests {
             m.start_scope(p);
             assert_eq!(m.load(p, 4), Err(Ub::DeadFrame));
         }
+    }
+
+    #[test]
+    fn a_revived_slot_is_a_new_object_on_wide_pointers() {
+        let mut m = Memory::new(8);
+        let (_, p) = m.allocate(12, 4, AllocKind::Stack).unwrap();
+        m.store(p + 8, 4, 1).unwrap();
+        assert_eq!(m.start_scope(p), p, "a live slot stays");
+        m.end_scope(p);
+        let q = m.start_scope(p);
+        assert!(q >= p + 12 + REVIVAL_GAP, "moved past the old object and its end");
+        assert_eq!(q % 16, 0);
+        assert_eq!(m.load(p + 8, 4), Err(Ub::UseAfterScope), "the old object");
+        assert_eq!(m.store(p, 4, 0), Err(Ub::UseAfterScope));
+        assert_eq!(m.load(q + 8, 4), Err(Ub::UninitRead), "the new one");
+        m.store(q + 8, 4, 2).unwrap();
+        assert_eq!(m.load(q + 8, 4), Ok(2));
+        assert_eq!(m.load(q + 12, 1), Err(Ub::OutOfBounds));
+        assert_eq!(m.load(q.wrapping_sub(1), 1), Err(Ub::UseAfterScope));
+        assert!(m.same_object(p, q));
+        let mut n = Memory::new(4);
+        let (_, r) = n.allocate(4, 4, AllocKind::Stack).unwrap();
+        n.end_scope(r);
+        assert_eq!(n.start_scope(r), r, "4-byte pointers revive in place");
     }
 
     #[test]
