@@ -71,10 +71,22 @@ pub enum UbIntrinsic {
     /// and reads it for another purpose, between two sequence points (C99 6.5p2): always
     /// `Unsequenced`. `line` (the C source line) is only for people reading the IR.
     Unsequenced,
+    /// `(p, code) -> void` after a store through a non-character, non-union lvalue:
+    /// the stored bytes take the effective type `code & 0xff` (a class of
+    /// `lowering::effective_types`) over `code >> 8` bytes (C11 6.5p6).
+    StoreType,
+    /// `(p, code) -> void` before a load through such an lvalue: `StrictAliasing` when
+    /// one of the `code >> 8` bytes at `p` has an effective type other than
+    /// `code & 0xff` (C11 6.5p7).
+    LoadType,
+    /// `(p) -> void`: the object at `p` contains a union; its bytes never take an
+    /// effective type (type punning through a union is defined, and the judge does not
+    /// follow which member a pointer came from).
+    Untyped,
 }
 
 impl UbIntrinsic {
-    pub const ALL: [UbIntrinsic; 21] = [
+    pub const ALL: [UbIntrinsic; 24] = [
         UbIntrinsic::AddI32,
         UbIntrinsic::AddI64,
         UbIntrinsic::SubI32,
@@ -96,6 +108,9 @@ impl UbIntrinsic {
         UbIntrinsic::FnType,
         UbIntrinsic::CallType,
         UbIntrinsic::Unsequenced,
+        UbIntrinsic::StoreType,
+        UbIntrinsic::LoadType,
+        UbIntrinsic::Untyped,
     ];
 
     /// The declared symbol.
@@ -122,6 +137,9 @@ impl UbIntrinsic {
             UbIntrinsic::FnType => "__phi_ub.fn_type",
             UbIntrinsic::CallType => "__phi_ub.call_type",
             UbIntrinsic::Unsequenced => "__phi_ub.unsequenced",
+            UbIntrinsic::StoreType => "__phi_ub.store_type",
+            UbIntrinsic::LoadType => "__phi_ub.load_type",
+            UbIntrinsic::Untyped => "__phi_ub.untyped",
         }
     }
 
@@ -181,7 +199,9 @@ impl UbIntrinsic {
             UbIntrinsic::ScopeStart
             | UbIntrinsic::ScopeEnd
             | UbIntrinsic::Freeze
-            | UbIntrinsic::Thaw => (vec![Ptr], Void),
+            | UbIntrinsic::Thaw
+            | UbIntrinsic::Untyped => (vec![Ptr], Void),
+            UbIntrinsic::StoreType | UbIntrinsic::LoadType => (vec![Ptr, I64], Void),
             UbIntrinsic::FnType | UbIntrinsic::CallType => (vec![Ptr, I64], Void),
             UbIntrinsic::Unsequenced => (vec![I32], Void),
         };

@@ -81,6 +81,10 @@ pub enum Ub {
     /// A scalar object modified twice, or modified and read other than to compute the
     /// value stored, between two sequence points (C99 6.5p2: `i = i++`, `f(i++, i)`).
     Unsequenced,
+    /// A read through an lvalue whose type is not compatible with the effective type of
+    /// the bytes it reads (the type of the last typed store to them), nor its signed or
+    /// unsigned variant, nor a character type (C11 6.5p7: `*(short *)&i` of an `int`).
+    StrictAliasing,
 }
 
 /// Where undefined behaviour happened.

@@ -32,6 +32,7 @@ impl FnLower<'_, '_> {
         let v = self.cast(vt, v, t);
         let lv = self.lvalue(lhs)?;
         let stored = self.store_lvalue(lv, t, &lhs.ty.ty, v);
+        self.note_store_type(&lv, lhs, t);
         Ok(RVal::Scalar(stored, t))
     }
 
@@ -50,6 +51,7 @@ impl FnLower<'_, '_> {
         let ct = scalar_type(target, compute_ty).map_err(|m| self.err(e.loc, m))?;
         let lv = self.lvalue(lhs)?;
         let (y, yt) = self.scalar(rhs)?;
+        self.check_load_type(&lv, lhs, lt);
         let old = self.load_lvalue(lv, lt, &lhs.ty.ty);
         let new = if let Some(size) = ptr_elem_size {
             // Pointer += / -= index.
@@ -66,6 +68,7 @@ impl FnLower<'_, '_> {
             self.convert(r, ct, &lhs.ty.ty, lt)
         };
         let stored = self.store_lvalue(lv, lt, &lhs.ty.ty, new);
+        self.note_store_type(&lv, lhs, lt);
         Ok(RVal::Scalar(stored, lt))
     }
 
@@ -80,6 +83,7 @@ impl FnLower<'_, '_> {
         let ty = &operand.ty.ty;
         let t = scalar_type(self.ctx.target, ty).map_err(|m| self.err(e.loc, m))?;
         let lv = self.lvalue(operand)?;
+        self.check_load_type(&lv, operand, t);
         let old = self.load_lvalue(lv, t, ty);
         let up = matches!(op, IncDecOp::PreInc | IncDecOp::PostInc);
         let new = if let Some(size) = ptr_elem_size {
@@ -103,6 +107,7 @@ impl FnLower<'_, '_> {
             self.convert(r, pt, ty, t)
         };
         let stored = self.store_lvalue(lv, t, ty, new);
+        self.note_store_type(&lv, operand, t);
         let result = match op {
             IncDecOp::PreInc | IncDecOp::PreDec => stored,
             IncDecOp::PostInc | IncDecOp::PostDec => old,

@@ -64,6 +64,7 @@ impl FnLower<'_, '_> {
                         let st = scalar_type(self.ctx.target, ty).map_err(|m| self.err(loc, m))?;
                         let v = self.cast(t, v, st);
                         self.store(st, v, addr);
+                        self.note_init_type(addr, ty, st);
                     }
                     RVal::Record(src) => {
                         let size = object_size(self.ctx, ty).map_err(|m| self.err(loc, m))?;
@@ -99,6 +100,9 @@ impl FnLower<'_, '_> {
                                 None => LVal::Addr(at),
                             };
                             self.store_lvalue(lv, st, &v.ty.ty, val);
+                            if item.bitfield.is_none() {
+                                self.note_init_type(at, &v.ty.ty, st);
+                            }
                         }
                         RVal::Record(src) => {
                             let n = self.size_of(v)?;

@@ -171,6 +171,7 @@ impl FnLower<'_, '_> {
             Type::Array(..) => Err(self.err(e.loc, "internal error: array used as a value")),
             ty => {
                 let t = scalar_type(self.ctx.target, ty).map_err(|m| self.err(e.loc, m))?;
+                self.check_load_type(&lv, e, t);
                 Ok(RVal::Scalar(self.load_lvalue(lv, t, ty), t))
             }
         }

@@ -52,6 +52,7 @@ mod calls;
 mod checks;
 mod convert;
 mod expr;
+mod effective_types;
 mod fn_types;
 mod function;
 mod globals;
@@ -139,6 +140,10 @@ pub fn lower_with_positions(
     globals::add_strings_and_zero(&ctx, &mut module);
     if options.ub_checks {
         if let Some((index, count, at)) = fn_types::register_function_types(unit, &mut module) {
+            positions.insert_in_entry("main", index, count, at);
+        }
+        if let Some((index, count, at)) = effective_types::mark_untyped_globals(unit, &mut module)
+        {
             positions.insert_in_entry("main", index, count, at);
         }
     }

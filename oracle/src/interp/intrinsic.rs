@@ -75,6 +75,15 @@ pub(crate) fn execute(k: UbIntrinsic, a: u64, b: u64, mem: &mut Memory) -> Resul
             }
         }
         UbIntrinsic::Unsequenced => Err(Ub::Unsequenced),
+        UbIntrinsic::StoreType => {
+            mem.set_effective_type(a, b >> 8, b as u8);
+            Ok(0)
+        }
+        UbIntrinsic::LoadType => mem.check_effective_type(a, b >> 8, b as u8).map(|()| 0),
+        UbIntrinsic::Untyped => {
+            mem.set_untyped(a);
+            Ok(0)
+        }
     }
 }
 

@@ -37,6 +37,10 @@ use super::code::FuncRef;
 use crate::outcome::Ub;
 use std::collections::HashMap;
 
+/// The smallest effective-type tag: an `init` byte is 0 (never written), 1 (written, no
+/// effective type) or a tag (written by a typed store of the checked lowering;
+/// `compiler::ub_intrinsics::UbIntrinsic::StoreType`).
+pub(crate) const FIRST_TYPE_TAG: u8 = 2;
 /// Bytes all live allocations may hold together.
 pub(crate) const MAX_LIVE_BYTES: u64 = 256 << 20;
 /// Largest single allocation (offsets must fit the 8-byte encoding).
@@ -86,6 +90,9 @@ struct Allocation {
     size: u64,
     kind: AllocKind,
     status: Status,
+    /// Checked lowering (`__phi_ub.untyped`): an object with a union somewhere in it,
+    /// whose bytes never take an effective type (typed stores leave them untyped).
+    untyped: bool,
     /// Live and not a function: loads may read it.
     readable: bool,
     /// Readable and not a constant: stores may write it.
@@ -118,6 +125,7 @@ impl Memory {
             size: 0,
             kind: AllocKind::Heap,
             status: Status::Freed,
+            untyped: false,
             readable: false,
             writable: false,
             data: Vec::new(),
@@ -168,6 +176,7 @@ impl Memory {
             size,
             kind,
             status: Status::Live,
+            untyped: false,
             readable,
             writable: readable && kind != AllocKind::ConstGlobal,
             data,
@@ -256,6 +265,46 @@ impl Memory {
                 a.writable = writable;
             }
         }
+    }
+
+    /// The object starting at `addr` (any allocation) holds a union: its bytes never
+    /// take an effective type ([`Memory::set_effective_type`] leaves them untyped).
+    pub fn set_untyped(&mut self, addr: u64) {
+        if let Ok((id, 0)) = self.resolve(addr) {
+            self.allocs[id].untyped = true;
+        }
+    }
+
+    /// After a store of `len` bytes at `addr` through an lvalue of effective-type class
+    /// `tag` (>= [`FIRST_TYPE_TAG`]): the bytes take that effective type (their `init`
+    /// byte holds the tag), unless the allocation is untyped. An access the store itself
+    /// refused is left alone.
+    pub fn set_effective_type(&mut self, addr: u64, len: u64, tag: u8) {
+        if tag < FIRST_TYPE_TAG || len == 0 {
+            return;
+        }
+        if let Ok((id, o)) = self.access(addr, len, true) {
+            let a = &mut self.allocs[id];
+            if !a.untyped {
+                a.init[o..o + len as usize].fill(tag);
+            }
+        }
+    }
+
+    /// Before a load of `len` bytes at `addr` through an lvalue of effective-type class
+    /// `tag`: `StrictAliasing` when one of the bytes has another effective type. Bytes
+    /// without one (written untyped, by a character or union access, `memcpy` or libc)
+    /// pass; an access the load will refuse anyway (out of bounds, uninitialised, ...)
+    /// is left to the load.
+    pub fn check_effective_type(&self, addr: u64, len: u64, tag: u8) -> Result<(), Ub> {
+        let Ok((id, o)) = self.access(addr, len, false) else {
+            return Ok(());
+        };
+        let bytes = &self.allocs[id].init[o..o + len as usize];
+        if bytes.iter().any(|&t| t >= FIRST_TYPE_TAG && t != tag) {
+            return Err(Ub::StrictAliasing);
+        }
+        Ok(())
     }
 
     /// Records that the function at `addr` has C type `hash` (0: unknown, never compared).
@@ -452,6 +501,7 @@ impl Memory {
             let a = &mut self.allocs[sid];
             a.data.copy_within(so..so + n, d);
             a.init.copy_within(so..so + n, d);
+            forget_effective_types(&mut a.init[d..d + n]);
             return Ok(());
         }
         let (s, t) = if sid < did {
@@ -463,6 +513,7 @@ impl Memory {
         };
         t.data[d..d + n].copy_from_slice(&s.data[so..so + n]);
         t.init[d..d + n].copy_from_slice(&s.init[so..so + n]);
+        forget_effective_types(&mut t.init[d..d + n]);
         Ok(())
     }
 
@@ -521,6 +572,15 @@ impl Memory {
             return Err(Ub::OutOfBounds);
         }
         Ok(&a.data[o..o + window])
+    }
+}
+
+/// Copied bytes keep their initialisation but lose their effective type: a copy into a
+/// declared object does not change its type (C11 6.5p6), and the judge does not track
+/// what a copy into an allocated one takes (a missed report, never a false one).
+fn forget_effective_types(init: &mut [u8]) {
+    for t in init {
+        *t = (*t).min(1);
     }
 }
 
@@ -669,7 +729,10 @@ mod tests {
         assert_eq!(m.start_scope(p), p, "a live slot stays");
         m.end_scope(p);
         let q = m.start_scope(p);
-        assert!(q >= p + 12 + REVIVAL_GAP, "moved past the old object and its end");
+        assert!(
+            q >= p + 12 + REVIVAL_GAP,
+            "moved past the old object and its end"
+        );
         assert_eq!(q % 16, 0);
         assert_eq!(m.load(p + 8, 4), Err(Ub::UseAfterScope), "the old object");
         assert_eq!(m.store(p, 4, 0), Err(Ub::UseAfterScope));
