@@ -83,10 +83,25 @@ pub enum UbIntrinsic {
     /// effective type (type punning through a union is defined, and the judge does not
     /// follow which member a pointer came from).
     Untyped,
+    /// `(lo, len) -> void` before `bind_bounds`: the array member at `lo` has `len`
+    /// bytes (a pointer derived from it may point into it or one past it).
+    SubObject,
+    /// `(slot) -> void` after storing a pointer derived from that array into the
+    /// pointer variable whose slot is `slot`: the variable's pointer carries the bounds
+    /// until the slot is written again (by anything).
+    BindBounds,
+    /// `(slot) -> void` after a store to that variable whose value came from its own old
+    /// value (`p++`, `p += k`, `p = p + k`): the bounds the store dropped hold again.
+    KeepBounds,
+    /// `(slot, r) -> void`: `r` was derived from the pointer in the variable at `slot`;
+    /// when it carries bounds, `IndexOutOfBounds` unless `r` is in the array or one past.
+    PtrInBounds,
+    /// `(slot, r) -> void`: the same for an access at `r`, which must be in the array.
+    AccessInBounds,
 }
 
 impl UbIntrinsic {
-    pub const ALL: [UbIntrinsic; 24] = [
+    pub const ALL: [UbIntrinsic; 29] = [
         UbIntrinsic::AddI32,
         UbIntrinsic::AddI64,
         UbIntrinsic::SubI32,
@@ -111,6 +126,11 @@ impl UbIntrinsic {
         UbIntrinsic::StoreType,
         UbIntrinsic::LoadType,
         UbIntrinsic::Untyped,
+        UbIntrinsic::SubObject,
+        UbIntrinsic::BindBounds,
+        UbIntrinsic::KeepBounds,
+        UbIntrinsic::PtrInBounds,
+        UbIntrinsic::AccessInBounds,
     ];
 
     /// The declared symbol.
@@ -140,6 +160,11 @@ impl UbIntrinsic {
             UbIntrinsic::StoreType => "__phi_ub.store_type",
             UbIntrinsic::LoadType => "__phi_ub.load_type",
             UbIntrinsic::Untyped => "__phi_ub.untyped",
+            UbIntrinsic::SubObject => "__phi_ub.subobject",
+            UbIntrinsic::BindBounds => "__phi_ub.bind_bounds",
+            UbIntrinsic::KeepBounds => "__phi_ub.keep_bounds",
+            UbIntrinsic::PtrInBounds => "__phi_ub.ptr_in_bounds",
+            UbIntrinsic::AccessInBounds => "__phi_ub.access_in_bounds",
         }
     }
 
@@ -200,7 +225,11 @@ impl UbIntrinsic {
             | UbIntrinsic::ScopeEnd
             | UbIntrinsic::Freeze
             | UbIntrinsic::Thaw
-            | UbIntrinsic::Untyped => (vec![Ptr], Void),
+            | UbIntrinsic::Untyped
+            | UbIntrinsic::BindBounds
+            | UbIntrinsic::KeepBounds => (vec![Ptr], Void),
+            UbIntrinsic::SubObject => (vec![Ptr, I64], Void),
+            UbIntrinsic::PtrInBounds | UbIntrinsic::AccessInBounds => (vec![Ptr, Ptr], Void),
             UbIntrinsic::StoreType | UbIntrinsic::LoadType => (vec![Ptr, I64], Void),
             UbIntrinsic::FnType | UbIntrinsic::CallType => (vec![Ptr, I64], Void),
             UbIntrinsic::Unsequenced => (vec![I32], Void),

@@ -59,6 +59,9 @@ impl FnLower<'_, '_> {
                 Ok(())
             }
             Some(Initializer::Expr(e)) => {
+                if self.init_derived_pointer(id, addr, e)? {
+                    return Ok(());
+                }
                 match self.rvalue(e)? {
                     RVal::Scalar(v, t) => {
                         let st = scalar_type(self.ctx.target, ty).map_err(|m| self.err(loc, m))?;

@@ -134,6 +134,9 @@ impl FnLower<'_, '_> {
             let align = super::types::object_align(self.ctx, &e.ty.ty);
             self.check_aligned(v, align);
         }
+        if !address_only {
+            self.check_derived_pointer(p, v, true);
+        }
         Ok(LVal::Addr(v))
     }
 

@@ -52,6 +52,7 @@ mod calls;
 mod checks;
 mod convert;
 mod expr;
+mod derived_bounds;
 mod effective_types;
 mod fn_types;
 mod function;

@@ -84,6 +84,20 @@ pub(crate) fn execute(k: UbIntrinsic, a: u64, b: u64, mem: &mut Memory) -> Resul
             mem.set_untyped(a);
             Ok(0)
         }
+        UbIntrinsic::SubObject => {
+            mem.set_pending_bounds(a, b);
+            Ok(0)
+        }
+        UbIntrinsic::BindBounds => {
+            mem.bind_bounds(a);
+            Ok(0)
+        }
+        UbIntrinsic::KeepBounds => {
+            mem.keep_bounds(a);
+            Ok(0)
+        }
+        UbIntrinsic::PtrInBounds => mem.check_derived(a, b, false).map(|()| 0),
+        UbIntrinsic::AccessInBounds => mem.check_derived(a, b, true).map(|()| 0),
     }
 }
 

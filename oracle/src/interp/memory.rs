@@ -93,6 +93,10 @@ struct Allocation {
     /// Checked lowering (`__phi_ub.untyped`): an object with a union somewhere in it,
     /// whose bytes never take an effective type (typed stores leave them untyped).
     untyped: bool,
+    /// Checked lowering: the pointer stored in this slot carries sub-object bounds
+    /// (`Memory::sub_bounds`); `writable` is false meanwhile, so the first store of any
+    /// kind takes the slow path and drops them ([`Memory::access_for_write`]).
+    bounded: bool,
     /// Live and not a function: loads may read it.
     readable: bool,
     /// Readable and not a constant: stores may write it.
@@ -114,6 +118,24 @@ pub(crate) struct Memory {
     /// Checked lowering (`__phi_ub.fn_type`): allocation id of a function -> the hash of
     /// its C type. Empty in plain runs.
     function_types: HashMap<usize, u64>,
+    /// Checked lowering: the sub-object bounds of the pointer held in a pointer
+    /// variable's slot (allocation id), set by `__phi_ub.bind_bounds`.
+    sub_bounds: HashMap<usize, SubBounds>,
+    /// The bounds of the next `bind_bounds` (`__phi_ub.subobject`).
+    pending_bounds: Option<(u64, u64)>,
+    /// The bounds the last store to a bounded slot dropped (`__phi_ub.keep_bounds`
+    /// restores them after `p++`, `p += k`, `p = p + k`).
+    dropped_bounds: Option<(usize, SubBounds)>,
+}
+
+/// The array a pointer variable's value was derived from: addresses `lo..=hi` may be
+/// formed, `lo..hi` accessed.
+#[derive(Clone, Copy, Debug)]
+struct SubBounds {
+    lo: u64,
+    hi: u64,
+    /// The slot's `writable` before it was bounded (a frozen `const` pointer stays so).
+    writable: bool,
 }
 
 impl Memory {
@@ -126,6 +148,7 @@ impl Memory {
             kind: AllocKind::Heap,
             status: Status::Freed,
             untyped: false,
+            bounded: false,
             readable: false,
             writable: false,
             data: Vec::new(),
@@ -138,6 +161,9 @@ impl Memory {
             next_base: NARROW_FIRST_BASE,
             live_bytes: 0,
             function_types: HashMap::new(),
+            sub_bounds: HashMap::new(),
+            pending_bounds: None,
+            dropped_bounds: None,
         }
     }
 
@@ -177,6 +203,7 @@ impl Memory {
             kind,
             status: Status::Live,
             untyped: false,
+            bounded: false,
             readable,
             writable: readable && kind != AllocKind::ConstGlobal,
             data,
@@ -193,6 +220,9 @@ impl Memory {
 
     /// Ends a stack slot's life when its frame returns.
     pub fn kill_stack_slot(&mut self, id: u32) {
+        if self.allocs[id as usize].bounded {
+            self.unbind_id(id as usize);
+        }
         let a = &mut self.allocs[id as usize];
         if matches!(a.status, Status::Live | Status::ScopeEnded) {
             a.status = Status::FrameReturned;
@@ -214,6 +244,7 @@ impl Memory {
     /// The C block of the stack slot at `addr` ended: accesses are `UseAfterScope` until
     /// [`Memory::start_scope`]. Anything else (a dead frame's slot) is left alone.
     pub fn end_scope(&mut self, addr: u64) {
+        self.unbind(addr);
         if let Some(a) = self.stack_slot_at(addr) {
             if a.status == Status::Live {
                 a.status = Status::ScopeEnded;
@@ -260,10 +291,121 @@ impl Memory {
     /// (`writable == false`: stores are `WriteToConst`) or writable again before its
     /// initialisation. Anything else is left alone.
     pub fn set_stack_slot_writable(&mut self, addr: u64, writable: bool) {
+        let Ok((id, 0)) = self.resolve(addr) else {
+            return;
+        };
+        if let Some(b) = self.sub_bounds.get_mut(&id) {
+            b.writable = writable;
+            return;
+        }
         if let Some(a) = self.stack_slot_at(addr) {
             if a.status == Status::Live {
                 a.writable = writable;
             }
+        }
+    }
+
+    /// An access of `len` bytes at `addr` for writing: [`Memory::access`], except that
+    /// a write to a slot whose pointer carries sub-object bounds first drops them (the
+    /// slot then holds another value; `keep_bounds` may restore them).
+    #[inline(always)]
+    fn access_for_write(&mut self, addr: u64, len: u64) -> Result<(usize, usize), Ub> {
+        match self.access(addr, len, true) {
+            Ok(found) => Ok(found),
+            Err(ub) => {
+                let Ok((id, _)) = self.resolve(addr) else {
+                    return Err(ub);
+                };
+                if !self.allocs[id].bounded {
+                    return Err(ub);
+                }
+                if let Some(b) = self.unbind_id(id) {
+                    self.dropped_bounds = Some((id, b));
+                }
+                self.access(addr, len, true)
+            }
+        }
+    }
+
+    /// `__phi_ub.subobject(lo, len)`: the next `bind_bounds` binds `lo..=lo + len`.
+    pub fn set_pending_bounds(&mut self, lo: u64, len: u64) {
+        self.pending_bounds = Some((lo, lo.wrapping_add(len)));
+    }
+
+    /// `__phi_ub.bind_bounds(slot)`: the pointer just stored in the (live, stack) slot
+    /// at `slot` was derived from the pending array. Anything else is left alone.
+    pub fn bind_bounds(&mut self, slot: u64) {
+        let Some((lo, hi)) = self.pending_bounds.take() else {
+            return;
+        };
+        self.bind(slot, lo, hi);
+    }
+
+    /// `__phi_ub.keep_bounds(slot)`: the store just made to `slot` derived its value
+    /// from the slot's old one (`p++`): the bounds that store dropped hold again.
+    pub fn keep_bounds(&mut self, slot: u64) {
+        let Ok((id, 0)) = self.resolve(slot) else {
+            return;
+        };
+        if let Some((dropped, b)) = self.dropped_bounds.take() {
+            if dropped == id {
+                self.bind(slot, b.lo, b.hi);
+            }
+        }
+    }
+
+    fn bind(&mut self, slot: u64, lo: u64, hi: u64) {
+        let Ok((id, 0)) = self.resolve(slot) else {
+            return;
+        };
+        if self.allocs[id].bounded {
+            self.unbind_id(id);
+        }
+        let a = &mut self.allocs[id];
+        if a.kind != AllocKind::Stack || a.status != Status::Live {
+            return;
+        }
+        let writable = a.writable;
+        a.writable = false;
+        a.bounded = true;
+        self.sub_bounds.insert(id, SubBounds { lo, hi, writable });
+    }
+
+    fn unbind(&mut self, slot: u64) {
+        if let Ok((id, 0)) = self.resolve(slot) {
+            if self.allocs[id].bounded {
+                self.unbind_id(id);
+            }
+        }
+    }
+
+    fn unbind_id(&mut self, id: usize) -> Option<SubBounds> {
+        let b = self.sub_bounds.remove(&id)?;
+        let a = &mut self.allocs[id];
+        a.bounded = false;
+        a.writable = b.writable && a.status == Status::Live;
+        Some(b)
+    }
+
+    /// `__phi_ub.ptr_in_bounds(slot, r)` (`access == false`) and
+    /// `__phi_ub.access_in_bounds(slot, r)`: when the pointer in `slot` carries
+    /// sub-object bounds, `r` (derived from it) must stay in `lo..=hi`, and an access at
+    /// `r` in `lo..hi`; otherwise `IndexOutOfBounds`. Unbounded slots never report.
+    pub fn check_derived(&self, slot: u64, r: u64, access: bool) -> Result<(), Ub> {
+        let Ok((id, 0)) = self.resolve(slot) else {
+            return Ok(());
+        };
+        if !self.allocs[id].bounded {
+            return Ok(());
+        }
+        let Some(b) = self.sub_bounds.get(&id) else {
+            return Ok(());
+        };
+        let inside = r >= b.lo && if access { r < b.hi } else { r <= b.hi };
+        if inside {
+            Ok(())
+        } else {
+            Err(Ub::IndexOutOfBounds)
         }
     }
 
@@ -283,7 +425,7 @@ impl Memory {
         if tag < FIRST_TYPE_TAG || len == 0 {
             return;
         }
-        if let Ok((id, o)) = self.access(addr, len, true) {
+        if let Ok((id, o)) = self.access_for_write(addr, len) {
             let a = &mut self.allocs[id];
             if !a.untyped {
                 a.init[o..o + len as usize].fill(tag);
@@ -469,7 +611,7 @@ impl Memory {
     /// Writes the low `size` (1..=8) bytes of `val`, little-endian.
     #[inline]
     pub fn store(&mut self, addr: u64, size: usize, val: u64) -> Result<(), Ub> {
-        let (id, o) = self.access(addr, size as u64, true)?;
+        let (id, o) = self.access_for_write(addr, size as u64)?;
         let a = &mut self.allocs[id];
         match size {
             1 => write_le::<1>(a, o, val),
@@ -491,7 +633,7 @@ impl Memory {
             return Ok(());
         }
         let (sid, so) = self.access(src, len, false)?;
-        let (did, d) = self.access(dst, len, true)?;
+        let (did, d) = self.access_for_write(dst, len)?;
         let n = len as usize;
         if sid == did {
             let overlaps = so < d + n && d < so + n;
@@ -522,7 +664,7 @@ impl Memory {
         if len == 0 {
             return Ok(());
         }
-        let (id, o) = self.access(dst, len, true)?;
+        let (id, o) = self.access_for_write(dst, len)?;
         let a = &mut self.allocs[id];
         let n = len as usize;
         a.data[o..o + n].fill(byte);
