@@ -51,9 +51,9 @@ mod builder;
 mod calls;
 mod checks;
 mod convert;
-mod expr;
 mod derived_bounds;
 mod effective_types;
+mod expr;
 mod fn_types;
 mod function;
 mod globals;
@@ -143,8 +143,7 @@ pub fn lower_with_positions(
         if let Some((index, count, at)) = fn_types::register_function_types(unit, &mut module) {
             positions.insert_in_entry("main", index, count, at);
         }
-        if let Some((index, count, at)) = effective_types::mark_untyped_globals(unit, &mut module)
-        {
+        if let Some((index, count, at)) = effective_types::mark_untyped_globals(unit, &mut module) {
             positions.insert_in_entry("main", index, count, at);
         }
     }
