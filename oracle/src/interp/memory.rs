@@ -891,6 +891,53 @@ mod tests {
     }
 
     #[test]
+    fn effective_types_are_checked_on_loads_and_forgotten_by_copies() {
+        for mut m in both() {
+            let (_, p) = m.allocate(8, 8, AllocKind::Stack).unwrap();
+            let (_, q) = m.allocate(8, 8, AllocKind::Stack).unwrap();
+            let (int, short) = (4, 3);
+            m.store(p, 4, 1).unwrap();
+            assert_eq!(m.check_effective_type(p, 2, short), Ok(()), "untyped bytes");
+            m.set_effective_type(p, 4, int);
+            assert_eq!(m.check_effective_type(p, 4, int), Ok(()));
+            assert_eq!(m.check_effective_type(p, 2, short), Err(Ub::StrictAliasing));
+            assert_eq!(m.load(p, 4), Ok(1), "a tag still counts as initialised");
+            m.copy(q, p, 4, false).unwrap();
+            assert_eq!(m.check_effective_type(q, 2, short), Ok(()), "a copy is untyped");
+            m.set_effective_type(p, 2, short);
+            assert_eq!(m.check_effective_type(p, 2, short), Ok(()), "the last store wins");
+            assert_eq!(m.check_effective_type(p, 4, int), Err(Ub::StrictAliasing));
+            m.store(p, 4, 2).unwrap();
+            assert_eq!(m.check_effective_type(p, 4, short), Ok(()), "a plain store");
+            let (_, u) = m.allocate(4, 4, AllocKind::Global).unwrap();
+            m.set_untyped(u);
+            m.set_effective_type(u, 4, int);
+            assert_eq!(m.check_effective_type(u, 2, short), Ok(()), "a union's bytes");
+        }
+    }
+
+    #[test]
+    fn derived_bounds_hold_until_the_slot_is_written() {
+        for mut m in both() {
+            let (_, s) = m.allocate(20, 4, AllocKind::Stack).unwrap();
+            let (_, p) = m.allocate(8, 8, AllocKind::Stack).unwrap();
+            m.store(p, 8, s).unwrap();
+            m.set_pending_bounds(s, 16);
+            m.bind_bounds(p);
+            assert_eq!(m.load(p, 8), Ok(s), "a bounded slot stays readable");
+            assert_eq!(m.check_derived(p, s + 12, true), Ok(()));
+            assert_eq!(m.check_derived(p, s + 16, false), Ok(()), "one past");
+            assert_eq!(m.check_derived(p, s + 16, true), Err(Ub::IndexOutOfBounds));
+            m.store(p, 8, s + 4).unwrap();
+            assert_eq!(m.check_derived(p, s + 16, true), Ok(()), "dropped by the store");
+            m.keep_bounds(p);
+            assert_eq!(m.check_derived(p, s + 16, true), Err(Ub::IndexOutOfBounds));
+            m.set_stack_slot_writable(p, false);
+            assert_eq!(m.store(p, 8, s), Err(Ub::WriteToConst), "a frozen slot stays so");
+        }
+    }
+
+    #[test]
     fn const_globals_and_functions() {
         for mut m in both() {
             let (id, g) = m.allocate(2, 1, AllocKind::ConstGlobal).unwrap();
