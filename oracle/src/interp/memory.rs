@@ -903,16 +903,28 @@ mod tests {
             assert_eq!(m.check_effective_type(p, 2, short), Err(Ub::StrictAliasing));
             assert_eq!(m.load(p, 4), Ok(1), "a tag still counts as initialised");
             m.copy(q, p, 4, false).unwrap();
-            assert_eq!(m.check_effective_type(q, 2, short), Ok(()), "a copy is untyped");
+            assert_eq!(
+                m.check_effective_type(q, 2, short),
+                Ok(()),
+                "a copy is untyped"
+            );
             m.set_effective_type(p, 2, short);
-            assert_eq!(m.check_effective_type(p, 2, short), Ok(()), "the last store wins");
+            assert_eq!(
+                m.check_effective_type(p, 2, short),
+                Ok(()),
+                "the last store wins"
+            );
             assert_eq!(m.check_effective_type(p, 4, int), Err(Ub::StrictAliasing));
             m.store(p, 4, 2).unwrap();
             assert_eq!(m.check_effective_type(p, 4, short), Ok(()), "a plain store");
             let (_, u) = m.allocate(4, 4, AllocKind::Global).unwrap();
             m.set_untyped(u);
             m.set_effective_type(u, 4, int);
-            assert_eq!(m.check_effective_type(u, 2, short), Ok(()), "a union's bytes");
+            assert_eq!(
+                m.check_effective_type(u, 2, short),
+                Ok(()),
+                "a union's bytes"
+            );
         }
     }
 
@@ -929,11 +941,19 @@ mod tests {
             assert_eq!(m.check_derived(p, s + 16, false), Ok(()), "one past");
             assert_eq!(m.check_derived(p, s + 16, true), Err(Ub::IndexOutOfBounds));
             m.store(p, 8, s + 4).unwrap();
-            assert_eq!(m.check_derived(p, s + 16, true), Ok(()), "dropped by the store");
+            assert_eq!(
+                m.check_derived(p, s + 16, true),
+                Ok(()),
+                "dropped by the store"
+            );
             m.keep_bounds(p);
             assert_eq!(m.check_derived(p, s + 16, true), Err(Ub::IndexOutOfBounds));
             m.set_stack_slot_writable(p, false);
-            assert_eq!(m.store(p, 8, s), Err(Ub::WriteToConst), "a frozen slot stays so");
+            assert_eq!(
+                m.store(p, 8, s),
+                Err(Ub::WriteToConst),
+                "a frozen slot stays so"
+            );
         }
     }
 
