@@ -47,7 +47,10 @@ pub enum UbIntrinsic {
     /// `(p, align) -> void`: `Misaligned` unless `p` is a multiple of `align`.
     Aligned,
     /// `(p) -> void` at the entry of the block that declares the object at `p` (and at
-    /// labels inside it): an object whose block had ended lives again, uninitialised.
+    /// labels inside it): if the object's block had ended, a new object (uninitialised)
+    /// takes its place. The oracle gives the new object a new address and writes it into
+    /// the `alloca`'s own register `p`, so a pointer kept from the old object stays dead
+    /// (`UseAfterScope`); this is the one intrinsic that changes its argument.
     ScopeStart,
     /// `(p) -> void` where that block ends: later accesses are `UseAfterScope`.
     ScopeEnd,
@@ -68,10 +71,37 @@ pub enum UbIntrinsic {
     /// and reads it for another purpose, between two sequence points (C99 6.5p2): always
     /// `Unsequenced`. `line` (the C source line) is only for people reading the IR.
     Unsequenced,
+    /// `(p, code) -> void` after a store through a non-character, non-union lvalue:
+    /// the stored bytes take the effective type `code & 0xff` (a class of
+    /// `lowering::effective_types`) over `code >> 8` bytes (C11 6.5p6).
+    StoreType,
+    /// `(p, code) -> void` before a load through such an lvalue: `StrictAliasing` when
+    /// one of the `code >> 8` bytes at `p` has an effective type other than
+    /// `code & 0xff` (C11 6.5p7).
+    LoadType,
+    /// `(p) -> void`: the object at `p` contains a union; its bytes never take an
+    /// effective type (type punning through a union is defined, and the judge does not
+    /// follow which member a pointer came from).
+    Untyped,
+    /// `(lo, len) -> void` before `bind_bounds`: the array member at `lo` has `len`
+    /// bytes (a pointer derived from it may point into it or one past it).
+    SubObject,
+    /// `(slot) -> void` after storing a pointer derived from that array into the
+    /// pointer variable whose slot is `slot`: the variable's pointer carries the bounds
+    /// until the slot is written again (by anything).
+    BindBounds,
+    /// `(slot) -> void` after a store to that variable whose value came from its own old
+    /// value (`p++`, `p += k`, `p = p + k`): the bounds the store dropped hold again.
+    KeepBounds,
+    /// `(slot, r) -> void`: `r` was derived from the pointer in the variable at `slot`;
+    /// when it carries bounds, `IndexOutOfBounds` unless `r` is in the array or one past.
+    PtrInBounds,
+    /// `(slot, r) -> void`: the same for an access at `r`, which must be in the array.
+    AccessInBounds,
 }
 
 impl UbIntrinsic {
-    pub const ALL: [UbIntrinsic; 21] = [
+    pub const ALL: [UbIntrinsic; 29] = [
         UbIntrinsic::AddI32,
         UbIntrinsic::AddI64,
         UbIntrinsic::SubI32,
@@ -93,6 +123,14 @@ impl UbIntrinsic {
         UbIntrinsic::FnType,
         UbIntrinsic::CallType,
         UbIntrinsic::Unsequenced,
+        UbIntrinsic::StoreType,
+        UbIntrinsic::LoadType,
+        UbIntrinsic::Untyped,
+        UbIntrinsic::SubObject,
+        UbIntrinsic::BindBounds,
+        UbIntrinsic::KeepBounds,
+        UbIntrinsic::PtrInBounds,
+        UbIntrinsic::AccessInBounds,
     ];
 
     /// The declared symbol.
@@ -119,6 +157,14 @@ impl UbIntrinsic {
             UbIntrinsic::FnType => "__phi_ub.fn_type",
             UbIntrinsic::CallType => "__phi_ub.call_type",
             UbIntrinsic::Unsequenced => "__phi_ub.unsequenced",
+            UbIntrinsic::StoreType => "__phi_ub.store_type",
+            UbIntrinsic::LoadType => "__phi_ub.load_type",
+            UbIntrinsic::Untyped => "__phi_ub.untyped",
+            UbIntrinsic::SubObject => "__phi_ub.subobject",
+            UbIntrinsic::BindBounds => "__phi_ub.bind_bounds",
+            UbIntrinsic::KeepBounds => "__phi_ub.keep_bounds",
+            UbIntrinsic::PtrInBounds => "__phi_ub.ptr_in_bounds",
+            UbIntrinsic::AccessInBounds => "__phi_ub.access_in_bounds",
         }
     }
 
@@ -178,7 +224,13 @@ impl UbIntrinsic {
             UbIntrinsic::ScopeStart
             | UbIntrinsic::ScopeEnd
             | UbIntrinsic::Freeze
-            | UbIntrinsic::Thaw => (vec![Ptr], Void),
+            | UbIntrinsic::Thaw
+            | UbIntrinsic::Untyped
+            | UbIntrinsic::BindBounds
+            | UbIntrinsic::KeepBounds => (vec![Ptr], Void),
+            UbIntrinsic::SubObject => (vec![Ptr, I64], Void),
+            UbIntrinsic::PtrInBounds | UbIntrinsic::AccessInBounds => (vec![Ptr, Ptr], Void),
+            UbIntrinsic::StoreType | UbIntrinsic::LoadType => (vec![Ptr, I64], Void),
             UbIntrinsic::FnType | UbIntrinsic::CallType => (vec![Ptr, I64], Void),
             UbIntrinsic::Unsequenced => (vec![I32], Void),
         };

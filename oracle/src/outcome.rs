@@ -90,6 +90,10 @@ pub enum Ub {
     /// after its function returned, or after a copy of it was used elsewhere (a callee's
     /// `va_arg`, `vprintf`) (C99 7.15p3, 7.15.1).
     VaListInvalid,
+    /// A read through an lvalue whose type is not compatible with the effective type of
+    /// the bytes it reads (the type of the last typed store to them), nor its signed or
+    /// unsigned variant, nor a character type (C11 6.5p7: `*(short *)&i` of an `int`).
+    StrictAliasing,
 }
 
 /// Where undefined behaviour happened.

@@ -15,7 +15,7 @@ use super::function::{FnLower, Res};
 use super::types::scalar_type;
 use crate::frontend::ast::{BinaryOp, Expr, IncDecOp};
 use crate::frontend::types::{IntKind, Type};
-use crate::ir::BinOp;
+use crate::ir::{BinOp, IrType};
 
 impl FnLower<'_, '_> {
     /// `lhs = rhs`.
@@ -27,11 +27,16 @@ impl FnLower<'_, '_> {
             self.memcpy(dst, src, size)?;
             return Ok(RVal::Record(dst));
         }
+        if let Some(v) = self.assign_derived_pointer(lhs, rhs)? {
+            return Ok(RVal::Scalar(v, IrType::Ptr));
+        }
         let (v, vt) = self.scalar(rhs)?;
         let t = scalar_type(self.ctx.target, &lhs.ty.ty).map_err(|m| self.err(e.loc, m))?;
         let v = self.cast(vt, v, t);
         let lv = self.lvalue(lhs)?;
         let stored = self.store_lvalue(lv, t, &lhs.ty.ty, v);
+        self.note_store_type(&lv, lhs, t);
+        self.keep_derived_bounds(lhs, Some(rhs), stored);
         Ok(RVal::Scalar(stored, t))
     }
 
@@ -50,6 +55,7 @@ impl FnLower<'_, '_> {
         let ct = scalar_type(target, compute_ty).map_err(|m| self.err(e.loc, m))?;
         let lv = self.lvalue(lhs)?;
         let (y, yt) = self.scalar(rhs)?;
+        self.check_load_type(&lv, lhs, lt);
         let old = self.load_lvalue(lv, lt, &lhs.ty.ty);
         let new = if let Some(size) = ptr_elem_size {
             // Pointer += / -= index.
@@ -66,6 +72,10 @@ impl FnLower<'_, '_> {
             self.convert(r, ct, &lhs.ty.ty, lt)
         };
         let stored = self.store_lvalue(lv, lt, &lhs.ty.ty, new);
+        self.note_store_type(&lv, lhs, lt);
+        if ptr_elem_size.is_some() {
+            self.keep_derived_bounds(lhs, None, stored);
+        }
         Ok(RVal::Scalar(stored, lt))
     }
 
@@ -80,6 +90,7 @@ impl FnLower<'_, '_> {
         let ty = &operand.ty.ty;
         let t = scalar_type(self.ctx.target, ty).map_err(|m| self.err(e.loc, m))?;
         let lv = self.lvalue(operand)?;
+        self.check_load_type(&lv, operand, t);
         let old = self.load_lvalue(lv, t, ty);
         let up = matches!(op, IncDecOp::PreInc | IncDecOp::PostInc);
         let new = if let Some(size) = ptr_elem_size {
@@ -103,6 +114,10 @@ impl FnLower<'_, '_> {
             self.convert(r, pt, ty, t)
         };
         let stored = self.store_lvalue(lv, t, ty, new);
+        self.note_store_type(&lv, operand, t);
+        if ptr_elem_size.is_some() {
+            self.keep_derived_bounds(operand, None, stored);
+        }
         let result = match op {
             IncDecOp::PreInc | IncDecOp::PreDec => stored,
             IncDecOp::PostInc | IncDecOp::PostDec => old,

@@ -140,6 +140,7 @@ impl FnLower<'_, '_> {
             self.check_index(i, it, len, true);
         }
         let r = self.ptr_offset(p, i, it, elem_size);
+        self.check_derived_pointer(ptr, r, false);
         Ok(RVal::Scalar(r, IrType::Ptr))
     }
 

@@ -130,7 +130,7 @@ pub fn register_function_types(
 
 /// Inserts `code` after the entry block's last `paramref` or `alloca` (the parameters'
 /// homes are written in between, and a call must not come before a `paramref`).
-fn insert_after_prologue(entry: &mut BasicBlock, code: Vec<Inst>) -> usize {
+pub(super) fn insert_after_prologue(entry: &mut BasicBlock, code: Vec<Inst>) -> usize {
     let at = entry
         .insts
         .iter()

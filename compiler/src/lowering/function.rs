@@ -245,6 +245,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         for slot in frozen {
             self.freeze(slot);
         }
+        self.mark_untyped_locals();
         Ok(())
     }
 

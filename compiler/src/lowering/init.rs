@@ -59,11 +59,15 @@ impl FnLower<'_, '_> {
                 Ok(())
             }
             Some(Initializer::Expr(e)) => {
+                if self.init_derived_pointer(id, addr, e)? {
+                    return Ok(());
+                }
                 match self.rvalue(e)? {
                     RVal::Scalar(v, t) => {
                         let st = scalar_type(self.ctx.target, ty).map_err(|m| self.err(loc, m))?;
                         let v = self.cast(t, v, st);
                         self.store(st, v, addr);
+                        self.note_init_type(addr, ty, st);
                     }
                     RVal::Record(src) => {
                         let size = object_size(self.ctx, ty).map_err(|m| self.err(loc, m))?;
@@ -99,6 +103,9 @@ impl FnLower<'_, '_> {
                                 None => LVal::Addr(at),
                             };
                             self.store_lvalue(lv, st, &v.ty.ty, val);
+                            if item.bitfield.is_none() {
+                                self.note_init_type(at, &v.ty.ty, st);
+                            }
                         }
                         RVal::Record(src) => {
                             let n = self.size_of(v)?;

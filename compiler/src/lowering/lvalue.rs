@@ -134,6 +134,9 @@ impl FnLower<'_, '_> {
             let align = super::types::object_align(self.ctx, &e.ty.ty);
             self.check_aligned(v, align);
         }
+        if !address_only {
+            self.check_derived_pointer(p, v, true);
+        }
         Ok(LVal::Addr(v))
     }
 
@@ -171,6 +174,7 @@ impl FnLower<'_, '_> {
             Type::Array(..) => Err(self.err(e.loc, "internal error: array used as a value")),
             ty => {
                 let t = scalar_type(self.ctx.target, ty).map_err(|m| self.err(e.loc, m))?;
+                self.check_load_type(&lv, e, t);
                 Ok(RVal::Scalar(self.load_lvalue(lv, t, ty), t))
             }
         }

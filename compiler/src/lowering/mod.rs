@@ -51,6 +51,8 @@ mod builder;
 mod calls;
 mod checks;
 mod convert;
+mod derived_bounds;
+mod effective_types;
 mod expr;
 mod fn_types;
 mod function;
@@ -140,6 +142,9 @@ pub fn lower_with_positions(
     globals::add_strings_and_zero(&ctx, &mut module);
     if options.ub_checks {
         if let Some((index, count, at)) = fn_types::register_function_types(unit, &mut module) {
+            positions.insert_in_entry("main", index, count, at);
+        }
+        if let Some((index, count, at)) = effective_types::mark_untyped_globals(unit, &mut module) {
             positions.insert_in_entry("main", index, count, at);
         }
     }

@@ -962,6 +962,19 @@ impl<'a> FuncCompiler<'a> {
             .first()
             .ok_or_else(|| self.fail("an intrinsic call without arguments"))?;
         let b = regs.get(1).copied().unwrap_or(a);
+        if k == UbIntrinsic::ScopeStart {
+            // A revived block-scope object may move (`Memory::start_scope`): its slot's
+            // register (the `alloca`'s value, which every access of the object reads)
+            // receives the object's address. Any other operand (a constant, a converted
+            // copy) is left alone.
+            match args.first() {
+                Some((_, Operand::Value(v))) if self.reg(*v) == a => {
+                    self.emit(Op::IntrinsicValue { d: a, a, b, k })
+                }
+                _ => self.emit(Op::IntrinsicCheck { a, b, k }),
+            }
+            return Ok(());
+        }
         match dest {
             Some(d) => {
                 let op = Op::IntrinsicValue {

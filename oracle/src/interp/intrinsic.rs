@@ -48,10 +48,9 @@ pub(crate) fn execute(k: UbIntrinsic, a: u64, b: u64, mem: &mut Memory) -> Resul
                 Err(Ub::Misaligned)
             }
         }
-        UbIntrinsic::ScopeStart => {
-            mem.start_scope(a);
-            Ok(0)
-        }
+        // Decoded with the slot's own register as the result (`compile.rs`): the slot's
+        // value designates the new object from here on.
+        UbIntrinsic::ScopeStart => Ok(mem.start_scope(a)),
         UbIntrinsic::ScopeEnd => {
             mem.end_scope(a);
             Ok(0)
@@ -76,6 +75,29 @@ pub(crate) fn execute(k: UbIntrinsic, a: u64, b: u64, mem: &mut Memory) -> Resul
             }
         }
         UbIntrinsic::Unsequenced => Err(Ub::Unsequenced),
+        UbIntrinsic::StoreType => {
+            mem.set_effective_type(a, b >> 8, b as u8);
+            Ok(0)
+        }
+        UbIntrinsic::LoadType => mem.check_effective_type(a, b >> 8, b as u8).map(|()| 0),
+        UbIntrinsic::Untyped => {
+            mem.set_untyped(a);
+            Ok(0)
+        }
+        UbIntrinsic::SubObject => {
+            mem.set_pending_bounds(a, b);
+            Ok(0)
+        }
+        UbIntrinsic::BindBounds => {
+            mem.bind_bounds(a);
+            Ok(0)
+        }
+        UbIntrinsic::KeepBounds => {
+            mem.keep_bounds(a);
+            Ok(0)
+        }
+        UbIntrinsic::PtrInBounds => mem.check_derived(a, b, false).map(|()| 0),
+        UbIntrinsic::AccessInBounds => mem.check_derived(a, b, true).map(|()| 0),
     }
 }
 

@@ -9,9 +9,12 @@
 //! integers of pointer width and back, and comparisons, with no shadow state.
 //!
 //! Address layout:
-//! - 8-byte pointers: allocation `id` lives at `(id << 32) | 2^31`; an address decodes in
-//!   O(1) to `id = addr >> 32` and a signed offset in `[-2^31, 2^31)`, so a pointer moved
-//!   far out of bounds by `gep` still names its allocation.
+//! - 8-byte pointers: allocation `id` owns the range `id << 32 ..` and starts at
+//!   `(id << 32) | 2^31`; an address decodes in O(1) to `id = addr >> 32` and a signed
+//!   offset from the allocation's current base, so a pointer moved far out of bounds by
+//!   `gep` still names its allocation. A block-scope object revived by `scope_start`
+//!   moves up inside its range (a new object at a new address, `first_base..base` being
+//!   the dead earlier ones), so pointers kept from its earlier life stay dead.
 //! - 4-byte pointers: allocations are placed in increasing order in a 32-bit space from
 //!   `NARROW_FIRST_BASE`, separated by at least `NARROW_GAP` unused bytes; each claims the
 //!   addresses from the middle of the gap before it to the middle of the gap after it, and
@@ -34,6 +37,10 @@ use super::code::FuncRef;
 use crate::outcome::Ub;
 use std::collections::HashMap;
 
+/// The smallest effective-type tag: an `init` byte is 0 (never written), 1 (written, no
+/// effective type) or a tag (written by a typed store of the checked lowering;
+/// `compiler::ub_intrinsics::UbIntrinsic::StoreType`).
+pub(crate) const FIRST_TYPE_TAG: u8 = 2;
 /// Bytes all live allocations may hold together.
 pub(crate) const MAX_LIVE_BYTES: u64 = 256 << 20;
 /// Largest single allocation (offsets must fit the 8-byte encoding).
@@ -67,12 +74,29 @@ pub(crate) enum Status {
     ScopeEnded,
 }
 
+/// Bytes between two objects of one slot (a revived block-scope object moves up by its
+/// size plus this much, so a one-past-the-end pointer of the old object is not the new
+/// object's start).
+const REVIVAL_GAP: u64 = 16;
+
 #[derive(Clone, Debug)]
 struct Allocation {
+    /// The address of byte 0 of the current object.
     base: u64,
+    /// The base of the slot's first object: a stack slot revived by `scope_start` on
+    /// 8-byte pointers moves up (`base` grows), and the addresses in
+    /// `first_base..base` belong to its earlier objects, whose lifetimes ended.
+    first_base: u64,
     size: u64,
     kind: AllocKind,
     status: Status,
+    /// Checked lowering (`__phi_ub.untyped`): an object with a union somewhere in it,
+    /// whose bytes never take an effective type (typed stores leave them untyped).
+    untyped: bool,
+    /// Checked lowering: the pointer stored in this slot carries sub-object bounds
+    /// (`Memory::sub_bounds`); `writable` is false meanwhile, so the first store of any
+    /// kind takes the slow path and drops them ([`Memory::access_for_write`]).
+    bounded: bool,
     /// Live and not a function: loads may read it.
     readable: bool,
     /// Readable and not a constant: stores may write it.
@@ -94,6 +118,24 @@ pub(crate) struct Memory {
     /// Checked lowering (`__phi_ub.fn_type`): allocation id of a function -> the hash of
     /// its C type. Empty in plain runs.
     function_types: HashMap<usize, u64>,
+    /// Checked lowering: the sub-object bounds of the pointer held in a pointer
+    /// variable's slot (allocation id), set by `__phi_ub.bind_bounds`.
+    sub_bounds: HashMap<usize, SubBounds>,
+    /// The bounds of the next `bind_bounds` (`__phi_ub.subobject`).
+    pending_bounds: Option<(u64, u64)>,
+    /// The bounds the last store to a bounded slot dropped (`__phi_ub.keep_bounds`
+    /// restores them after `p++`, `p += k`, `p = p + k`).
+    dropped_bounds: Option<(usize, SubBounds)>,
+}
+
+/// The array a pointer variable's value was derived from: addresses `lo..=hi` may be
+/// formed, `lo..hi` accessed.
+#[derive(Clone, Copy, Debug)]
+struct SubBounds {
+    lo: u64,
+    hi: u64,
+    /// The slot's `writable` before it was bounded (a frozen `const` pointer stays so).
+    writable: bool,
 }
 
 impl Memory {
@@ -101,9 +143,12 @@ impl Memory {
     pub fn new(ptr_bytes: u32) -> Memory {
         let null = Allocation {
             base: 0,
+            first_base: 0,
             size: 0,
             kind: AllocKind::Heap,
             status: Status::Freed,
+            untyped: false,
+            bounded: false,
             readable: false,
             writable: false,
             data: Vec::new(),
@@ -116,6 +161,9 @@ impl Memory {
             next_base: NARROW_FIRST_BASE,
             live_bytes: 0,
             function_types: HashMap::new(),
+            sub_bounds: HashMap::new(),
+            pending_bounds: None,
+            dropped_bounds: None,
         }
     }
 
@@ -150,9 +198,12 @@ impl Memory {
         let readable = !matches!(kind, AllocKind::Function(_));
         self.allocs.push(Allocation {
             base,
+            first_base: base,
             size,
             kind,
             status: Status::Live,
+            untyped: false,
+            bounded: false,
             readable,
             writable: readable && kind != AllocKind::ConstGlobal,
             data,
@@ -169,6 +220,9 @@ impl Memory {
 
     /// Ends a stack slot's life when its frame returns.
     pub fn kill_stack_slot(&mut self, id: u32) {
+        if self.allocs[id as usize].bounded {
+            self.unbind_id(id as usize);
+        }
         let a = &mut self.allocs[id as usize];
         if matches!(a.status, Status::Live | Status::ScopeEnded) {
             a.status = Status::FrameReturned;
@@ -190,6 +244,7 @@ impl Memory {
     /// The C block of the stack slot at `addr` ended: accesses are `UseAfterScope` until
     /// [`Memory::start_scope`]. Anything else (a dead frame's slot) is left alone.
     pub fn end_scope(&mut self, addr: u64) {
+        self.unbind(addr);
         if let Some(a) = self.stack_slot_at(addr) {
             if a.status == Status::Live {
                 a.status = Status::ScopeEnded;
@@ -200,28 +255,198 @@ impl Memory {
     }
 
     /// Control entered the C block of the stack slot at `addr`: a slot whose block had
-    /// ended lives again with indeterminate (uninitialised) bytes; a live one is left
-    /// alone.
-    pub fn start_scope(&mut self, addr: u64) {
-        if let Some(a) = self.stack_slot_at(addr) {
-            if a.status == Status::ScopeEnded {
-                a.status = Status::Live;
-                a.readable = true;
-                a.writable = true;
-                a.init.fill(0);
+    /// ended holds a new object with indeterminate (uninitialised) bytes. Returns the
+    /// address of the slot's object from now on: on 8-byte pointers a revived object
+    /// moves to a fresh address inside its allocation's range, so a pointer kept from
+    /// the earlier object designates that dead object (`UseAfterScope`), not the new one
+    /// (C99 6.2.4p5: each entry into the block creates a new instance). On 4-byte
+    /// pointers, or when the range is used up, it stays where it was (a kept pointer then
+    /// reaches the new object unreported). A live slot, or anything else, is left alone.
+    pub fn start_scope(&mut self, addr: u64) -> u64 {
+        let wide = self.wide;
+        let Some(a) = self.stack_slot_at(addr) else {
+            return addr;
+        };
+        if a.status != Status::ScopeEnded {
+            return addr;
+        }
+        a.status = Status::Live;
+        a.readable = true;
+        a.writable = true;
+        a.init.fill(0);
+        if wide {
+            let align = 16;
+            let stride = (a.size + REVIVAL_GAP).div_ceil(align) * align;
+            // The new object and a one-past-the-end pointer must stay below the next
+            // allocation's range (offsets are below 2^32 from the range's start).
+            let range_end = (a.base | 0xffff_ffff) - a.size.max(1);
+            if let Some(next) = a.base.checked_add(stride).filter(|&n| n < range_end) {
+                a.base = next;
             }
         }
+        a.base
     }
 
     /// A `const` block-scope object at `addr` (a live stack slot) becomes read-only
     /// (`writable == false`: stores are `WriteToConst`) or writable again before its
     /// initialisation. Anything else is left alone.
     pub fn set_stack_slot_writable(&mut self, addr: u64, writable: bool) {
+        let Ok((id, 0)) = self.resolve(addr) else {
+            return;
+        };
+        if let Some(b) = self.sub_bounds.get_mut(&id) {
+            b.writable = writable;
+            return;
+        }
         if let Some(a) = self.stack_slot_at(addr) {
             if a.status == Status::Live {
                 a.writable = writable;
             }
         }
+    }
+
+    /// An access of `len` bytes at `addr` for writing: [`Memory::access`], except that
+    /// a write to a slot whose pointer carries sub-object bounds first drops them (the
+    /// slot then holds another value; `keep_bounds` may restore them).
+    #[inline(always)]
+    fn access_for_write(&mut self, addr: u64, len: u64) -> Result<(usize, usize), Ub> {
+        match self.access(addr, len, true) {
+            Ok(found) => Ok(found),
+            Err(ub) => {
+                let Ok((id, _)) = self.resolve(addr) else {
+                    return Err(ub);
+                };
+                if !self.allocs[id].bounded {
+                    return Err(ub);
+                }
+                if let Some(b) = self.unbind_id(id) {
+                    self.dropped_bounds = Some((id, b));
+                }
+                self.access(addr, len, true)
+            }
+        }
+    }
+
+    /// `__phi_ub.subobject(lo, len)`: the next `bind_bounds` binds `lo..=lo + len`.
+    pub fn set_pending_bounds(&mut self, lo: u64, len: u64) {
+        self.pending_bounds = Some((lo, lo.wrapping_add(len)));
+    }
+
+    /// `__phi_ub.bind_bounds(slot)`: the pointer just stored in the (live, stack) slot
+    /// at `slot` was derived from the pending array. Anything else is left alone.
+    pub fn bind_bounds(&mut self, slot: u64) {
+        let Some((lo, hi)) = self.pending_bounds.take() else {
+            return;
+        };
+        self.bind(slot, lo, hi);
+    }
+
+    /// `__phi_ub.keep_bounds(slot)`: the store just made to `slot` derived its value
+    /// from the slot's old one (`p++`): the bounds that store dropped hold again.
+    pub fn keep_bounds(&mut self, slot: u64) {
+        let Ok((id, 0)) = self.resolve(slot) else {
+            return;
+        };
+        if let Some((dropped, b)) = self.dropped_bounds.take() {
+            if dropped == id {
+                self.bind(slot, b.lo, b.hi);
+            }
+        }
+    }
+
+    fn bind(&mut self, slot: u64, lo: u64, hi: u64) {
+        let Ok((id, 0)) = self.resolve(slot) else {
+            return;
+        };
+        if self.allocs[id].bounded {
+            self.unbind_id(id);
+        }
+        let a = &mut self.allocs[id];
+        if a.kind != AllocKind::Stack || a.status != Status::Live {
+            return;
+        }
+        let writable = a.writable;
+        a.writable = false;
+        a.bounded = true;
+        self.sub_bounds.insert(id, SubBounds { lo, hi, writable });
+    }
+
+    fn unbind(&mut self, slot: u64) {
+        if let Ok((id, 0)) = self.resolve(slot) {
+            if self.allocs[id].bounded {
+                self.unbind_id(id);
+            }
+        }
+    }
+
+    fn unbind_id(&mut self, id: usize) -> Option<SubBounds> {
+        let b = self.sub_bounds.remove(&id)?;
+        let a = &mut self.allocs[id];
+        a.bounded = false;
+        a.writable = b.writable && a.status == Status::Live;
+        Some(b)
+    }
+
+    /// `__phi_ub.ptr_in_bounds(slot, r)` (`access == false`) and
+    /// `__phi_ub.access_in_bounds(slot, r)`: when the pointer in `slot` carries
+    /// sub-object bounds, `r` (derived from it) must stay in `lo..=hi`, and an access at
+    /// `r` in `lo..hi`; otherwise `IndexOutOfBounds`. Unbounded slots never report.
+    pub fn check_derived(&self, slot: u64, r: u64, access: bool) -> Result<(), Ub> {
+        let Ok((id, 0)) = self.resolve(slot) else {
+            return Ok(());
+        };
+        if !self.allocs[id].bounded {
+            return Ok(());
+        }
+        let Some(b) = self.sub_bounds.get(&id) else {
+            return Ok(());
+        };
+        let inside = r >= b.lo && if access { r < b.hi } else { r <= b.hi };
+        if inside {
+            Ok(())
+        } else {
+            Err(Ub::IndexOutOfBounds)
+        }
+    }
+
+    /// The object starting at `addr` (any allocation) holds a union: its bytes never
+    /// take an effective type ([`Memory::set_effective_type`] leaves them untyped).
+    pub fn set_untyped(&mut self, addr: u64) {
+        if let Ok((id, 0)) = self.resolve(addr) {
+            self.allocs[id].untyped = true;
+        }
+    }
+
+    /// After a store of `len` bytes at `addr` through an lvalue of effective-type class
+    /// `tag` (>= [`FIRST_TYPE_TAG`]): the bytes take that effective type (their `init`
+    /// byte holds the tag), unless the allocation is untyped. An access the store itself
+    /// refused is left alone.
+    pub fn set_effective_type(&mut self, addr: u64, len: u64, tag: u8) {
+        if tag < FIRST_TYPE_TAG || len == 0 {
+            return;
+        }
+        if let Ok((id, o)) = self.access_for_write(addr, len) {
+            let a = &mut self.allocs[id];
+            if !a.untyped {
+                a.init[o..o + len as usize].fill(tag);
+            }
+        }
+    }
+
+    /// Before a load of `len` bytes at `addr` through an lvalue of effective-type class
+    /// `tag`: `StrictAliasing` when one of the bytes has another effective type. Bytes
+    /// without one (written untyped, by a character or union access, `memcpy` or libc)
+    /// pass; an access the load will refuse anyway (out of bounds, uninitialised, ...)
+    /// is left to the load.
+    pub fn check_effective_type(&self, addr: u64, len: u64, tag: u8) -> Result<(), Ub> {
+        let Ok((id, o)) = self.access(addr, len, false) else {
+            return Ok(());
+        };
+        let bytes = &self.allocs[id].init[o..o + len as usize];
+        if bytes.iter().any(|&t| t >= FIRST_TYPE_TAG && t != tag) {
+            return Err(Ub::StrictAliasing);
+        }
+        Ok(())
     }
 
     /// Records that the function at `addr` has C type `hash` (0: unknown, never compared).
@@ -288,10 +513,10 @@ impl Memory {
     fn resolve(&self, addr: u64) -> Result<(usize, i64), Ub> {
         if self.wide {
             let id = (addr >> 32) as usize;
-            if id == 0 || id >= self.allocs.len() {
+            let Some(a) = self.allocs.get(id).filter(|_| id != 0) else {
                 return Err(Ub::InvalidPointer);
-            }
-            Ok((id, (addr & 0xffff_ffff) as i64 - WIDE_OFFSET_BIAS as i64))
+            };
+            Ok((id, addr.wrapping_sub(a.base) as i64))
         } else {
             let idx = self.narrow_claims.partition_point(|&b| b <= addr) - 1;
             if idx == 0 {
@@ -325,6 +550,11 @@ impl Memory {
     /// Why an access the fast path refused is undefined.
     #[cold]
     fn refusal(a: &Allocation, off: i64, len: u64, write: bool) -> Ub {
+        let earlier = a.first_base.wrapping_sub(a.base) as i64;
+        if off < 0 && off >= earlier {
+            // An object this slot held before its block was entered again.
+            return Ub::UseAfterScope;
+        }
         match a.status {
             Status::Live => {}
             Status::FrameReturned => return Ub::DeadFrame,
@@ -381,7 +611,7 @@ impl Memory {
     /// Writes the low `size` (1..=8) bytes of `val`, little-endian.
     #[inline]
     pub fn store(&mut self, addr: u64, size: usize, val: u64) -> Result<(), Ub> {
-        let (id, o) = self.access(addr, size as u64, true)?;
+        let (id, o) = self.access_for_write(addr, size as u64)?;
         let a = &mut self.allocs[id];
         match size {
             1 => write_le::<1>(a, o, val),
@@ -403,7 +633,7 @@ impl Memory {
             return Ok(());
         }
         let (sid, so) = self.access(src, len, false)?;
-        let (did, d) = self.access(dst, len, true)?;
+        let (did, d) = self.access_for_write(dst, len)?;
         let n = len as usize;
         if sid == did {
             let overlaps = so < d + n && d < so + n;
@@ -413,6 +643,7 @@ impl Memory {
             let a = &mut self.allocs[sid];
             a.data.copy_within(so..so + n, d);
             a.init.copy_within(so..so + n, d);
+            forget_effective_types(&mut a.init[d..d + n]);
             return Ok(());
         }
         let (s, t) = if sid < did {
@@ -424,6 +655,7 @@ impl Memory {
         };
         t.data[d..d + n].copy_from_slice(&s.data[so..so + n]);
         t.init[d..d + n].copy_from_slice(&s.init[so..so + n]);
+        forget_effective_types(&mut t.init[d..d + n]);
         Ok(())
     }
 
@@ -432,7 +664,7 @@ impl Memory {
         if len == 0 {
             return Ok(());
         }
-        let (id, o) = self.access(dst, len, true)?;
+        let (id, o) = self.access_for_write(dst, len)?;
         let a = &mut self.allocs[id];
         let n = len as usize;
         a.data[o..o + n].fill(byte);
@@ -482,6 +714,15 @@ impl Memory {
             return Err(Ub::OutOfBounds);
         }
         Ok(&a.data[o..o + window])
+    }
+}
+
+/// Copied bytes keep their initialisation but lose their effective type: a copy into a
+/// declared object does not change its type (C11 6.5p6), and the judge does not track
+/// what a copy into an allocated one takes (a missed report, never a false one).
+fn forget_effective_types(init: &mut [u8]) {
+    for t in init {
+        *t = (*t).min(1);
     }
 }
 
@@ -612,13 +853,107 @@ mod tests {
             assert_eq!(m.load(p, 4), Err(Ub::UseAfterScope));
             assert_eq!(m.store(p, 1, 0), Err(Ub::UseAfterScope));
             assert!(m.same_object(p, p + 4) && !m.same_object(p, q));
-            m.start_scope(p);
+            let p = m.start_scope(p);
             assert_eq!(m.load(p, 4), Err(Ub::UninitRead));
             m.store(p, 4, 8).unwrap();
             m.end_scope(p);
             m.kill_stack_slot(id);
             m.start_scope(p);
             assert_eq!(m.load(p, 4), Err(Ub::DeadFrame));
+        }
+    }
+
+    #[test]
+    fn a_revived_slot_is_a_new_object_on_wide_pointers() {
+        let mut m = Memory::new(8);
+        let (_, p) = m.allocate(12, 4, AllocKind::Stack).unwrap();
+        m.store(p + 8, 4, 1).unwrap();
+        assert_eq!(m.start_scope(p), p, "a live slot stays");
+        m.end_scope(p);
+        let q = m.start_scope(p);
+        assert!(
+            q >= p + 12 + REVIVAL_GAP,
+            "moved past the old object and its end"
+        );
+        assert_eq!(q % 16, 0);
+        assert_eq!(m.load(p + 8, 4), Err(Ub::UseAfterScope), "the old object");
+        assert_eq!(m.store(p, 4, 0), Err(Ub::UseAfterScope));
+        assert_eq!(m.load(q + 8, 4), Err(Ub::UninitRead), "the new one");
+        m.store(q + 8, 4, 2).unwrap();
+        assert_eq!(m.load(q + 8, 4), Ok(2));
+        assert_eq!(m.load(q + 12, 1), Err(Ub::OutOfBounds));
+        assert_eq!(m.load(q.wrapping_sub(1), 1), Err(Ub::UseAfterScope));
+        assert!(m.same_object(p, q));
+        let mut n = Memory::new(4);
+        let (_, r) = n.allocate(4, 4, AllocKind::Stack).unwrap();
+        n.end_scope(r);
+        assert_eq!(n.start_scope(r), r, "4-byte pointers revive in place");
+    }
+
+    #[test]
+    fn effective_types_are_checked_on_loads_and_forgotten_by_copies() {
+        for mut m in both() {
+            let (_, p) = m.allocate(8, 8, AllocKind::Stack).unwrap();
+            let (_, q) = m.allocate(8, 8, AllocKind::Stack).unwrap();
+            let (int, short) = (4, 3);
+            m.store(p, 4, 1).unwrap();
+            assert_eq!(m.check_effective_type(p, 2, short), Ok(()), "untyped bytes");
+            m.set_effective_type(p, 4, int);
+            assert_eq!(m.check_effective_type(p, 4, int), Ok(()));
+            assert_eq!(m.check_effective_type(p, 2, short), Err(Ub::StrictAliasing));
+            assert_eq!(m.load(p, 4), Ok(1), "a tag still counts as initialised");
+            m.copy(q, p, 4, false).unwrap();
+            assert_eq!(
+                m.check_effective_type(q, 2, short),
+                Ok(()),
+                "a copy is untyped"
+            );
+            m.set_effective_type(p, 2, short);
+            assert_eq!(
+                m.check_effective_type(p, 2, short),
+                Ok(()),
+                "the last store wins"
+            );
+            assert_eq!(m.check_effective_type(p, 4, int), Err(Ub::StrictAliasing));
+            m.store(p, 4, 2).unwrap();
+            assert_eq!(m.check_effective_type(p, 4, short), Ok(()), "a plain store");
+            let (_, u) = m.allocate(4, 4, AllocKind::Global).unwrap();
+            m.set_untyped(u);
+            m.set_effective_type(u, 4, int);
+            assert_eq!(
+                m.check_effective_type(u, 2, short),
+                Ok(()),
+                "a union's bytes"
+            );
+        }
+    }
+
+    #[test]
+    fn derived_bounds_hold_until_the_slot_is_written() {
+        for mut m in both() {
+            let (_, s) = m.allocate(20, 4, AllocKind::Stack).unwrap();
+            let (_, p) = m.allocate(8, 8, AllocKind::Stack).unwrap();
+            m.store(p, 8, s).unwrap();
+            m.set_pending_bounds(s, 16);
+            m.bind_bounds(p);
+            assert_eq!(m.load(p, 8), Ok(s), "a bounded slot stays readable");
+            assert_eq!(m.check_derived(p, s + 12, true), Ok(()));
+            assert_eq!(m.check_derived(p, s + 16, false), Ok(()), "one past");
+            assert_eq!(m.check_derived(p, s + 16, true), Err(Ub::IndexOutOfBounds));
+            m.store(p, 8, s + 4).unwrap();
+            assert_eq!(
+                m.check_derived(p, s + 16, true),
+                Ok(()),
+                "dropped by the store"
+            );
+            m.keep_bounds(p);
+            assert_eq!(m.check_derived(p, s + 16, true), Err(Ub::IndexOutOfBounds));
+            m.set_stack_slot_writable(p, false);
+            assert_eq!(
+                m.store(p, 8, s),
+                Err(Ub::WriteToConst),
+                "a frozen slot stays so"
+            );
         }
     }
 
