@@ -23,6 +23,7 @@
 //! - `const_eval.rs`: evaluation of constant expressions (integer constant expressions
 //!   and address constants for static initializers).
 //! - `stmt.rs`: statements, labels, `switch`/`case`, `break`/`continue` context.
+//! - `old_style.rs`: implicit `int` at file scope and old-style (K&R) definitions.
 //!
 //! Invariants:
 //! - The parser never panics on any token stream; it stops at the first error and
@@ -42,6 +43,7 @@ mod expr_tests;
 mod init;
 mod int_const_type;
 mod layout;
+mod old_style;
 mod static_init;
 mod stmt;
 #[cfg(test)]
