@@ -33,6 +33,7 @@ typedef __SIZE_TYPE__ size_t;
 /* Variadic: the front end must lower `...` calls with the default argument
  * promotions (float to double, small integers to int). */
 int printf(const char *format, ...);
+int sprintf(char *str, const char *format, ...);
 int puts(const char *s);
 int putchar(int c);
 
