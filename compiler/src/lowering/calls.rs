@@ -40,6 +40,12 @@ impl FnLower<'_, '_> {
             },
             _ => None,
         };
+        if let Some(name) = direct {
+            let builtin = super::builtins::LoweredBuiltin::by_name(name);
+            if let Some(b) = builtin.filter(|_| self.ctx.definition(name).is_none()) {
+                return self.lower_builtin(b, name, args, e);
+            }
+        }
         let target = match direct {
             Some(name) => Callee::Direct(name.to_string()),
             None => {

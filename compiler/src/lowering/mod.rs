@@ -48,6 +48,7 @@ mod assign;
 mod bitfield;
 mod branch;
 mod builder;
+mod builtins;
 mod calls;
 mod checks;
 mod convert;

@@ -16,7 +16,9 @@
 //!   for every later recursive walk.
 //! - `sizeof` never evaluates its operand: the AST holds only the resulting `IntLit`.
 //! - Calling an undeclared function declares `int f()` with gcc 12's warning
-//!   "implicit declaration of function 'f'" (C99 mode of gcc 12 warns, gcc 14 errors).
+//!   "implicit declaration of function 'f'" (C99 mode of gcc 12 warns, gcc 14 errors),
+//!   except a known library function or GNU builtin (`builtins.rs`), which gets its
+//!   real prototype.
 
 use super::convert::{cast_to, is_lvalue, AssignCtx};
 use super::int_const_type::int_constant_type;
@@ -1174,6 +1176,9 @@ impl Parser<'_> {
                 if &**name == "__builtin_offsetof" {
                     return self.parse_offsetof();
                 }
+                if let Some(e) = self.parse_special_builtin(name, loc)? {
+                    return Ok(e);
+                }
                 self.bump();
                 self.resolve_identifier(name.clone(), loc)
             }
@@ -1251,6 +1256,15 @@ impl Parser<'_> {
             }
             None => {
                 if self.is_punct(Punct::LParen) && self.func.is_some() {
+                    if let Some(e) = self.declare_known_function(&name, loc) {
+                        return Ok(e);
+                    }
+                    if name.starts_with("__builtin_") {
+                        return Err(self.error_at(
+                            loc,
+                            format!("the GNU builtin '{name}' is not supported by phicc"),
+                        ));
+                    }
                     self.warn_at(
                         loc,
                         format!(
