@@ -412,6 +412,13 @@ impl Parser<'_> {
         if !self.at_file_scope() && storage == Some(Storage::Static) {
             return Err(self.error_at(loc, format!("invalid storage class for function '{name}'")));
         }
+        if attrs.aligned.is_some() {
+            // `__alignof__(f)` would have to answer it; phicc's types cannot carry it.
+            return Err(self.error_at(
+                loc,
+                "'aligned' attribute on a function is not supported by phicc",
+            ));
+        }
         if matches!(fty.ret.ty, Type::Array(..) | Type::Function(_)) {
             return Err(self.error_at(
                 loc,

@@ -23,6 +23,7 @@
 //! - `const_eval.rs`: evaluation of constant expressions (integer constant expressions
 //!   and address constants for static initializers).
 //! - `stmt.rs`: statements, labels, `switch`/`case`, `break`/`continue` context.
+//! - `asm_stmt.rs`: `asm` statements with an empty template (optimisation barriers).
 //! - `builtins.rs`: library functions and GNU builtins known without a declaration.
 //! - `old_style.rs`: implicit `int` at file scope and old-style (K&R) definitions.
 //!
@@ -31,6 +32,7 @@
 //!   returns it as a `Diagnostic` located at the offending token.
 //! - `tokens` always ends with `TokenKind::Eof`; the cursor never moves past it.
 
+mod asm_stmt;
 mod attributes;
 mod builtins;
 mod const_eval;
