@@ -622,7 +622,8 @@ impl Parser<'_> {
             let ty = p.parse_type_name()?;
             p.expect_punct(Punct::RParen)?;
             if p.is_punct(Punct::LBrace) {
-                return Err(p.error_here("compound literals are not supported"));
+                let literal = p.parse_compound_literal(&ty, loc)?;
+                return p.parse_postfix_suffixes(literal);
             }
             let operand = p.parse_cast_expr()?;
             p.build_cast(operand, &ty, loc)
@@ -953,8 +954,14 @@ impl Parser<'_> {
     ///     postfix-expression '.' identifier | postfix-expression '->' identifier
     ///     postfix-expression '++' | postfix-expression '--'
     pub(crate) fn parse_postfix_expr(&mut self) -> PResult<Expr> {
+        let e = self.parse_primary_expr()?;
+        self.parse_postfix_suffixes(e)
+    }
+
+    /// The postfix operators after `e` (a primary expression or a compound literal).
+    pub(crate) fn parse_postfix_suffixes(&mut self, e: Expr) -> PResult<Expr> {
         self.nested(|p| {
-            let mut e = p.parse_primary_expr()?;
+            let mut e = e;
             while let TokenKind::Punct(punct) = p.peek().kind {
                 match punct {
                     Punct::LBracket => {

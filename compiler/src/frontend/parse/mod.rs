@@ -24,6 +24,7 @@
 //!   and address constants for static initializers).
 //! - `stmt.rs`: statements, labels, `switch`/`case`, `break`/`continue` context.
 //! - `asm_stmt.rs`: `asm` statements with an empty template (optimisation barriers).
+//! - `compound_literal.rs`: `(T){ ... }` in functions.
 //! - `builtins.rs`: library functions and GNU builtins known without a declaration.
 //! - `old_style.rs`: implicit `int` at file scope and old-style (K&R) definitions.
 //!
@@ -35,6 +36,7 @@
 mod asm_stmt;
 mod attributes;
 mod builtins;
+mod compound_literal;
 mod const_eval;
 mod convert;
 mod decl;
