@@ -64,6 +64,7 @@ mod positions;
 mod stmt;
 mod switch;
 mod types;
+mod unprototyped;
 mod unsequenced;
 
 #[cfg(test)]
