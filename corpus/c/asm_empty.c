@@ -5,6 +5,8 @@
 
 static int calls;
 static int count(int v) { calls++; return v; }
+static int target;
+static int *where(void) { calls++; return &target; }
 
 int main(void) {
     int x = 5, y = 7, r = 0, f = 3;
@@ -24,6 +26,10 @@ int main(void) {
     ASSERT(2, arr[1]);
     asm volatile ("" : : "g" (&arr[0]), "r" (count(9)) : "memory");
     ASSERT(1, calls);
+    asm volatile ("" : "+r" (*where())); /* the output's address is still computed */
+    ASSERT(2, calls);
+    asm volatile ("" : "=m" (*where()));
+    ASSERT(3, calls);
     asm volatile ("" : "+g" (y));
     ASSERT(7, y);
     return 0;

@@ -3,7 +3,8 @@
 //!
 //! Why it exists: c-torture hides values from gcc's optimiser this way. An empty template
 //! executes no instruction, so its meaning is fully given by its operands: inputs are
-//! evaluated, a `+` output keeps its value, an output tied to an input (`"=r" (r) : "0"
+//! evaluated, a `+` output keeps its value (its address is still computed, with any
+//! side effects), an output tied to an input (`"=r" (r) : "0"
 //! (p)`) receives that input's value, a memory output (`"=m"`) keeps its memory. phicc
 //! lowers exactly that, with no barrier (phicc does not optimise across memory in a way a
 //! barrier could change for a defined program).
@@ -186,8 +187,10 @@ impl Parser<'_> {
                     ))
                 }
                 None if read_write || memory => {
-                    // Unchanged; still an lvalue the asm could write.
+                    // Unchanged, but its address is computed (`"+r" (*f())` calls f).
                     self.check_modifiable(&out.expr, "assignment", "asm output", out.loc)?;
+                    let addr = self.build_addr_of(out.expr, out.loc)?;
+                    stmts.push(Stmt::Expr(self.rvalue(addr)));
                 }
                 None => {
                     return Err(self.error_at(
