@@ -116,6 +116,10 @@ pub enum ExprKind {
     Str(StringId),
     Local(LocalId),
     Global(GlobalId),
+    /// A compound literal `(T){ ... }` in a function: an lvalue, the hidden local (of the
+    /// literal's type, an array completed by its initializer) initialised every time
+    /// the expression is evaluated (C99 6.5.2.5p6: it lives to the end of its block).
+    CompoundLiteral(LocalId, Box<Initializer>),
     /// A function designator (type: the function type); it only appears under `Decay`
     /// or `AddrOf`.
     Func(String),

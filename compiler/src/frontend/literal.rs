@@ -372,6 +372,10 @@ fn decode_body(body: &[u8], warnings: &mut Vec<String>) -> Result<Vec<u8>, Strin
         if body[i] == b'\\' {
             i += 1;
             out.push(decode_escape(body, &mut i, warnings)?);
+        } else if let (Some(raw), len) = super::raw_bytes::source_bytes_at(body, i) {
+            // A source byte that was not UTF-8 (`raw_bytes`): the byte itself, as gcc.
+            out.push(raw);
+            i += len;
         } else {
             out.push(body[i]);
             i += 1;

@@ -27,7 +27,8 @@
 //! - `#pragma pack(...)` and `_Pragma("pack(...)")` become one `TokenKind::Pragma`
 //!   token holding the expanded tokens after `pragma`; other pragmas disappear.
 //! - A different macro redefinition is a warning (as in gcc); the new one wins.
-//! - Invalid UTF-8 in a source file is replaced by U+FFFD when the file is read.
+//! - A source byte that is not UTF-8 is kept as an escape character (`raw_bytes`) and
+//!   is that byte again inside a string or character literal, as in gcc.
 
 pub mod ast;
 mod classify;
@@ -37,6 +38,7 @@ mod lex;
 mod literal;
 pub mod parse;
 mod preprocess;
+mod raw_bytes;
 pub mod source;
 mod text;
 pub mod token;

@@ -41,7 +41,8 @@ pub struct SourceFile {
     pub name: String,
     /// The path on disk (for virtual files, the virtual name).
     pub path: PathBuf,
-    /// The whole text; invalid UTF-8 in the file was replaced by U+FFFD.
+    /// The whole text; each byte of the file that was not UTF-8 is one escape
+    /// character (`frontend::raw_bytes`), which literals turn back into that byte.
     pub text: Rc<str>,
     /// The location of the `#include` directive that brought this file in.
     pub included_from: Option<Loc>,

@@ -228,8 +228,9 @@ impl Keyword {
             "_Imaginary" => Imaginary,
             "__attribute__" | "__attribute" => Attribute,
             "__extension__" => Extension,
-            "__asm__" | "__asm" => Asm,
-            "__typeof__" | "__typeof" => Typeof,
+            // `asm` and `typeof` are keywords in gcc's default GNU C modes.
+            "__asm__" | "__asm" | "asm" => Asm,
+            "__typeof__" | "__typeof" | "typeof" => Typeof,
             "__alignof__" | "__alignof" => Alignof,
             _ => return None,
         })

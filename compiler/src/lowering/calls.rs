@@ -11,8 +11,8 @@
 //! Invariants: arguments are evaluated right to left (gcc -O0's order on x86-64), a
 //! record argument is copied (or read into pieces) as soon as it is evaluated; a direct call always matches
 //! the callee's IR signature (a mismatch, possible only through an old-style
-//! declaration, is a diagnostic, never invalid IR); every referenced function is
-//! lowered or declared.
+//! declaration, is adjusted as gcc passes it (`unprototyped.rs`) or is a diagnostic,
+//! never invalid IR); every referenced function is lowered or declared.
 
 use super::abi::{abi_signature, ArgPlace, RetPlace};
 use super::builder::exact;
@@ -42,6 +42,12 @@ impl FnLower<'_, '_> {
         };
         if let Some(name) = direct.filter(|n| super::varargs::is_va_builtin(n)) {
             return self.va_builtin(name, args, e);
+        }
+        if let Some(name) = direct {
+            let builtin = super::builtins::LoweredBuiltin::by_name(name);
+            if let Some(b) = builtin.filter(|_| self.ctx.definition(name).is_none()) {
+                return self.lower_builtin(b, name, args, e);
+            }
         }
         let target = match direct {
             Some(name) => Callee::Direct(name.to_string()),
@@ -112,9 +118,10 @@ impl FnLower<'_, '_> {
                 a.unwrap_or((t, exact(t, 0)))
             })
             .collect();
-        if let Callee::Direct(name) = &target {
-            self.check_direct(name, &ir_args, sig.ret, e)?;
-        }
+        let (ir_args, callee_ret) = match &target {
+            Callee::Direct(name) => self.check_direct(name, ir_args, sig.ret, e)?,
+            Callee::Indirect(_) => (ir_args, sig.ret),
+        };
         if let (
             RetPlace::Hidden {
                 out_of_band: true, ..
@@ -128,10 +135,20 @@ impl FnLower<'_, '_> {
         let dest = (sig.ret != IrType::Void).then(|| self.value());
         self.emit(Inst::Call {
             dest,
-            ret: sig.ret,
+            ret: callee_ret,
             callee: target,
             args: ir_args,
         });
+        // A result read in another signedness (`unprototyped.rs`): the same bits.
+        let dest = match dest {
+            Some(d) if callee_ret != sig.ret => {
+                match self.cast(callee_ret, Operand::Value(d), sig.ret) {
+                    Operand::Value(v) => Some(v),
+                    Operand::Const(_) => Some(d),
+                }
+            }
+            d => d,
+        };
         Ok(match (sig.ret_place, ret_slot, dest) {
             (_, Some(slot), _) => RVal::Record(slot),
             (RetPlace::Pair { piece, size, align }, _, Some(v)) => {
@@ -148,14 +165,16 @@ impl FnLower<'_, '_> {
         })
     }
 
-    /// References `name` and checks the call agrees with its IR signature.
+    /// References `name` and checks the call agrees with its IR signature; returns the
+    /// arguments to pass and the callee's result type (adjusted as gcc does for a callee
+    /// defined without a prototype: `unprototyped.rs`).
     fn check_direct(
         &mut self,
         name: &str,
-        args: &[(IrType, Operand)],
+        args: Vec<(IrType, Operand)>,
         ret: IrType,
         e: &Expr,
-    ) -> Res<()> {
+    ) -> Res<(Vec<(IrType, Operand)>, IrType)> {
         let fallback = IrDecl {
             name: name.to_string(),
             params: args.iter().map(|(t, _)| *t).collect(),
@@ -163,8 +182,10 @@ impl FnLower<'_, '_> {
             ret,
         };
         self.ctx.reference_function(name, e.loc, Some(fallback))?;
+        let mut unprototyped = false;
         let (params, variadic, callee_ret) = if let Some(def) = self.ctx.definition(name) {
             let s = def_signature(self.ctx, def).map_err(|m| self.err(e.loc, m))?;
+            unprototyped = !def.ty.has_prototype;
             (s.params, def.ty.variadic, s.ret)
         } else if let Some(d) = self.ctx.decls.get(name) {
             (d.params.clone(), d.variadic, d.ret)
@@ -177,15 +198,22 @@ impl FnLower<'_, '_> {
             args.len() == params.len()
         };
         let types_ok = args.iter().zip(&params).all(|((a, _), p)| a == p);
-        if !count_ok || !types_ok || ret != callee_ret {
-            return Err(self.err(
+        if count_ok && types_ok && ret == callee_ret {
+            return Ok((args, callee_ret));
+        }
+        let adjusted = if unprototyped && self.result_reinterpretable(callee_ret, ret) {
+            self.reconcile_unprototyped_args(&params, &args)
+        } else {
+            None
+        };
+        adjusted.map(|args| (args, callee_ret)).ok_or_else(|| {
+            self.err(
                 e.loc,
                 format!(
                     "call to `{name}` does not match its definition (arguments or return \
-                     type differ; old-style declarations are not supported here)"
+                     type differ beyond what gcc passes for an old-style definition)"
                 ),
-            ));
-        }
-        Ok(())
+            )
+        })
     }
 }

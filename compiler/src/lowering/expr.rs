@@ -73,7 +73,8 @@ impl FnLower<'_, '_> {
             | ExprKind::Local(_)
             | ExprKind::Global(_)
             | ExprKind::Deref(_)
-            | ExprKind::Member { .. } => self.load_expr(e),
+            | ExprKind::Member { .. }
+            | ExprKind::CompoundLiteral(..) => self.load_expr(e),
             ExprKind::Func(_) => Err(self.err(e.loc, "a function is used as a value")),
             ExprKind::Cast(inner) => self.lower_cast(inner, &e.ty.ty, e.loc),
             ExprKind::Decay(inner) | ExprKind::AddrOf(inner) => self.addr_value(inner),

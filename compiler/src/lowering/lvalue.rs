@@ -47,6 +47,14 @@ impl FnLower<'_, '_> {
                 Some(&a) => Ok(LVal::Addr(a)),
                 None => Err(self.err(e.loc, "internal error: unknown local")),
             },
+            ExprKind::CompoundLiteral(id, init) => {
+                // Initialised each time it is evaluated (`frontend/parse/compound_literal.rs`).
+                self.declare(*id, Some(init))?;
+                match self.locals.get(id.0 as usize) {
+                    Some(&a) => Ok(LVal::Addr(a)),
+                    None => Err(self.err(e.loc, "internal error: unknown local")),
+                }
+            }
             ExprKind::Global(id) => {
                 let Some(g) = self.ctx.unit.globals.get(id.0 as usize) else {
                     return Err(self.err(e.loc, "internal error: unknown global"));
@@ -147,6 +155,7 @@ impl FnLower<'_, '_> {
             | ExprKind::Global(_)
             | ExprKind::Deref(_)
             | ExprKind::Member { .. }
+            | ExprKind::CompoundLiteral(..)
             | ExprKind::Str(_) => match self.lvalue(e)? {
                 LVal::Addr(a) => Ok(a),
                 LVal::Bits { .. } => Err(self.err(e.loc, "a bit-field is not a struct")),

@@ -48,6 +48,7 @@ mod assign;
 mod bitfield;
 mod branch;
 mod builder;
+mod builtins;
 mod calls;
 mod checks;
 mod convert;
@@ -65,6 +66,7 @@ mod positions;
 mod stmt;
 mod switch;
 mod types;
+mod unprototyped;
 mod unsequenced;
 mod varargs;
 

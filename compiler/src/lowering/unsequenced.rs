@@ -31,7 +31,7 @@
 //! no compiler treats `v + v` as undefined, and csmith writes it); conditional accesses
 //! never take part.
 
-use crate::frontend::ast::{Expr, ExprKind, GlobalId, LocalId};
+use crate::frontend::ast::{Expr, ExprKind, GlobalId, Initializer, LocalId};
 
 /// The object an access is to: a local or global and a member path from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -216,6 +216,16 @@ fn collect_value(e: &Expr, out: &mut Vec<Access>) {
             write_of(lhs, out);
         }
         ExprKind::IncDec { operand, .. } => write_of(operand, out),
+        // The initializer's expressions, each counted as complete (never a false
+        // report); the hidden object itself is nobody else's.
+        ExprKind::CompoundLiteral(_, init) => match &**init {
+            Initializer::Expr(x) => collect_marked(x, out, false, true),
+            Initializer::List(items) => {
+                for item in items {
+                    collect_marked(&item.value, out, false, true);
+                }
+            }
+        },
         ExprKind::Call { callee, args, .. } => {
             // Complete before the call (a sequence point), so before its value.
             collect_marked(callee, out, false, true);

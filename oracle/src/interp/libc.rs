@@ -12,7 +12,9 @@
 //! - arguments arrive canonical for the types written at the call; results are returned
 //!   as raw bits and canonicalized by the caller in the call's return type;
 //! - pointers are checked by [`Memory`] (bounds, liveness, initialisation); sizes are read
-//!   unsigned; `memcpy` of overlapping ranges is undefined, `memmove` is not; `free` of a
+//!   unsigned; `memcpy`, `strcpy`, `strncpy` of overlapping ranges are undefined,
+//!   `memmove` is not; `sprintf` writes its text and NUL through bounds-checked stores
+//!   (so an overflowing buffer is undefined where it overflows); `free` of a
 //!   pointer `malloc` did not return, or twice, is undefined; `malloc` past the memory
 //!   limit returns null, as a real allocator may.
 
@@ -40,7 +42,15 @@ pub(crate) enum LibcFn {
     Malloc,
     Calloc,
     Free,
+    Strcpy,
+    Strncpy,
+    Strchr,
+    Strrchr,
+    Sprintf,
 }
+
+/// The longest text one `sprintf` may produce (longer is `Undefined(OutputLimit)`).
+const SPRINTF_MAX_BYTES: usize = 1 << 20;
 
 /// How a libc call ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,7 +64,7 @@ pub(crate) enum LibcResult {
 }
 
 impl LibcFn {
-    const ALL: [LibcFn; 15] = [
+    const ALL: [LibcFn; 20] = [
         LibcFn::Printf,
         LibcFn::Putchar,
         LibcFn::Puts,
@@ -70,6 +80,11 @@ impl LibcFn {
         LibcFn::Malloc,
         LibcFn::Calloc,
         LibcFn::Free,
+        LibcFn::Strcpy,
+        LibcFn::Strncpy,
+        LibcFn::Strchr,
+        LibcFn::Strrchr,
+        LibcFn::Sprintf,
     ];
 
     pub fn name(self) -> &'static str {
@@ -89,6 +104,11 @@ impl LibcFn {
             LibcFn::Malloc => "malloc",
             LibcFn::Calloc => "calloc",
             LibcFn::Free => "free",
+            LibcFn::Strcpy => "strcpy",
+            LibcFn::Strncpy => "strncpy",
+            LibcFn::Strchr => "strchr",
+            LibcFn::Strrchr => "strrchr",
+            LibcFn::Sprintf => "sprintf",
         }
     }
 
@@ -101,6 +121,7 @@ impl LibcFn {
     fn prototype(self) -> (usize, bool) {
         match self {
             LibcFn::Printf => (1, true),
+            LibcFn::Sprintf => (2, true),
             LibcFn::Abort => (0, false),
             LibcFn::Putchar
             | LibcFn::Puts
@@ -108,12 +129,15 @@ impl LibcFn {
             | LibcFn::Strlen
             | LibcFn::Malloc
             | LibcFn::Free => (1, false),
-            LibcFn::Strcmp | LibcFn::Calloc => (2, false),
+            LibcFn::Strcmp | LibcFn::Calloc | LibcFn::Strcpy | LibcFn::Strchr | LibcFn::Strrchr => {
+                (2, false)
+            }
             LibcFn::Memcpy
             | LibcFn::Memmove
             | LibcFn::Memset
             | LibcFn::Memcmp
-            | LibcFn::Strncmp => (3, false),
+            | LibcFn::Strncmp
+            | LibcFn::Strncpy => (3, false),
         }
     }
 
@@ -198,6 +222,42 @@ pub(crate) fn call(
                 mem.free(arg(0))?;
             }
             0
+        }
+        LibcFn::Strcpy => {
+            // The terminating NUL too; overlapping strings are undefined (`copy`).
+            let n = mem.c_string(arg(1), None)?.len() as u64;
+            mem.copy(arg(0), arg(1), n + 1, false)?;
+            arg(0)
+        }
+        LibcFn::Strncpy => {
+            // At most `n` bytes of the string, then NULs up to `n` bytes in all.
+            let n = arg(2);
+            let len = mem.c_string(arg(1), Some(n))?.len() as u64;
+            mem.copy(arg(0), arg(1), len, false)?;
+            mem.fill(arg(0).wrapping_add(len), 0, n - len)?;
+            arg(0)
+        }
+        LibcFn::Strchr | LibcFn::Strrchr => {
+            // The character converted to `char`; the terminating NUL can be found.
+            let s = mem.c_string(arg(0), None)?;
+            let c = arg(1) as u8;
+            let at = if c == 0 {
+                Some(s.len())
+            } else if f == LibcFn::Strchr {
+                s.iter().position(|&b| b == c)
+            } else {
+                s.iter().rposition(|&b| b == c)
+            };
+            at.map_or(0, |i| arg(0).wrapping_add(i as u64))
+        }
+        LibcFn::Sprintf => {
+            let mut text = Stdout::new(SPRINTF_MAX_BYTES);
+            let n = printf(mem, &mut text, arg(1), &args[2..], ptr_bytes)?;
+            let bytes = text.into_bytes();
+            for (i, &b) in bytes.iter().chain(&[0]).enumerate() {
+                mem.store(arg(0).wrapping_add(i as u64), 1, u64::from(b))?;
+            }
+            n
         }
     };
     Ok(LibcResult::Value(value))
@@ -363,6 +423,70 @@ mod tests {
             call8(LibcFn::Memcpy, &[q + 1, q, 4], &mut mem, &mut out),
             Err(Ub::MemcpyOverlap)
         );
+    }
+
+    #[test]
+    fn string_copies_and_searches() {
+        let mut mem = Memory::new(8);
+        let mut out = Stdout::new(100);
+        let abca = string(&mut mem, b"abca\0");
+        let (_, buf) = mem.allocate(8, 1, AllocKind::Heap).unwrap();
+        assert_eq!(
+            call8(LibcFn::Strcpy, &[buf, abca], &mut mem, &mut out),
+            Ok(buf)
+        );
+        assert_eq!(mem.read_bytes(buf, 5), Ok(&b"abca\0"[..]));
+        assert_eq!(
+            call8(LibcFn::Strcpy, &[buf + 1, buf], &mut mem, &mut out),
+            Err(Ub::MemcpyOverlap)
+        );
+        assert_eq!(
+            call8(LibcFn::Strncpy, &[buf, abca, 8], &mut mem, &mut out),
+            Ok(buf)
+        );
+        assert_eq!(mem.read_bytes(buf, 8), Ok(&b"abca\0\0\0\0"[..]));
+        assert_eq!(
+            call8(LibcFn::Strncpy, &[buf, abca, 9], &mut mem, &mut out),
+            Err(Ub::OutOfBounds)
+        );
+        let find = |m: &mut Memory, o: &mut Stdout, f, c| call8(f, &[abca, c], m, o);
+        assert_eq!(
+            find(&mut mem, &mut out, LibcFn::Strchr, 'a' as u64),
+            Ok(abca)
+        );
+        assert_eq!(
+            find(&mut mem, &mut out, LibcFn::Strrchr, 'a' as u64),
+            Ok(abca + 3)
+        );
+        assert_eq!(find(&mut mem, &mut out, LibcFn::Strchr, 'z' as u64), Ok(0));
+        assert_eq!(
+            find(&mut mem, &mut out, LibcFn::Strchr, 0x100),
+            Ok(abca + 4)
+        );
+        assert_eq!(
+            find(&mut mem, &mut out, LibcFn::Strrchr, 0x162),
+            Ok(abca + 1)
+        );
+    }
+
+    #[test]
+    fn sprintf_writes_text_and_nul() {
+        let mut mem = Memory::new(8);
+        let mut out = Stdout::new(100);
+        let fmt = string(&mut mem, b"x=%d;\0");
+        let (_, buf) = mem.allocate(6, 1, AllocKind::Heap).unwrap();
+        let args = [(IrType::Ptr, buf), (IrType::Ptr, fmt), (IrType::I32, 42)];
+        assert_eq!(
+            call(LibcFn::Sprintf, &args, &mut mem, &mut out, 8),
+            Ok(LibcResult::Value(5))
+        );
+        assert_eq!(mem.read_bytes(buf, 6), Ok(&b"x=42;\0"[..]));
+        let args = [(IrType::Ptr, buf), (IrType::Ptr, fmt), (IrType::I32, 420)];
+        assert_eq!(
+            call(LibcFn::Sprintf, &args, &mut mem, &mut out, 8),
+            Err(Ub::OutOfBounds)
+        );
+        assert_eq!(out.into_bytes(), b"");
     }
 
     #[test]

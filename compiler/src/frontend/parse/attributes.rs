@@ -4,8 +4,10 @@
 //! may appear at many places of a declaration, so the declaration parser calls
 //! `parse_attributes` wherever gcc accepts them and merges the result.
 //!
-//! Invariants: only `packed`, `aligned(N)` / `aligned` and `noinline` have an effect;
-//! every other attribute is parsed (balanced parentheses) and ignored. `#pragma pack`
+//! Invariants: only `packed`, `aligned(N)` / `aligned` and `noinline` (`noipa`) have an
+//! effect; the attributes of `IGNORED_ATTRIBUTES` (hints and diagnostics) are parsed
+//! (balanced parentheses) and ignored; any other attribute is an error at its name,
+//! since ignoring it could change what the program computes. `#pragma pack`
 //! changes `Parser::pack` / `Parser::pack_stack` exactly as gcc does; malformed or
 //! unsupported pack pragmas are warnings (gcc's wording), never errors.
 
@@ -31,6 +33,62 @@ impl Attrs {
         }
     }
 }
+
+/// Attributes accepted and ignored: each only informs optimisation or diagnostics, or
+/// has no effect on what a single translation unit computes (`section`, `visibility`).
+const IGNORED_ATTRIBUTES: &[&str] = &[
+    "access",
+    "alloc_align",
+    "alloc_size",
+    "always_inline",
+    "artificial",
+    "assume_aligned",
+    "cold",
+    "const",
+    "deprecated",
+    "designated_init",
+    "error",
+    "externally_visible",
+    "fallthrough",
+    "flatten",
+    "format",
+    "format_arg",
+    "gnu_inline",
+    "hot",
+    "leaf",
+    "malloc",
+    "may_alias",
+    "no_icf",
+    "no_instrument_function",
+    "no_reorder",
+    "no_sanitize",
+    "no_sanitize_address",
+    "no_sanitize_undefined",
+    "no_split_stack",
+    "no_stack_protector",
+    "noclone",
+    "noplt",
+    "nonnull",
+    "noreturn",
+    "nothrow",
+    "optimize",
+    "pure",
+    "returns_nonnull",
+    "returns_twice",
+    "section",
+    "sentinel",
+    "target",
+    "tls_model",
+    "unavailable",
+    "unused",
+    "used",
+    "visibility",
+    "warn_unused_result",
+    "warning",
+    // One translation unit: a weak definition is the definition, and a weak reference
+    // to a function or object nobody defines is refused ("not defined in this unit").
+    "weak",
+];
 
 /// The alignment `aligned` without argument means (the target's biggest alignment).
 const DEFAULT_MAX_ALIGN: u64 = 16;
@@ -65,7 +123,9 @@ impl Parser<'_> {
                 let bare = name.trim_start_matches("__").trim_end_matches("__");
                 match bare {
                     "packed" => attrs.packed = true,
-                    "noinline" => attrs.noinline = true,
+                    // `noipa`: no inlining and no interprocedural analysis; phicc's only
+                    // interprocedural pass is inlining.
+                    "noinline" | "noipa" => attrs.noinline = true,
                     "aligned" => {
                         let n = if self.eat_punct(Punct::LParen) {
                             let (v, loc) = self.decl_int_constant()?;
@@ -86,9 +146,18 @@ impl Parser<'_> {
                         });
                         continue;
                     }
-                    _ => {}
+                    _ if IGNORED_ATTRIBUTES.contains(&bare) => {}
+                    _ => {
+                        // Anything else may change a type, the layout, the ABI or what
+                        // runs (`mode`, `vector_size`, `transparent_union`, `cleanup`,
+                        // `constructor`, `weak`, `alias`, ...): ignoring it could be
+                        // wrong code.
+                        return Err(self.error_at(
+                            name_loc,
+                            format!("the attribute '{name}' is not supported by phicc"),
+                        ));
+                    }
                 }
-                let _ = name_loc;
                 if self.is_punct(Punct::LParen) {
                     self.skip_balanced_parens()?;
                 }

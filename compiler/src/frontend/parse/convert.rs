@@ -31,7 +31,11 @@ pub(crate) enum AssignCtx {
 /// Is the expression an lvalue kind (C99 6.3.2.1, as the AST contract lists them)?
 pub(crate) fn is_lvalue(e: &Expr) -> bool {
     match &e.kind {
-        ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Deref(_) | ExprKind::Str(_) => true,
+        ExprKind::Local(_)
+        | ExprKind::Global(_)
+        | ExprKind::Deref(_)
+        | ExprKind::Str(_)
+        | ExprKind::CompoundLiteral(..) => true,
         ExprKind::Member { base, .. } => is_lvalue(base),
         _ => false,
     }

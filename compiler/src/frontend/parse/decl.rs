@@ -22,10 +22,11 @@
 //! (only record and member alignment is modelled); `__asm__` symbol names.
 
 use super::attributes::Attrs;
-use super::declarator::{Declarator, DeclaratorKind, SpecContext, Storage};
+use super::declarator::{Declarator, DeclaratorKind, Derivation, SpecContext, Storage};
 use super::{FunctionState, OrdinaryEntity, Parser};
 use crate::frontend::ast::{
-    FunctionDecl, FunctionDef, GlobalId, GlobalVar, LocalId, LocalVar, Stmt,
+    Expr, ExprKind, FunctionDecl, FunctionDef, GlobalId, GlobalVar, Initializer, LocalId, LocalVar,
+    Stmt,
 };
 use crate::frontend::diag::Diagnostic;
 use crate::frontend::source::Loc;
@@ -265,7 +266,13 @@ impl Parser<'_> {
     /// function-definition: declaration-specifiers declarator compound-statement
     /// init-declarator: declarator attribute* ('=' initializer)?
     fn parse_external_declaration(&mut self) -> Result<(), Diagnostic> {
-        let spec = self.parse_decl_specs(SpecContext::Declaration)?;
+        let spec = if self.at_implicit_int_declaration() {
+            let loc = self.loc();
+            self.warn_at(loc, "type defaults to 'int' in declaration");
+            super::declarator::DeclSpec::implicit_int(loc)
+        } else {
+            self.parse_decl_specs(SpecContext::Declaration)?
+        };
         if matches!(spec.storage, Some(Storage::Auto | Storage::Register)) {
             return Err(self.error_at(
                 spec.loc,
@@ -289,6 +296,24 @@ impl Parser<'_> {
             let ty = self.apply_declarator(spec.ty.clone(), &d)?;
             let (name, loc) = self.declarator_name(&d)?;
             if let Type::Function(fty) = &ty.ty {
+                let identifier_list = matches!(
+                    d.derivations.last(),
+                    Some(Derivation::Function {
+                        identifier_list: true,
+                        ..
+                    })
+                );
+                if first
+                    && identifier_list
+                    && spec.storage != Some(Storage::Typedef)
+                    && !matches!(
+                        self.peek().kind,
+                        TokenKind::Punct(Punct::Semi | Punct::Comma | Punct::Assign)
+                    )
+                {
+                    let (d, fty) = self.parse_old_style_parameters(&fty.ret, &d)?;
+                    return self.parse_function_definition(&spec, &d, fty, attrs);
+                }
                 if first && self.is_punct(Punct::LBrace) && spec.storage != Some(Storage::Typedef) {
                     return self.parse_function_definition(&spec, &d, fty.clone(), attrs);
                 }
@@ -386,6 +411,13 @@ impl Parser<'_> {
     ) -> Result<Rc<FunctionType>, Diagnostic> {
         if !self.at_file_scope() && storage == Some(Storage::Static) {
             return Err(self.error_at(loc, format!("invalid storage class for function '{name}'")));
+        }
+        if attrs.aligned.is_some() {
+            // `__alignof__(f)` would have to answer it; phicc's types cannot carry it.
+            return Err(self.error_at(
+                loc,
+                "'aligned' attribute on a function is not supported by phicc",
+            ));
         }
         if matches!(fty.ret.ty, Type::Array(..) | Type::Function(_)) {
             return Err(self.error_at(
@@ -510,6 +542,12 @@ impl Parser<'_> {
                 ));
             }
         }
+        // Without a prototype, each parameter arrives in its promoted type (`old_style`).
+        let incoming: Vec<Type> = if fty.has_prototype {
+            Vec::new()
+        } else {
+            fty.params.iter().map(|p| p.ty.clone()).collect()
+        };
         let ty = self.declare_function(&name, loc, fty, spec.storage, spec.is_inline, attrs)?;
         if let Some(info) = self.decl.functions.get_mut(&*name) {
             info.defined = true;
@@ -521,19 +559,36 @@ impl Parser<'_> {
         });
         self.push_scope();
         let mut param_ids = Vec::new();
+        let mut narrowed = Vec::new();
         let mut result = Ok(Stmt::Null);
         for (i, p) in params.iter().enumerate() {
             let pname = p
                 .name
                 .as_ref()
                 .map_or_else(|| format!(".param{i}"), |n| n.0.to_string());
-            let id = self.add_local(LocalVar {
-                name: pname,
-                ty: p.ty.clone(),
+            let arrives = incoming.get(i).filter(|t| **t != p.ty.ty);
+            let mut id = self.add_local(LocalVar {
+                name: match arrives {
+                    Some(_) => format!(".promoted.{pname}"),
+                    None => pname.clone(),
+                },
+                ty: arrives.map_or_else(|| p.ty.clone(), |t| QualType::new(t.clone())),
                 loc: p.loc,
                 is_param: true,
             });
             param_ids.push(id);
+            if let Some(t) = arrives {
+                // `f(c) char c;`: the local `c` is the promoted argument converted.
+                let param = Expr::new(ExprKind::Local(id), t.clone(), p.loc);
+                id = self.add_local(LocalVar {
+                    name: pname,
+                    ty: p.ty.clone(),
+                    loc: p.loc,
+                    is_param: false,
+                });
+                let init = super::convert::cast_to(param, &p.ty.ty);
+                narrowed.push((id, Some(Initializer::Expr(init))));
+            }
             if let Some((n, l)) = &p.name {
                 if self
                     .scopes
@@ -548,6 +603,9 @@ impl Parser<'_> {
         }
         if result.is_ok() {
             result = self.parse_function_body();
+        }
+        if !narrowed.is_empty() {
+            result = result.map(|body| Stmt::Compound(vec![Stmt::Decl(narrowed), body]));
         }
         self.pop_scope();
         let state = self.func.take().unwrap_or_default();

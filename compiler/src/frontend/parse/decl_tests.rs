@@ -588,9 +588,37 @@ fn gnu_extensions_typeof_asm_attributes() {
 }
 
 #[test]
-fn old_style_definitions_are_rejected_clearly() {
-    assert!(error("int f(a, b) int a; int b; { return a + b; }").contains("not supported"));
-    assert!(error("int f(a) int a; { return a; }").contains("not supported"));
+fn old_style_definitions_and_implicit_int() {
+    // K&R definitions have no prototype: a `char` parameter arrives as the promoted
+    // `int` (a hidden parameter) and the named `char` local is initialised from it;
+    // an undeclared parameter and a specifier-less definition are `int`.
+    let o = parse("f(a, c, p) char c; long *p; { return a + c; }\nstatic x;\ny = 2;");
+    let f = o.unit.functions.iter().find(|f| f.name == "f").unwrap();
+    assert!(!f.ty.has_prototype);
+    assert_eq!(f.ty.ret.ty, Type::int());
+    let params: Vec<&Type> = f.ty.params.iter().map(|p| &p.ty).collect();
+    assert_eq!(
+        params,
+        [&Type::int(), &Type::int(), &ptr(int(IntKind::Long))]
+    );
+    let local = |i: usize| &f.locals[f.params[i].0 as usize];
+    assert_eq!(local(1).ty.ty, Type::int());
+    assert!(local(1).name.starts_with(".promoted."));
+    assert!(f
+        .locals
+        .iter()
+        .any(|l| l.name == "c" && l.ty.ty == int(IntKind::Char)));
+    assert_eq!(global(&o, "x").ty.ty, Type::int());
+    assert_eq!(global(&o, "y").ty.ty, Type::int());
+    assert!(error("int f(a) int b; { return a; }").contains("no such parameter"));
+    assert!(error("int f(a) int a; int a; { return a; }").contains("redefinition"));
+}
+
+#[test]
+fn attributes_that_could_change_the_meaning_are_refused() {
+    assert!(error("typedef int v4 __attribute__((vector_size(16)));").contains("vector_size"));
+    assert!(error("int x __attribute__((mode(DI)));").contains("'mode'"));
+    let _ = parse("int f(void) __attribute__((noipa, noclone, pure, weak));");
 }
 
 #[test]

@@ -50,6 +50,22 @@ pub(crate) struct DeclSpec {
     pub anonymous_record: bool,
 }
 
+impl DeclSpec {
+    /// The specifiers of a file-scope declaration written without any (`main() {`):
+    /// `int` (old-style C, `old_style`).
+    pub(crate) fn implicit_int(loc: Loc) -> DeclSpec {
+        DeclSpec {
+            storage: None,
+            ty: QualType::new(Type::int()),
+            is_inline: false,
+            attrs: Attrs::default(),
+            loc,
+            declares_tag: false,
+            anonymous_record: false,
+        }
+    }
+}
+
 /// Where specifiers appear (what is allowed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum SpecContext {
@@ -87,6 +103,9 @@ pub(crate) enum Derivation {
         params: Vec<ParamDecl>,
         variadic: bool,
         has_prototype: bool,
+        /// An old-style identifier list (`f(a, b)`): `params` are the names, typed `int`
+        /// until the definition's declaration list says otherwise (`old_style`).
+        identifier_list: bool,
         /// Where the parameter list starts; not yet used by a diagnostic.
         #[allow(dead_code)]
         loc: Loc,
@@ -618,6 +637,7 @@ impl Parser<'_> {
                 params: Vec::new(),
                 variadic: false,
                 has_prototype: false,
+                identifier_list: false,
                 loc,
             });
         }
@@ -628,8 +648,7 @@ impl Parser<'_> {
                     self.peek_at(1).kind,
                     TokenKind::Punct(Punct::Comma) | TokenKind::Punct(Punct::RParen)
                 ) {
-                    return Err(self
-                        .error_here("old-style (K&R) parameter lists are not supported by phicc"));
+                    return self.parse_identifier_list(loc);
                 }
                 return Err(self.error_here(format!("unknown type name '{n}'")));
             }
@@ -686,6 +705,7 @@ impl Parser<'_> {
             params,
             variadic,
             has_prototype: true,
+            identifier_list: false,
             loc,
         })
     }
@@ -746,6 +766,7 @@ impl Parser<'_> {
                     params,
                     variadic,
                     has_prototype,
+                    identifier_list,
                     ..
                 } => {
                     match &ty.ty {
@@ -763,8 +784,10 @@ impl Parser<'_> {
                         }
                         _ => {}
                     }
+                    // An identifier list outside a definition declares `f()` (gcc).
                     let params = params
                         .iter()
+                        .filter(|_| !identifier_list)
                         .map(|p| QualType::new(p.ty.ty.clone()))
                         .collect();
                     QualType::new(Type::Function(Rc::new(FunctionType {
@@ -825,7 +848,7 @@ fn type_depth(ty: &Type) -> usize {
 
 /// Parameter adjustment (C99 6.7.5.3p7-8): array of T -> pointer to T (with the
 /// bracket's qualifiers), function -> pointer to function.
-fn adjust_parameter_type(ty: QualType, d: &Declarator) -> QualType {
+pub(crate) fn adjust_parameter_type(ty: QualType, d: &Declarator) -> QualType {
     match &ty.ty {
         Type::Array(elem, _) => {
             let (c, v) = match d.derivations.last() {

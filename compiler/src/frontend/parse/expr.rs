@@ -16,7 +16,9 @@
 //!   for every later recursive walk.
 //! - `sizeof` never evaluates its operand: the AST holds only the resulting `IntLit`.
 //! - Calling an undeclared function declares `int f()` with gcc 12's warning
-//!   "implicit declaration of function 'f'" (C99 mode of gcc 12 warns, gcc 14 errors).
+//!   "implicit declaration of function 'f'" (C99 mode of gcc 12 warns, gcc 14 errors),
+//!   except a known library function or GNU builtin (`builtins.rs`), which gets its
+//!   real prototype.
 
 use super::convert::{cast_to, is_lvalue, AssignCtx};
 use super::int_const_type::int_constant_type;
@@ -620,7 +622,8 @@ impl Parser<'_> {
             let ty = p.parse_type_name()?;
             p.expect_punct(Punct::RParen)?;
             if p.is_punct(Punct::LBrace) {
-                return Err(p.error_here("compound literals are not supported"));
+                let literal = p.parse_compound_literal(&ty, loc)?;
+                return p.parse_postfix_suffixes(literal);
             }
             let operand = p.parse_cast_expr()?;
             p.build_cast(operand, &ty, loc)
@@ -951,8 +954,14 @@ impl Parser<'_> {
     ///     postfix-expression '.' identifier | postfix-expression '->' identifier
     ///     postfix-expression '++' | postfix-expression '--'
     pub(crate) fn parse_postfix_expr(&mut self) -> PResult<Expr> {
+        let e = self.parse_primary_expr()?;
+        self.parse_postfix_suffixes(e)
+    }
+
+    /// The postfix operators after `e` (a primary expression or a compound literal).
+    pub(crate) fn parse_postfix_suffixes(&mut self, e: Expr) -> PResult<Expr> {
         self.nested(|p| {
-            let mut e = p.parse_primary_expr()?;
+            let mut e = e;
             while let TokenKind::Punct(punct) = p.peek().kind {
                 match punct {
                     Punct::LBracket => {
@@ -1178,6 +1187,9 @@ impl Parser<'_> {
                 if let Some(b) = super::va_builtins::VaBuiltin::by_name(name) {
                     return self.parse_va_builtin(b);
                 }
+                if let Some(e) = self.parse_special_builtin(name, loc)? {
+                    return Ok(e);
+                }
                 self.bump();
                 self.resolve_identifier(name.clone(), loc)
             }
@@ -1255,6 +1267,15 @@ impl Parser<'_> {
             }
             None => {
                 if self.is_punct(Punct::LParen) && self.func.is_some() {
+                    if let Some(e) = self.declare_known_function(&name, loc) {
+                        return Ok(e);
+                    }
+                    if name.starts_with("__builtin_") {
+                        return Err(self.error_at(
+                            loc,
+                            format!("the GNU builtin '{name}' is not supported by phicc"),
+                        ));
+                    }
                     self.warn_at(
                         loc,
                         format!(

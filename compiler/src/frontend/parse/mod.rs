@@ -23,13 +23,20 @@
 //! - `const_eval.rs`: evaluation of constant expressions (integer constant expressions
 //!   and address constants for static initializers).
 //! - `stmt.rs`: statements, labels, `switch`/`case`, `break`/`continue` context.
+//! - `asm_stmt.rs`: `asm` statements with an empty template (optimisation barriers).
+//! - `compound_literal.rs`: `(T){ ... }` in functions.
+//! - `builtins.rs`: library functions and GNU builtins known without a declaration.
+//! - `old_style.rs`: implicit `int` at file scope and old-style (K&R) definitions.
 //!
 //! Invariants:
 //! - The parser never panics on any token stream; it stops at the first error and
 //!   returns it as a `Diagnostic` located at the offending token.
 //! - `tokens` always ends with `TokenKind::Eof`; the cursor never moves past it.
 
+mod asm_stmt;
 mod attributes;
+mod builtins;
+mod compound_literal;
 mod const_eval;
 mod convert;
 mod decl;
@@ -42,6 +49,7 @@ mod expr_tests;
 mod init;
 mod int_const_type;
 mod layout;
+mod old_style;
 mod static_init;
 mod stmt;
 #[cfg(test)]

@@ -177,6 +177,7 @@ impl Parser<'_> {
                     Ok(Stmt::Continue)
                 }
                 Keyword::Return => self.parse_return(),
+                Keyword::Asm => self.parse_asm_statement(),
                 _ => self.parse_expr_statement(),
             },
             _ => self.parse_expr_statement(),

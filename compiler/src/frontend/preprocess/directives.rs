@@ -10,9 +10,9 @@
 //!   taken: `#elif` after a taken branch is never evaluated, so an invalid expression
 //!   there is no error, as in gcc. Every other directive in a skipped group is ignored.
 //! - A directive consumes exactly its logical line.
-//! - `#pragma once` and `#pragma pack` are understood (`pack` is handed to the parser
-//!   as a pragma token, with its arguments macro-expanded as gcc does); other pragmas
-//!   are ignored. `#ident`/`#sccs` are accepted and ignored.
+//! - `#pragma once`, `#pragma pack` (handed to the parser as a pragma token, with its
+//!   arguments macro-expanded as gcc does) and `#pragma push_macro`/`pop_macro`
+//!   (`macro_stack`) are understood; other pragmas are ignored. `#ident`/`#sccs` are accepted and ignored.
 //! - A different redefinition of a macro is a warning with a note at the previous
 //!   definition; the new definition wins.
 
@@ -461,7 +461,13 @@ impl Preprocessor<'_> {
                     flags::LINE_START,
                 )))
             }
-            _ => Ok(None),
+            sym => {
+                let name = self.interner.get(sym);
+                if let Some(op) = super::macro_stack::MacroStackOp::from_pragma_name(name) {
+                    self.pragma_macro_stack(op, first, &line[1..]);
+                }
+                Ok(None)
+            }
         }
     }
 }

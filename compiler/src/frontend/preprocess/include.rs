@@ -78,13 +78,11 @@ pub(super) fn file_key(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
-/// Reads a file as text; invalid UTF-8 is replaced (documented in `SourceFile::text`).
+/// Reads a file as text; bytes that are not UTF-8 become escape characters
+/// (`frontend::raw_bytes`, documented in `SourceFile::text`).
 pub(super) fn read_text(path: &Path) -> std::io::Result<Rc<str>> {
     let bytes = std::fs::read(path)?;
-    Ok(match String::from_utf8(bytes) {
-        Ok(s) => Rc::from(s),
-        Err(e) => Rc::from(String::from_utf8_lossy(e.as_bytes()).into_owned()),
-    })
+    Ok(Rc::from(crate::frontend::raw_bytes::decode_source(bytes)))
 }
 
 /// Texts read so far and what the preprocessor learned about each file.

@@ -107,6 +107,16 @@ impl MacroTable {
         self.defs[index].replace(Rc::new(def))
     }
 
+    /// Puts back a saved state of `name` (`#pragma pop_macro`): that definition, or
+    /// none.
+    pub fn restore(&mut self, name: Sym, saved: Option<Rc<MacroDef>>) {
+        let index = name.0 as usize;
+        if self.defs.len() <= index {
+            self.defs.resize(index + 1, None);
+        }
+        self.defs[index] = saved;
+    }
+
     pub fn undef(&mut self, name: Sym) -> Option<Rc<MacroDef>> {
         self.defs.get_mut(name.0 as usize).and_then(Option::take)
     }

@@ -23,6 +23,7 @@ mod if_expr;
 mod include;
 #[cfg(test)]
 mod limit_tests;
+mod macro_stack;
 mod macros;
 mod predefined;
 
@@ -128,6 +129,8 @@ pub(crate) struct Preprocessor<'o> {
     in_if: bool,
     /// Tokens of `#pragma`s handed to the parser, indexed by a pragma token's `sym`.
     pragmas: Vec<Vec<PpToken>>,
+    /// Definitions saved by `#pragma push_macro`, per name (`macro_stack`).
+    pushed_macros: macro_stack::MacroStacks,
     warnings: Vec<Diagnostic>,
     expansion_budget: u64,
     argument_copy_budget: u64,
@@ -150,6 +153,7 @@ impl<'o> Preprocessor<'o> {
             frames: vec![Frame::files()],
             in_if: false,
             pragmas: Vec::new(),
+            pushed_macros: Default::default(),
             warnings: Vec::new(),
             expansion_budget: EXPANSION_BUDGET,
             argument_copy_budget: ARGUMENT_COPY_BUDGET,
