@@ -61,6 +61,12 @@ fn function_float_use(func: &IrFunction) -> Option<Option<&Inst>> {
     None
 }
 
+/// True when some function, declaration or global of `module` uses a float type: what the
+/// harness checks to leave native stages out (until the backends support floats).
+pub fn module_uses_float(module: &IrModule) -> bool {
+    first_float_use(module, Target::X86_64).is_some()
+}
+
 /// The error for the first use of floating point in `module`, if any.
 pub fn first_float_use(module: &IrModule, target: Target) -> Option<BackendError> {
     for func in &module.functions {

@@ -251,8 +251,12 @@ impl Cursor<'_> {
         if !is_float {
             return self.int().map(Literal::Int);
         }
+        // Syntax only: the literal must read in one of the float types (a NaN's bits
+        // decide which); the function's type is checked when the run is prepared.
         if let Err(message) = parse_float(IrType::F64, word) {
-            return Err(self.err(message));
+            if parse_float(IrType::F32, word).is_err() {
+                return Err(self.err(message));
+            }
         }
         let word = word.to_string();
         self.pos += word.len();

@@ -57,6 +57,13 @@ pub fn ir_native_rows(
     if plan.is_empty() {
         return Ok((stages, rows, notes));
     }
+    if compiler::backend::float_gate::module_uses_float(module) {
+        notes.push(format!(
+            "native stages skipped: {}",
+            crate::native::ir_program::FLOAT_UNSUPPORTED
+        ));
+        return Ok((stages, rows, notes));
+    }
     let mut prepared = module.clone();
     let funcs: Vec<&str> = directives.iter().map(|d| d.func.as_str()).collect();
     prepare_entries(&mut prepared, &funcs);
