@@ -157,7 +157,8 @@ impl GenKind {
         match self {
             GenKind::Phi => Some(PhiGenConfig::default()),
             GenKind::PhiFloat => Some(PhiGenConfig {
-                float_percent: FLOAT_PERCENT,
+                // Per type group (one to three per function): more than per slot.
+                float_percent: 2 * FLOAT_PERCENT,
                 ..PhiGenConfig::default()
             }),
             GenKind::Cfg | GenKind::CfgFloat => None,

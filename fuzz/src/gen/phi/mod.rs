@@ -15,6 +15,7 @@
 //! at all); the same bytes give the same module.
 
 mod control;
+mod float_expr;
 mod function;
 mod join;
 mod shuffle;
