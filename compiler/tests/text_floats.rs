@@ -58,7 +58,9 @@ fn float_forms_print_back_verbatim_and_round_trip() {
 
 /// `@f(f64) -> i32` with BODY (which may use `%0`), returning `%9`.
 fn with_body(body: &str) -> String {
-    format!("func @f(f64) -> i32 {{\n.LBB0:\n    %0 = paramref 0, f64\n{body}\n    ret i32 %9\n}}\n")
+    format!(
+        "func @f(f64) -> i32 {{\n.LBB0:\n    %0 = paramref 0, f64\n{body}\n    ret i32 %9\n}}\n"
+    )
 }
 
 #[track_caller]
@@ -76,23 +78,53 @@ fn rejects(body: &str, needle: &str) {
 fn verifier_float_rules() {
     rejects("    %9 = add f64 %0, %0", "float arithmetic is `fadd`");
     rejects("    %1 = neg f64 %0\n    %9 = cast f64 %1 to i32", "fneg");
-    rejects("    %1 = cmp eq f64 %0, %0\n    %9 = cast i8 %1 to i32", "fcmp");
-    rejects("    %1 = cast f64 %0 to i64\n    %9 = fadd i32 1, 2", "takes f32 or f64");
-    rejects("    %1 = fadd f64 %0, 1.5:f32\n    %9 = cast f64 %1 to i32", "float constants are never");
-    rejects("    %1 = fadd f64 %0, 1:i64\n    %9 = cast f64 %1 to i32", "float constants are never");
-    rejects("    %1 = bitcast f64 %0 to i32\n    %9 = copy i32 %1", "bitcast from f64 to i32");
-    rejects("    %1 = alloca i32, 4, 4\n    %2 = cast ptr %1 to f64\n    %9 = cast f64 %2 to i32", "floats convert only");
-    rejects("    %1 = fadd f32 %0, 1.0\n    %9 = cast f32 %1 to i32", "must be f32");
+    rejects(
+        "    %1 = cmp eq f64 %0, %0\n    %9 = cast i8 %1 to i32",
+        "fcmp",
+    );
+    rejects(
+        "    %1 = cast f64 %0 to i64\n    %9 = fadd i32 1, 2",
+        "takes f32 or f64",
+    );
+    rejects(
+        "    %1 = fadd f64 %0, 1.5:f32\n    %9 = cast f64 %1 to i32",
+        "float constants are never",
+    );
+    rejects(
+        "    %1 = fadd f64 %0, 1:i64\n    %9 = cast f64 %1 to i32",
+        "float constants are never",
+    );
+    rejects(
+        "    %1 = bitcast f64 %0 to i32\n    %9 = copy i32 %1",
+        "bitcast from f64 to i32",
+    );
+    rejects(
+        "    %1 = alloca i32, 4, 4\n    %2 = cast ptr %1 to f64\n    %9 = cast f64 %2 to i32",
+        "floats convert only",
+    );
+    rejects(
+        "    %1 = fadd f32 %0, 1.0\n    %9 = cast f32 %1 to i32",
+        "must be f32",
+    );
     rejects("    %9 = select i32 %0, 1, 2", "not an integer");
 }
 
 #[test]
 fn parser_float_literal_errors() {
     for (body, needle) in [
-        ("    %1 = fadd f64 %0, 1\n    %9 = cast f64 %1 to i32", "write a float"),
-        ("    %1 = fadd f64 %0, nan(0x7fc00000)\n    %9 = cast f64 %1 to i32", "not a NaN of f64"),
+        (
+            "    %1 = fadd f64 %0, 1\n    %9 = cast f64 %1 to i32",
+            "write a float",
+        ),
+        (
+            "    %1 = fadd f64 %0, nan(0x7fc00000)\n    %9 = cast f64 %1 to i32",
+            "not a NaN of f64",
+        ),
         ("    %9 = add i32 1.5, 2", "where a i32 is expected"),
-        ("    %1 = fcmp slt f64 %0, %0\n    %9 = cast i8 %1 to i32", "unknown float comparison predicate"),
+        (
+            "    %1 = fcmp slt f64 %0, %0\n    %9 = cast i8 %1 to i32",
+            "unknown float comparison predicate",
+        ),
     ] {
         let src = with_body(body);
         let e = parse_module(&src).expect_err("must not parse");

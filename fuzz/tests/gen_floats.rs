@@ -22,10 +22,18 @@ fn float_programs_verify_round_trip_and_contain_floats() {
         for seed in 0..SEEDS {
             let p = generate_from_seed(kind, seed);
             if let Err(errs) = verify_module(&p.module, VerifyMode::Ssa) {
-                panic!("{kind} seed {seed}: {}\n{}", errs[0], print_module(&p.module));
+                panic!(
+                    "{kind} seed {seed}: {}\n{}",
+                    errs[0],
+                    print_module(&p.module)
+                );
             }
             let text = print_module(&p.module);
-            assert_eq!(parse_module(&text).as_ref(), Ok(&p.module), "{kind} seed {seed}");
+            assert_eq!(
+                parse_module(&text).as_ref(),
+                Ok(&p.module),
+                "{kind} seed {seed}"
+            );
             for f in &p.module.functions {
                 for b in &f.blocks {
                     for i in &b.insts {
@@ -56,10 +64,16 @@ fn float_programs_verify_round_trip_and_contain_floats() {
             }
         }
         for want in ["fadd", "fsub", "fmul", "fdiv", "fneg", "fcmp", "bitcast"] {
-            assert!(ops.contains(want), "{kind}: no {want} in {SEEDS} programs: {ops:?}");
+            assert!(
+                ops.contains(want),
+                "{kind}: no {want} in {SEEDS} programs: {ops:?}"
+            );
         }
         for (from, to) in [(IrType::F64, IrType::F32), (IrType::F32, IrType::F64)] {
-            assert!(ops.contains(&format!("cast {from} {to}")), "{kind}: {ops:?}");
+            assert!(
+                ops.contains(&format!("cast {from} {to}")),
+                "{kind}: {ops:?}"
+            );
         }
         match kind {
             GenKind::CfgFloat => assert!(ops.contains("float slot"), "{ops:?}"),
@@ -85,7 +99,10 @@ fn float_programs_agree_at_every_stage() {
                 ),
             }
         }
-        assert!(agreed as u64 >= SEEDS * 99 / 100, "{kind}: {agreed} of {SEEDS} valid");
+        assert!(
+            agreed as u64 >= SEEDS * 99 / 100,
+            "{kind}: {agreed} of {SEEDS} valid"
+        );
     }
 }
 
@@ -120,7 +137,10 @@ fn integer_generators_make_no_floats() {
     for kind in GenKind::ALL {
         for seed in 0..50 {
             let text = print_module(&generate_from_seed(kind, seed).module);
-            assert!(!text.contains("f32") && !text.contains("f64"), "{kind} seed {seed}");
+            assert!(
+                !text.contains("f32") && !text.contains("f64"),
+                "{kind} seed {seed}"
+            );
         }
     }
 }

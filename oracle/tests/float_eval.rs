@@ -51,7 +51,12 @@ fn f64_specials() -> Vec<u64> {
     .iter()
     .map(|x: &f64| x.to_bits())
     .collect();
-    v.extend([1, 0x7ff8_0000_0000_0000, 0xfff8_0000_0000_0001, 0x7ff0_0000_0000_0001]);
+    v.extend([
+        1,
+        0x7ff8_0000_0000_0000,
+        0xfff8_0000_0000_0001,
+        0x7ff0_0000_0000_0001,
+    ]);
     v
 }
 
@@ -150,7 +155,12 @@ fn arithmetic_and_comparisons_match_the_interpreter() {
     let mut funcs = Vec::new();
     for ty in IrType::FLOATS {
         for op in FBinOp::ALL {
-            funcs.push((format!("{op}_{ty}"), vec![ty, ty], ty, format!("{op} {ty} %0, %1")));
+            funcs.push((
+                format!("{op}_{ty}"),
+                vec![ty, ty],
+                ty,
+                format!("{op} {ty} %0, %1"),
+            ));
         }
         funcs.push((format!("fneg_{ty}"), vec![ty], ty, format!("fneg {ty} %0")));
         for p in FCmpPred::ALL {
@@ -167,8 +177,14 @@ fn arithmetic_and_comparisons_match_the_interpreter() {
     for ty in IrType::FLOATS {
         let vals = values(ty, &mut rng, 40);
         for &a in &vals {
-            let run = program.run(&format!("fneg_{ty}"), &[a as i64]).expect("runs");
-            assert_eq!(eval_fneg(ty, a), outcome_bits(&run.outcome), "fneg {ty} {a:#x}");
+            let run = program
+                .run(&format!("fneg_{ty}"), &[a as i64])
+                .expect("runs");
+            assert_eq!(
+                eval_fneg(ty, a),
+                outcome_bits(&run.outcome),
+                "fneg {ty} {a:#x}"
+            );
             for &b in &vals {
                 for op in FBinOp::ALL {
                     let run = program
@@ -209,9 +225,15 @@ fn conversions_match_the_interpreter() {
     for &from in &scalars {
         for &to in &scalars {
             if from.is_float() || to.is_float() {
-                funcs.push((format!("cast_{from}_{to}"), vec![from], to, format!("cast {from} %0 to {to}")));
+                funcs.push((
+                    format!("cast_{from}_{to}"),
+                    vec![from],
+                    to,
+                    format!("cast {from} %0 to {to}"),
+                ));
             }
-            if from != to && from.max_size() == to.max_size() && (from.is_float() || to.is_float()) {
+            if from != to && from.max_size() == to.max_size() && (from.is_float() || to.is_float())
+            {
                 funcs.push((
                     format!("bitcast_{from}_{to}"),
                     vec![from],
@@ -226,22 +248,39 @@ fn conversions_match_the_interpreter() {
         let inputs: Vec<u64> = if from.is_float() {
             values(from, &mut rng, 200)
         } else {
-            let mut v = vec![0, 1, u64::MAX, 1 << 24, (1 << 24) + 1, (1 << 53) + 1, 1 << 63, (1 << 63) - 1, 0x8000_0001];
+            let mut v = vec![
+                0,
+                1,
+                u64::MAX,
+                1 << 24,
+                (1 << 24) + 1,
+                (1 << 53) + 1,
+                1 << 63,
+                (1 << 63) - 1,
+                0x8000_0001,
+            ];
             v.extend((0..200).map(|_| rng.next()));
             v.into_iter().map(|x| from.canonicalize(x, 8)).collect()
         };
         for &to in &scalars {
             for &a in &inputs {
                 if from.is_float() || to.is_float() {
-                    let run = program.run(&format!("cast_{from}_{to}"), &[a as i64]).expect("runs");
+                    let run = program
+                        .run(&format!("cast_{from}_{to}"), &[a as i64])
+                        .expect("runs");
                     assert_eq!(
                         eval_float_cast(from, to, a),
                         outcome_bits(&run.outcome),
                         "cast {from} {a:#x} to {to}"
                     );
                 }
-                if from != to && from.max_size() == to.max_size() && (from.is_float() || to.is_float()) {
-                    let run = program.run(&format!("bitcast_{from}_{to}"), &[a as i64]).expect("runs");
+                if from != to
+                    && from.max_size() == to.max_size()
+                    && (from.is_float() || to.is_float())
+                {
+                    let run = program
+                        .run(&format!("bitcast_{from}_{to}"), &[a as i64])
+                        .expect("runs");
                     assert_eq!(
                         eval_bitcast(from, to, a),
                         outcome_bits(&run.outcome),

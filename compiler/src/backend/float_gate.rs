@@ -118,11 +118,17 @@ mod tests {
             e.to_string(),
             "x86_64: in function @f: floating point is not supported by the x86_64 backend yet"
         );
-        let ints = parse_module("func @g(i32) -> i32 {\n.LBB0:\n  %0 = paramref 0, i32\n  ret i32 %0\n}\n")
-            .expect("parses");
+        let ints = parse_module(
+            "func @g(i32) -> i32 {\n.LBB0:\n  %0 = paramref 0, i32\n  ret i32 %0\n}\n",
+        )
+        .expect("parses");
         assert!(first_float_use(&ints, Target::Riscv64).is_none());
         let global = parse_module("global @d : 8 align 8 = [f64 1.5]\n").expect("parses");
         let e = first_float_use(&global, Target::Aarch64).expect("refused");
-        assert!(e.to_string().contains("@d: floating point is not supported"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("@d: floating point is not supported"),
+            "{e}"
+        );
     }
 }

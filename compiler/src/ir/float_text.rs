@@ -103,9 +103,13 @@ pub fn parse_float(ty: IrType, text: &str) -> Result<u64, String> {
         "nan" => F32_DEFAULT_NAN as u64,
         _ if is_decimal_float(text) || text == "inf" || text == "-inf" => {
             if wide {
-                text.parse::<f64>().map_err(|e| format!("`{text}`: {e}"))?.to_bits()
+                text.parse::<f64>()
+                    .map_err(|e| format!("`{text}`: {e}"))?
+                    .to_bits()
             } else {
-                text.parse::<f32>().map_err(|e| format!("`{text}`: {e}"))?.to_bits() as u64
+                text.parse::<f32>()
+                    .map_err(|e| format!("`{text}`: {e}"))?
+                    .to_bits() as u64
             }
         }
         _ => return Err(format!("`{text}` is not a float literal")),
@@ -134,7 +138,15 @@ mod tests {
             let text = format_float(IrType::F64, bits);
             assert_eq!(parse_float(IrType::F64, &text), Ok(bits), "{text}");
         }
-        for bits in [0u32, 0x8000_0000, 1, 0x7f7f_ffff, 0x3dcc_cccd, 0xffc0_0001, 0x7fc0_0000] {
+        for bits in [
+            0u32,
+            0x8000_0000,
+            1,
+            0x7f7f_ffff,
+            0x3dcc_cccd,
+            0xffc0_0001,
+            0x7fc0_0000,
+        ] {
             let text = format_float(IrType::F32, bits as u64);
             assert_eq!(parse_float(IrType::F32, &text), Ok(bits as u64), "{text}");
         }
@@ -154,7 +166,10 @@ mod tests {
         // (1.0). A hair above it must round up — but read as f64 first, the hair is lost
         // (f64 rounds it to exactly 1 + 2^-24) and the second rounding gives 1.0: the
         // double-rounding error that reading directly in f32 avoids.
-        assert_eq!(parse_float(IrType::F32, "1.000000059604644775390625"), Ok(0x3f80_0000));
+        assert_eq!(
+            parse_float(IrType::F32, "1.000000059604644775390625"),
+            Ok(0x3f80_0000)
+        );
         assert_eq!(
             parse_float(IrType::F32, "1.0000000596046447753906251"),
             Ok(0x3f80_0001)

@@ -371,7 +371,11 @@ pub enum Inst {
         rhs: Operand,
     },
     /// `%d = fneg TYPE A`: flips the sign bit (also of a NaN and of a zero)
-    FNeg { dest: Value, ty: IrType, src: Operand },
+    FNeg {
+        dest: Value,
+        ty: IrType,
+        src: Operand,
+    },
     /// `%d = fcmp PRED TYPE A, B` (result `i8`)
     FCmp {
         dest: Value,

@@ -26,8 +26,6 @@ pub mod verify;
 pub use constant::{IrConst, Operand};
 pub use entities::{BlockId, Value};
 pub use function::{BasicBlock, FuncAttrs, IrFunction};
-pub use instruction::{
-    konst, BinOp, Callee, CmpPred, FBinOp, FCmpPred, Inst, Terminator, UnOp,
-};
+pub use instruction::{konst, BinOp, Callee, CmpPred, FBinOp, FCmpPred, Inst, Terminator, UnOp};
 pub use module::{GlobalInit, GlobalItem, IrDecl, IrGlobal, IrModule};
 pub use types::IrType;

@@ -114,10 +114,7 @@ impl IrType {
 
     /// True for the eight integer types.
     pub fn is_integer(self) -> bool {
-        !matches!(
-            self,
-            IrType::Ptr | IrType::Void | IrType::F32 | IrType::F64
-        )
+        !matches!(self, IrType::Ptr | IrType::Void | IrType::F32 | IrType::F64)
     }
 
     /// True for `f32` and `f64`.
@@ -179,6 +176,9 @@ mod tests {
         assert_eq!(IrType::Ptr.canonicalize(0x1_0000_0004, 4), 4);
         assert_eq!(IrType::Ptr.canonicalize(0x1_0000_0004, 8), 0x1_0000_0004);
         assert_eq!(IrType::U64.canonicalize(u64::MAX, 8), u64::MAX);
-        assert_eq!(IrType::F32.canonicalize(0xffff_ffff_bf80_0000, 8), 0xbf80_0000);
+        assert_eq!(
+            IrType::F32.canonicalize(0xffff_ffff_bf80_0000, 8),
+            0xbf80_0000
+        );
     }
 }

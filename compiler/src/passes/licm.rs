@@ -130,7 +130,7 @@ fn may_speculate(inst: &Inst) -> bool {
             }
         }
         // Rule: a float to integer conversion is undefined out of range: never early.
-        Inst::Cast { from, to, .. } => !(from.is_float() && !to.is_float()),
+        Inst::Cast { from, to, .. } => !from.is_float() || to.is_float(),
         // Float arithmetic neither traps nor is undefined (IEEE default results).
         Inst::Un { .. }
         | Inst::Cmp { .. }

@@ -470,7 +470,10 @@ mod tests {
         let a = &d[0].args;
         assert_eq!(a[0].bits_in(IrType::F32), Ok(0x3dcc_cccd));
         assert_eq!(a[0].bits_in(IrType::F64), Ok(0x3fb9_9999_9999_999a));
-        assert_eq!(a[1].bits_in(IrType::F64), Ok(f64::NEG_INFINITY.to_bits() as i64));
+        assert_eq!(
+            a[1].bits_in(IrType::F64),
+            Ok(f64::NEG_INFINITY.to_bits() as i64)
+        );
         assert_eq!(a[2].bits_in(IrType::F32), Ok(0x7fc0_0001));
         assert!(a[2].bits_in(IrType::I32).is_err());
         assert!(Literal::Int(1).bits_in(IrType::F64).is_err());
@@ -512,7 +515,9 @@ pub fn format_directive(
     let args: Vec<String> = args
         .iter()
         .enumerate()
-        .map(|(i, &a)| Literal::of_bits(params.get(i).copied().unwrap_or(IrType::I64), a).to_string())
+        .map(|(i, &a)| {
+            Literal::of_bits(params.get(i).copied().unwrap_or(IrType::I64), a).to_string()
+        })
         .collect();
     let expect = match &result.outcome {
         Outcome::Returned(Some(v)) => format!("== {}", Literal::of_bits(ret, *v)),
@@ -547,7 +552,8 @@ mod format_tests {
         let d = parse_directives(&line).unwrap();
         assert_eq!(d[0].args, vec![Literal::Int(1), Literal::Int(-2)]);
         assert_eq!(d[0].expect, Expect::Returns(Literal::Int(-7)));
-        let floats = format_directive("f", &[IrType::F32], IrType::F64, &[0x3dcc_cccd], &r).unwrap();
+        let floats =
+            format_directive("f", &[IrType::F32], IrType::F64, &[0x3dcc_cccd], &r).unwrap();
         let d = parse_directives(&floats).unwrap();
         assert_eq!(d[0].args[0].bits_in(IrType::F32), Ok(0x3dcc_cccd));
         let Expect::Returns(v) = &d[0].expect else {
@@ -560,7 +566,8 @@ mod format_tests {
             stdout: vec![],
             steps: 1,
         };
-        let d = parse_directives(&format_directive("g", &[], IrType::I32, &[], &t).unwrap()).unwrap();
+        let d =
+            parse_directives(&format_directive("g", &[], IrType::I32, &[], &t).unwrap()).unwrap();
         assert_eq!(d[0].expect, Expect::Traps(Trap::DivOverflow));
         // Empty output is written too, so the line checks that nothing was printed.
         assert_eq!(d[0].stdout.as_deref(), Some(&b""[..]));

@@ -40,7 +40,12 @@ pub fn interesting_float(u: &mut Unstructured, ty: IrType) -> Result<IrConst> {
         1 => -0.0,
         2 => u.between(1, 12)? as f64 * if u.chance(30)? { -1.0 } else { 1.0 },
         3 => [0.5, 0.1, 0.2, 0.3, 1.5, 2.5, -0.75, 1e-3][u.index(8)?],
-        4 => [16777216.0, 16777217.0, 9007199254740992.0, 9007199254740993.0][u.index(4)?],
+        4 => [
+            16777216.0,
+            16777217.0,
+            9007199254740992.0,
+            9007199254740993.0,
+        ][u.index(4)?],
         5 => [2147483647.0, 2147483648.0, -2147483648.0, 4294967295.0][u.index(4)?],
         6 => [1e10, 1e-10, 65504.0, 3.4028234663852886e38][u.index(4)?],
         7 => [f64::MAX, f64::MIN_POSITIVE, 5e-324, 1.401298464324817e-45][u.index(4)?],
@@ -49,7 +54,7 @@ pub fn interesting_float(u: &mut Unstructured, ty: IrType) -> Result<IrConst> {
         10 => f64::NAN,
         11 => u.between(0, 1000)? as f64 / 64.0 - 7.0,
         _ => {
-            return Ok(random_float(u, ty)?);
+            return random_float(u, ty);
         }
     };
     Ok(if ty == IrType::F32 {
@@ -103,7 +108,13 @@ pub fn emit_fneg(b: &mut FuncBuilder, ty: IrType, src: Operand) -> Value {
 }
 
 /// Emits `fcmp pred ty lhs, rhs` (an `i8`).
-pub fn emit_fcmp(b: &mut FuncBuilder, pred: FCmpPred, ty: IrType, lhs: Operand, rhs: Operand) -> Value {
+pub fn emit_fcmp(
+    b: &mut FuncBuilder,
+    pred: FCmpPred,
+    ty: IrType,
+    lhs: Operand,
+    rhs: Operand,
+) -> Value {
     let dest = b.fresh();
     b.push(Inst::FCmp {
         dest,

@@ -30,9 +30,9 @@ use super::assigned::{Definitions, END_OF_BLOCK};
 use super::code::{
     CallSite, CallTarget, CompiledFunc, Edge, FuncRef, Loc, Op, PhiMove, Reg, SwitchTable, NO_INST,
 };
+use super::float::{FArith, FConv};
 use super::libc::LibcFn;
 use super::memory::{AllocKind, Memory};
-use super::float::{FArith, FConv};
 use super::value::{prepare_pred, Canon};
 use super::InterpError;
 use compiler::abi_intrinsics::{AbiHi, AbiLoad, AbiSret};

@@ -472,7 +472,13 @@ impl<'p> Machine<'p> {
                         charge!();
                         r!(d) = float::neg(wide, r!(s));
                     }
-                    Op::FCmp { d, a, b, pred, wide } => {
+                    Op::FCmp {
+                        d,
+                        a,
+                        b,
+                        pred,
+                        wide,
+                    } => {
                         charge!();
                         r!(d) = float::compare(pred, wide, r!(a), r!(b));
                     }

@@ -182,7 +182,10 @@ mod tests {
             wide: true,
         };
         assert_eq!(arith(div64, 0, 0), F64_NAN);
-        assert_eq!(arith(div64, 1f64.to_bits(), (-0.0f64).to_bits()), f64::NEG_INFINITY.to_bits());
+        assert_eq!(
+            arith(div64, 1f64.to_bits(), (-0.0f64).to_bits()),
+            f64::NEG_INFINITY.to_bits()
+        );
         assert_eq!(neg(false, F32_NAN), 0xffc0_0000);
         assert_eq!(compare(FCmpPred::Une, true, F64_NAN, F64_NAN), 1);
         assert_eq!(compare(FCmpPred::Oeq, true, F64_NAN, F64_NAN), 0);
@@ -193,16 +196,31 @@ mod tests {
     fn conversions_computed_by_hand() {
         let conv = |from, to, a| convert(FConv { from, to }, a);
         assert_eq!(conv(IrType::F64, IrType::I8, 127.99f64.to_bits()), Ok(127));
-        assert_eq!(conv(IrType::F64, IrType::I8, 128f64.to_bits()), Err(Ub::FloatToIntOutOfRange));
-        assert_eq!(conv(IrType::F64, IrType::I8, (-128.5f64).to_bits()), Ok((-128i64) as u64));
-        assert_eq!(conv(IrType::F32, IrType::U32, 0x4f80_0000), Err(Ub::FloatToIntOutOfRange)); // 2^32
+        assert_eq!(
+            conv(IrType::F64, IrType::I8, 128f64.to_bits()),
+            Err(Ub::FloatToIntOutOfRange)
+        );
+        assert_eq!(
+            conv(IrType::F64, IrType::I8, (-128.5f64).to_bits()),
+            Ok((-128i64) as u64)
+        );
+        assert_eq!(
+            conv(IrType::F32, IrType::U32, 0x4f80_0000),
+            Err(Ub::FloatToIntOutOfRange)
+        ); // 2^32
         assert_eq!(conv(IrType::F32, IrType::U32, 0x4f7f_ffff), Ok(0xffff_ff00));
-        assert_eq!(conv(IrType::F64, IrType::U64, F64_NAN), Err(Ub::FloatToIntOutOfRange));
+        assert_eq!(
+            conv(IrType::F64, IrType::U64, F64_NAN),
+            Err(Ub::FloatToIntOutOfRange)
+        );
         // -1 as u32 (0xffffffff) to f32 is 2^32 (0x4f800000), as i32 it is -1.0.
         assert_eq!(conv(IrType::U32, IrType::F32, 0xffff_ffff), Ok(0x4f80_0000));
         assert_eq!(conv(IrType::I32, IrType::F32, u64::MAX), Ok(0xbf80_0000));
         // f64 0.1 to f32 rounds to nearest: 0x3dcccccd.
-        assert_eq!(conv(IrType::F64, IrType::F32, 0.1f64.to_bits()), Ok(0x3dcc_cccd));
+        assert_eq!(
+            conv(IrType::F64, IrType::F32, 0.1f64.to_bits()),
+            Ok(0x3dcc_cccd)
+        );
         assert_eq!(conv(IrType::F32, IrType::F64, 0xff80_0001), Ok(F64_NAN));
     }
 }

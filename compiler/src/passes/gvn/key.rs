@@ -14,9 +14,7 @@
 //! known not to have changed in between.
 
 use crate::ir::eval::{is_commutative, swapped_pred};
-use crate::ir::{
-    BinOp, BlockId, CmpPred, FBinOp, FCmpPred, Inst, IrConst, IrType, Operand, UnOp,
-};
+use crate::ir::{BinOp, BlockId, CmpPred, FBinOp, FCmpPred, Inst, IrConst, IrType, Operand, UnOp};
 
 /// An operand in a key: a value number, or a constant already read at its position's type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -112,9 +110,7 @@ pub(super) fn expr_key(inst: &Inst, block: BlockId) -> Option<ExprKey> {
         Inst::FCmp {
             pred, ty, lhs, rhs, ..
         } => ExprKey::FCmp(*pred, *ty, operand(lhs, *ty), operand(rhs, *ty)),
-        Inst::Bitcast { from, src, to, .. } => {
-            ExprKey::Bitcast(*from, *to, operand(src, *from))
-        }
+        Inst::Bitcast { from, src, to, .. } => ExprKey::Bitcast(*from, *to, operand(src, *from)),
         Inst::Select {
             ty,
             cond,

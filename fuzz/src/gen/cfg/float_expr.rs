@@ -33,7 +33,9 @@ impl FnGen<'_, '_> {
             .slots
             .iter()
             .enumerate()
-            .filter(|(_, s)| s.spec.ty.is_float() && matches!(s.spec.role, Role::Data | Role::Param(_)))
+            .filter(|(_, s)| {
+                s.spec.ty.is_float() && matches!(s.spec.role, Role::Data | Role::Param(_))
+            })
             .map(|(i, _)| i)
             .collect()
     }

@@ -290,7 +290,9 @@ fn pick_int_param(u: &mut Unstructured, frame: &Frame) -> Result<Option<Slot>> {
 /// writes it (narrowed by the store), otherwise a constant of the slot's own type.
 pub fn initial_value(u: &mut Unstructured, ty: IrType) -> Result<Operand> {
     if ty.is_float() {
-        return Ok(Operand::Const(crate::gen::floats::interesting_float(u, ty)?));
+        return Ok(Operand::Const(crate::gen::floats::interesting_float(
+            u, ty,
+        )?));
     }
     Ok(if u.chance(50)? {
         Operand::Const(IrConst::new(IrType::I64, wide_literal(u, ty)?))

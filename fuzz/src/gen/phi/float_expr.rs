@@ -12,7 +12,9 @@
 use super::function::PhiGen;
 use crate::gen::choice::Pick;
 use crate::gen::consts::interesting;
-use crate::gen::floats::{emit_fbin, emit_fcmp, emit_fneg, float_op, float_pred, interesting_float};
+use crate::gen::floats::{
+    emit_fbin, emit_fcmp, emit_fneg, float_op, float_pred, interesting_float,
+};
 use arbitrary::Result;
 use compiler::ir::{konst, FBinOp, IrType, Operand};
 

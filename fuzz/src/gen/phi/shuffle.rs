@@ -50,7 +50,10 @@ pub fn plan_shuffle(u: &mut Unstructured, types: &[IrType]) -> Result<Vec<(usize
             }
             for &g in &group[m..] {
                 if u.chance(30)? {
-                    moves.push((g, Source::Const(super::float_expr::interesting_bits(u, ty)?)));
+                    moves.push((
+                        g,
+                        Source::Const(super::float_expr::interesting_bits(u, ty)?),
+                    ));
                 }
             }
         }
@@ -76,7 +79,10 @@ pub fn plan_shuffle(u: &mut Unstructured, types: &[IrType]) -> Result<Vec<(usize
         _ => {
             for &g in &group {
                 if u.chance(50)? {
-                    moves.push((g, Source::Const(super::float_expr::interesting_bits(u, ty)?)));
+                    moves.push((
+                        g,
+                        Source::Const(super::float_expr::interesting_bits(u, ty)?),
+                    ));
                 }
             }
         }
