@@ -46,6 +46,11 @@ fi
 if ! done_step "$out/mutants-c.log" '^[0-9]+ found, [0-9]+ missed'; then
   "$phihunt" bench mutants --gen c --budget 120s --seed "$seed" --out "$out/mutants-c" | tee "$out/mutants-c.log" || true
 fi
+# The float mutants need the float generators (the default ones make no floats).
+if ! done_step "$out/mutants-float.log" '^[0-9]+ found, [0-9]+ missed'; then
+  "$phihunt" bench mutants --gen cfg-float,phi-float --budget 60s --seed "$seed" --out "$out/mutants-float" \
+    const_fold_f32_truncated const_fold_fcmp_ordered const_fold_fptrunc_truncates | tee "$out/mutants-float.log" || true
+fi
 
 # The C generator checked: gcc -O0 equals its expected output on 10,000 seeds, and 1,000
 # seeds run clean under UBSan+ASan (failing seeds are saved; exit 1 if any).

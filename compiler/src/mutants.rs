@@ -42,6 +42,15 @@ pub enum Mutant {
     ConstFoldUdivSigned,
     /// Algebraic simplification rewrites `ashr` by a constant as `lshr`.
     SimplifyAshrAsLshr,
+    /// Constant folding computes `f32` arithmetic in `f64` and narrows the result by
+    /// cutting off the extra mantissa bits (round toward zero) instead of rounding.
+    ConstFoldF32Truncated,
+    /// Constant folding evaluates an unordered float comparison as its ordered twin
+    /// (`une` as `one`, `uge` as `oge`, ...): wrong exactly when an operand is a NaN.
+    ConstFoldFcmpOrdered,
+    /// Constant folding converts `f64` to `f32` by cutting off mantissa bits (one ulp
+    /// toward zero half the time) instead of rounding to nearest-even.
+    ConstFoldFptruncTruncates,
     /// GVN gives two loads of the same address the same number across a store.
     GvnLoadAcrossStore,
     /// LICM hoists a division out of a loop even when the loop guards its divisor.
@@ -91,7 +100,7 @@ pub enum Mutant {
 }
 
 impl Mutant {
-    pub const ALL: [Mutant; 30] = [
+    pub const ALL: [Mutant; 33] = [
         Mutant::PhiElimNoTemporaries,
         Mutant::PhiElimNoTrampoline,
         Mutant::PhiElimRepeatedTargetOnce,
@@ -104,6 +113,9 @@ impl Mutant {
         Mutant::CopyPropAfterPhiElim,
         Mutant::ConstFoldUdivSigned,
         Mutant::SimplifyAshrAsLshr,
+        Mutant::ConstFoldF32Truncated,
+        Mutant::ConstFoldFcmpOrdered,
+        Mutant::ConstFoldFptruncTruncates,
         Mutant::GvnLoadAcrossStore,
         Mutant::LicmHoistGuardedDiv,
         Mutant::DceRemovesStore,
@@ -139,6 +151,9 @@ impl Mutant {
             Mutant::CopyPropAfterPhiElim => "copy_prop_after_phi_elim",
             Mutant::ConstFoldUdivSigned => "const_fold_udiv_signed",
             Mutant::SimplifyAshrAsLshr => "simplify_ashr_as_lshr",
+            Mutant::ConstFoldF32Truncated => "const_fold_f32_truncated",
+            Mutant::ConstFoldFcmpOrdered => "const_fold_fcmp_ordered",
+            Mutant::ConstFoldFptruncTruncates => "const_fold_fptrunc_truncates",
             Mutant::GvnLoadAcrossStore => "gvn_load_across_store",
             Mutant::LicmHoistGuardedDiv => "licm_hoist_guarded_div",
             Mutant::DceRemovesStore => "dce_removes_store",
@@ -196,6 +211,9 @@ impl Mutant {
             | Mutant::CopyPropAfterPhiElim
             | Mutant::ConstFoldUdivSigned
             | Mutant::SimplifyAshrAsLshr
+            | Mutant::ConstFoldF32Truncated
+            | Mutant::ConstFoldFcmpOrdered
+            | Mutant::ConstFoldFptruncTruncates
             | Mutant::GvnLoadAcrossStore
             | Mutant::LicmHoistGuardedDiv
             | Mutant::DceRemovesStore

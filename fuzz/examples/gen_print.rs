@@ -21,7 +21,7 @@ fn main() {
     let small = args.iter().any(|a| a == "--small");
     let p = match (kind, small) {
         (_, false) => generate_from_seed(kind, seed),
-        (GenKind::Cfg, true) => cfg::generate_from_seed(
+        (GenKind::Cfg | GenKind::CfgFloat, true) => cfg::generate_from_seed(
             seed,
             &CfgGenConfig {
                 max_functions: 2,
@@ -30,10 +30,10 @@ fn main() {
                 max_params: 2,
                 max_globals: 1,
                 max_stmts: 3,
-                ..CfgGenConfig::default()
+                ..kind.cfg_config().unwrap_or_default()
             },
         ),
-        (GenKind::Phi, true) => phi::generate_from_seed(
+        (GenKind::Phi | GenKind::PhiFloat, true) => phi::generate_from_seed(
             seed,
             &PhiGenConfig {
                 max_functions: 1,
@@ -41,7 +41,7 @@ fn main() {
                 max_type_groups: 1,
                 max_blocks: 10,
                 max_stmts: 3,
-                ..PhiGenConfig::default()
+                ..kind.phi_config().unwrap_or_default()
             },
         ),
     };

@@ -154,8 +154,8 @@ enum BenchWhat {
         /// Time budget per mutant.
         #[arg(long, default_value = "60s", value_parser = parse_duration)]
         budget: Duration,
-        /// Generators: cfg, phi, c (generated C), csmith, mutate (mutants of the C corpus), a
-        /// list of them, or all (cfg, phi and c).
+        /// Generators: cfg, phi, c (generated C), cfg-float and phi-float (with floats),
+        /// csmith, mutate (mutants of the C corpus), a list of them, or all (cfg, phi and c).
         #[arg(long = "gen", default_value = "all")]
         generators: String,
         #[arg(long, default_value_t = 1)]
@@ -290,8 +290,8 @@ enum Command {
     /// The main job: generate programs, run every stage, save, reduce and report
     /// findings. Ends with the line `N findings`.
     Hunt {
-        /// Generators: cfg, phi, c (generated C), csmith, mutate (mutants of the C corpus), a
-        /// list of them, or all (cfg, phi and c).
+        /// Generators: cfg, phi, c (generated C), cfg-float and phi-float (with floats),
+        /// csmith, mutate (mutants of the C corpus), a list of them, or all (cfg, phi and c).
         #[arg(long = "gen", default_value = "all")]
         generators: String,
         /// How long to hunt, e.g. 30s, 10m, 8h.

@@ -68,10 +68,20 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 /// `; run:` lines for every expectation, one per line.
-pub fn directive_block(entry: &str, expectations: &[(Vec<i64>, RunResult)]) -> String {
+/// `module` gives the entry's types (float arguments and results are written as floats).
+pub fn directive_block(
+    entry: &str,
+    module: &IrModule,
+    expectations: &[(Vec<i64>, RunResult)],
+) -> String {
+    let (params, ret) = module
+        .function(entry)
+        .map_or((Vec::new(), compiler::ir::IrType::I64), |f| {
+            (f.params.clone(), f.ret)
+        });
     let mut s = String::new();
     for (args, r) in expectations {
-        if let Some(line) = format_directive(entry, args, r) {
+        if let Some(line) = format_directive(entry, &params, ret, args, r) {
             s.push_str(&line);
             s.push('\n');
         }
@@ -92,7 +102,7 @@ pub fn test_file_text(
         s.push_str(line);
         s.push('\n');
     }
-    s.push_str(&directive_block(entry, expectations));
+    s.push_str(&directive_block(entry, module, expectations));
     s.push('\n');
     s.push_str(&print_module(module));
     s

@@ -38,6 +38,9 @@ pub enum Ub {
     UninitRead,
     /// Shift by an amount >= the width.
     ShiftTooLarge,
+    /// A float converted to an integer type that cannot hold its truncated value, or a
+    /// NaN converted to an integer (C11 6.3.1.4p1).
+    FloatToIntOutOfRange,
     /// Access through a null or non-pointer value.
     InvalidPointer,
     /// Writing to a `const` global.

@@ -37,6 +37,7 @@
 
 pub mod aarch64;
 pub mod data;
+pub mod float_gate;
 pub mod frame;
 pub mod i686;
 pub mod liveness;
@@ -158,6 +159,9 @@ pub fn compile_module(
                 ));
             }
         }
+    }
+    if let Some(e) = float_gate::first_float_use(module, target) {
+        return Err(e);
     }
     // The record-piece loads of `lowering::abi` are plain loads to a backend.
     let module = &*crate::abi_intrinsics::lower_for_backend(module);

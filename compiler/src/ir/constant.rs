@@ -9,6 +9,10 @@
 //! 64-bit patterns, canonicalized to the pointer width only by whoever knows it). Build
 //! constants with [`IrConst::new`], which canonicalizes, so two equal numbers of one type
 //! always compare equal.
+//!
+//! Float constants keep their raw IEEE bit pattern in `bits` (an `f32` zero-extended from its
+//! 32 bits, an `f64` as its 64 bits), so two constants are equal exactly when their bits
+//! are: `-0.0` differs from `0.0` and every NaN payload is its own constant.
 
 use super::{IrType, Value};
 use std::fmt;
@@ -36,6 +40,31 @@ impl IrConst {
         IrConst { ty, bits: 0 }
     }
 
+    /// The `f32` constant with exactly these bits.
+    pub fn f32(value: f32) -> IrConst {
+        IrConst {
+            ty: IrType::F32,
+            bits: value.to_bits() as i64,
+        }
+    }
+
+    /// The `f64` constant with exactly these bits.
+    pub fn f64(value: f64) -> IrConst {
+        IrConst {
+            ty: IrType::F64,
+            bits: value.to_bits() as i64,
+        }
+    }
+
+    /// The float constant of type `ty` (`f32` or `f64`) whose bit pattern is `raw`
+    /// (truncated to the width); `None` for other types.
+    pub fn float_bits(ty: IrType, raw: u64) -> Option<IrConst> {
+        ty.is_float().then(|| IrConst {
+            ty,
+            bits: ty.canonicalize(raw, 8) as i64,
+        })
+    }
+
     /// The same number converted to `ty` (truncated, then extended by `ty`'s signedness).
     pub fn narrowed_to(self, ty: IrType) -> IrConst {
         IrConst::new(ty, self.bits)
@@ -58,6 +87,9 @@ impl fmt::Display for IrConst {
     /// The number alone, signed for signed types and unsigned otherwise; the `:TYPE`
     /// suffix is the printer's business (it depends on the instruction around it).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.ty.is_float() {
+            return f.write_str(&super::float_text::format_float(self.ty, self.bits as u64));
+        }
         if self.ty.is_signed() {
             write!(f, "{}", self.bits)
         } else {

@@ -1,5 +1,10 @@
 //! Instructions and terminators.
 //!
+//! Floats have their own opcodes (`fadd`, `fneg`, `fcmp`, `bitcast`) rather than sharing
+//! `add` and `cmp` with the integers: a pass that rewrites `add` by an integer identity
+//! (`x + 0 = x`, reassociation) then cannot touch a float by accident. Conversions between
+//! floats and integers are `cast`, with signedness in the integer type as for integers.
+//!
 //! Why: one enum per kind of thing a block holds, with the fields IR.md names, and ONE
 //! canonical visitor over the values an instruction uses ([`Inst::for_each_used_value`],
 //! the seed's `for_each_used_value`) that every pass calls instead of repeating the match.
@@ -152,6 +157,133 @@ impl CmpPred {
     }
 }
 
+/// Two-operand floating-point operations (IEEE 754, round to nearest-even). `frem` is
+/// left out: C has no float `%` (`fmod` is a library call).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FBinOp {
+    FAdd,
+    FSub,
+    FMul,
+    FDiv,
+}
+
+impl FBinOp {
+    pub const ALL: [FBinOp; 4] = [FBinOp::FAdd, FBinOp::FSub, FBinOp::FMul, FBinOp::FDiv];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FBinOp::FAdd => "fadd",
+            FBinOp::FSub => "fsub",
+            FBinOp::FMul => "fmul",
+            FBinOp::FDiv => "fdiv",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<FBinOp> {
+        FBinOp::ALL.iter().copied().find(|o| o.name() == s)
+    }
+}
+
+/// Float comparison predicates, as in LLVM: `o..` (ordered) is false when either operand is
+/// a NaN, `u..` (unordered) is true then; `ord` is "neither is NaN", `uno` "either is". C's
+/// `== < <= > >=` are `oeq olt ole ogt oge`, and C's `!=` is `une`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FCmpPred {
+    Oeq,
+    One,
+    Olt,
+    Ole,
+    Ogt,
+    Oge,
+    Ord,
+    Ueq,
+    Une,
+    Ult,
+    Ule,
+    Ugt,
+    Uge,
+    Uno,
+}
+
+impl FCmpPred {
+    pub const ALL: [FCmpPred; 14] = [
+        FCmpPred::Oeq,
+        FCmpPred::One,
+        FCmpPred::Olt,
+        FCmpPred::Ole,
+        FCmpPred::Ogt,
+        FCmpPred::Oge,
+        FCmpPred::Ord,
+        FCmpPred::Ueq,
+        FCmpPred::Une,
+        FCmpPred::Ult,
+        FCmpPred::Ule,
+        FCmpPred::Ugt,
+        FCmpPred::Uge,
+        FCmpPred::Uno,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FCmpPred::Oeq => "oeq",
+            FCmpPred::One => "one",
+            FCmpPred::Olt => "olt",
+            FCmpPred::Ole => "ole",
+            FCmpPred::Ogt => "ogt",
+            FCmpPred::Oge => "oge",
+            FCmpPred::Ord => "ord",
+            FCmpPred::Ueq => "ueq",
+            FCmpPred::Une => "une",
+            FCmpPred::Ult => "ult",
+            FCmpPred::Ule => "ule",
+            FCmpPred::Ugt => "ugt",
+            FCmpPred::Uge => "uge",
+            FCmpPred::Uno => "uno",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<FCmpPred> {
+        FCmpPred::ALL.iter().copied().find(|o| o.name() == s)
+    }
+
+    /// The predicate that gives the same answer with the operands swapped
+    /// (`a olt b` is `b ogt a`); NaN handling is unchanged.
+    pub fn swapped(self) -> FCmpPred {
+        match self {
+            FCmpPred::Olt => FCmpPred::Ogt,
+            FCmpPred::Ole => FCmpPred::Oge,
+            FCmpPred::Ogt => FCmpPred::Olt,
+            FCmpPred::Oge => FCmpPred::Ole,
+            FCmpPred::Ult => FCmpPred::Ugt,
+            FCmpPred::Ule => FCmpPred::Uge,
+            FCmpPred::Ugt => FCmpPred::Ult,
+            FCmpPred::Uge => FCmpPred::Ule,
+            p => p,
+        }
+    }
+
+    /// The predicate true exactly when this one is false (`olt` and `uge`): the logical
+    /// negation flips ordered and unordered, so `!(a < b)` is NOT `a >= b` for floats.
+    pub fn inverse(self) -> FCmpPred {
+        match self {
+            FCmpPred::Oeq => FCmpPred::Une,
+            FCmpPred::One => FCmpPred::Ueq,
+            FCmpPred::Olt => FCmpPred::Uge,
+            FCmpPred::Ole => FCmpPred::Ugt,
+            FCmpPred::Ogt => FCmpPred::Ule,
+            FCmpPred::Oge => FCmpPred::Ult,
+            FCmpPred::Ord => FCmpPred::Uno,
+            FCmpPred::Ueq => FCmpPred::One,
+            FCmpPred::Une => FCmpPred::Oeq,
+            FCmpPred::Ult => FCmpPred::Oge,
+            FCmpPred::Ule => FCmpPred::Ogt,
+            FCmpPred::Ugt => FCmpPred::Ole,
+            FCmpPred::Uge => FCmpPred::Olt,
+            FCmpPred::Uno => FCmpPred::Ord,
+        }
+    }
+}
+
 /// What a call calls.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Callee {
@@ -230,6 +362,35 @@ pub enum Inst {
         src: Operand,
         to: IrType,
     },
+    /// `%d = FOP TYPE A, B` (`fadd fsub fmul fdiv`; TYPE is `f32` or `f64`)
+    FBin {
+        dest: Value,
+        op: FBinOp,
+        ty: IrType,
+        lhs: Operand,
+        rhs: Operand,
+    },
+    /// `%d = fneg TYPE A`: flips the sign bit (also of a NaN and of a zero)
+    FNeg {
+        dest: Value,
+        ty: IrType,
+        src: Operand,
+    },
+    /// `%d = fcmp PRED TYPE A, B` (result `i8`)
+    FCmp {
+        dest: Value,
+        pred: FCmpPred,
+        ty: IrType,
+        lhs: Operand,
+        rhs: Operand,
+    },
+    /// `%d = bitcast FROM A to TO`: the same bits read in another type of the same size
+    Bitcast {
+        dest: Value,
+        from: IrType,
+        src: Operand,
+        to: IrType,
+    },
     /// `%d = copy TYPE A`
     Copy {
         dest: Value,
@@ -272,6 +433,10 @@ impl Inst {
             | Inst::Un { dest, .. }
             | Inst::Cmp { dest, .. }
             | Inst::Cast { dest, .. }
+            | Inst::FBin { dest, .. }
+            | Inst::FNeg { dest, .. }
+            | Inst::FCmp { dest, .. }
+            | Inst::Bitcast { dest, .. }
             | Inst::Copy { dest, .. }
             | Inst::Select { dest, .. }
             | Inst::Phi { dest, .. } => Some(*dest),
@@ -292,6 +457,10 @@ impl Inst {
             | Inst::Un { dest, .. }
             | Inst::Cmp { dest, .. }
             | Inst::Cast { dest, .. }
+            | Inst::FBin { dest, .. }
+            | Inst::FNeg { dest, .. }
+            | Inst::FCmp { dest, .. }
+            | Inst::Bitcast { dest, .. }
             | Inst::Copy { dest, .. }
             | Inst::Select { dest, .. }
             | Inst::Phi { dest, .. } => Some(dest),
@@ -308,11 +477,13 @@ impl Inst {
             | Inst::Load { ty, .. }
             | Inst::Bin { ty, .. }
             | Inst::Un { ty, .. }
+            | Inst::FBin { ty, .. }
+            | Inst::FNeg { ty, .. }
             | Inst::Copy { ty, .. }
             | Inst::Select { ty, .. }
             | Inst::Phi { ty, .. } => *ty,
-            Inst::Cmp { .. } => IrType::I8,
-            Inst::Cast { to, .. } => *to,
+            Inst::Cmp { .. } | Inst::FCmp { .. } => IrType::I8,
+            Inst::Cast { to, .. } | Inst::Bitcast { to, .. } => *to,
             Inst::Call { dest, ret, .. } => {
                 if dest.is_some() {
                     *ret
@@ -344,12 +515,17 @@ impl Inst {
                 f(dst, IrType::Ptr);
                 f(src, IrType::Ptr);
             }
-            Inst::Bin { ty, lhs, rhs, .. } | Inst::Cmp { ty, lhs, rhs, .. } => {
+            Inst::Bin { ty, lhs, rhs, .. }
+            | Inst::Cmp { ty, lhs, rhs, .. }
+            | Inst::FBin { ty, lhs, rhs, .. }
+            | Inst::FCmp { ty, lhs, rhs, .. } => {
                 f(lhs, *ty);
                 f(rhs, *ty);
             }
-            Inst::Un { ty, src, .. } | Inst::Copy { ty, src, .. } => f(src, *ty),
-            Inst::Cast { from, src, .. } => f(src, *from),
+            Inst::Un { ty, src, .. } | Inst::FNeg { ty, src, .. } | Inst::Copy { ty, src, .. } => {
+                f(src, *ty)
+            }
+            Inst::Cast { from, src, .. } | Inst::Bitcast { from, src, .. } => f(src, *from),
             Inst::Select {
                 ty,
                 cond,
@@ -394,11 +570,18 @@ impl Inst {
                 f(dst);
                 f(src);
             }
-            Inst::Bin { lhs, rhs, .. } | Inst::Cmp { lhs, rhs, .. } => {
+            Inst::Bin { lhs, rhs, .. }
+            | Inst::Cmp { lhs, rhs, .. }
+            | Inst::FBin { lhs, rhs, .. }
+            | Inst::FCmp { lhs, rhs, .. } => {
                 f(lhs);
                 f(rhs);
             }
-            Inst::Un { src, .. } | Inst::Copy { src, .. } | Inst::Cast { src, .. } => f(src),
+            Inst::Un { src, .. }
+            | Inst::FNeg { src, .. }
+            | Inst::Copy { src, .. }
+            | Inst::Cast { src, .. }
+            | Inst::Bitcast { src, .. } => f(src),
             Inst::Select {
                 cond,
                 on_true,
@@ -445,6 +628,8 @@ impl Inst {
         match self {
             Inst::Store { .. } | Inst::Memcpy { .. } | Inst::Call { .. } => true,
             Inst::Bin { op, .. } => op.can_trap() || op.is_shift(),
+            // A float to integer conversion is undefined when the value does not fit.
+            Inst::Cast { from, to, .. } => from.is_float() && !to.is_float(),
             // A load can fault; an alloca creates an object whose address may be compared.
             Inst::Load { .. } | Inst::Alloca { .. } => true,
             _ => false,
@@ -568,6 +753,18 @@ impl fmt::Display for BinOp {
 }
 
 impl fmt::Display for UnOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl fmt::Display for FBinOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl fmt::Display for FCmpPred {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }

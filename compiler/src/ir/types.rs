@@ -5,6 +5,10 @@
 //! opaque: their width is a property of the target (8 bytes on LP64, 4 on i686), never of
 //! the module, so every size query that can involve `ptr` takes the pointer width.
 //!
+//! The two binary floating-point types `f32` and `f64` (IEEE 754 binary32 and binary64) are
+//! neither integers nor pointers: integer operations refuse them, and their values are raw
+//! bit patterns (see `constant.rs` and `docs/ir-notes.md`).
+//!
 //! Invariants: `Display` is exactly the text form that the parser reads back.
 
 use std::fmt;
@@ -20,13 +24,15 @@ pub enum IrType {
     U16,
     U32,
     U64,
+    F32,
+    F64,
     Ptr,
     Void,
 }
 
 impl IrType {
     /// Every type, in text order; useful to generators and parsers.
-    pub const ALL: [IrType; 10] = [
+    pub const ALL: [IrType; 12] = [
         IrType::I8,
         IrType::I16,
         IrType::I32,
@@ -35,9 +41,14 @@ impl IrType {
         IrType::U16,
         IrType::U32,
         IrType::U64,
+        IrType::F32,
+        IrType::F64,
         IrType::Ptr,
         IrType::Void,
     ];
+
+    /// The floating-point types.
+    pub const FLOATS: [IrType; 2] = [IrType::F32, IrType::F64];
 
     /// The integer types (no `ptr`, no `void`).
     pub const INTEGERS: [IrType; 8] = [
@@ -62,6 +73,8 @@ impl IrType {
             IrType::U16 => "u16",
             IrType::U32 => "u32",
             IrType::U64 => "u64",
+            IrType::F32 => "f32",
+            IrType::F64 => "f64",
             IrType::Ptr => "ptr",
             IrType::Void => "void",
         }
@@ -77,8 +90,8 @@ impl IrType {
         match self {
             IrType::I8 | IrType::U8 => 1,
             IrType::I16 | IrType::U16 => 2,
-            IrType::I32 | IrType::U32 => 4,
-            IrType::I64 | IrType::U64 => 8,
+            IrType::I32 | IrType::U32 | IrType::F32 => 4,
+            IrType::I64 | IrType::U64 | IrType::F64 => 8,
             IrType::Ptr => ptr_bytes,
             IrType::Void => 0,
         }
@@ -101,16 +114,22 @@ impl IrType {
 
     /// True for the eight integer types.
     pub fn is_integer(self) -> bool {
-        !matches!(self, IrType::Ptr | IrType::Void)
+        !matches!(self, IrType::Ptr | IrType::Void | IrType::F32 | IrType::F64)
     }
 
-    /// True for integers and `ptr`: anything a register holds.
+    /// True for `f32` and `f64`.
+    pub fn is_float(self) -> bool {
+        matches!(self, IrType::F32 | IrType::F64)
+    }
+
+    /// True for integers, floats and `ptr`: anything a register holds.
     pub fn is_scalar(self) -> bool {
         self != IrType::Void
     }
 
     /// Brings the low `bits` of `raw` into this type's canonical 64-bit form: sign-extended
-    /// for signed types, zero-extended for unsigned ones and for `ptr`. Every value the
+    /// for signed types, zero-extended for unsigned ones, for `ptr` and for floats (an `f32`
+    /// is its 32-bit pattern in the low half, an `f64` its 64-bit pattern). Every value the
     /// interpreter keeps and every constant the IR holds is canonical.
     pub fn canonicalize(self, raw: u64, ptr_bytes: u32) -> u64 {
         let bits = self.bits(ptr_bytes);
@@ -142,6 +161,8 @@ mod tests {
             assert_eq!(IrType::from_name(t.name()), Some(t));
         }
         assert_eq!(IrType::from_name("i128"), None);
+        assert_eq!(IrType::from_name("f64"), Some(IrType::F64));
+        assert!(!IrType::F32.is_integer() && IrType::F32.is_float());
     }
 
     #[test]
@@ -155,5 +176,9 @@ mod tests {
         assert_eq!(IrType::Ptr.canonicalize(0x1_0000_0004, 4), 4);
         assert_eq!(IrType::Ptr.canonicalize(0x1_0000_0004, 8), 0x1_0000_0004);
         assert_eq!(IrType::U64.canonicalize(u64::MAX, 8), u64::MAX);
+        assert_eq!(
+            IrType::F32.canonicalize(0xffff_ffff_bf80_0000, 8),
+            0xbf80_0000
+        );
     }
 }

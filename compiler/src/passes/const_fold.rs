@@ -19,6 +19,9 @@
 //! time; fold arithmetic, comparisons or casts on `ptr` (the pointer width belongs to the
 //! target); touch anything with an effect (loads, stores, calls); change the CFG.
 //!
+//! Floats are folded by `const_fold/float.rs`, which says what it folds and what it
+//! leaves for run time (NaN results, out-of-range conversions).
+//!
 //! Mutant `ConstFoldUdivSigned`: `udiv`/`urem` are folded with signed division.
 
 use crate::ir::eval::{self, EvalError};
@@ -26,6 +29,7 @@ use crate::ir::substitute::{rewrite_in_dominance_order, Rewrite};
 use crate::ir::{BinOp, Inst, IrConst, IrFunction, IrType, Operand};
 use crate::mutants::{self, Mutant};
 
+mod float;
 #[cfg(test)]
 mod tests;
 
@@ -40,6 +44,9 @@ pub fn run(func: &mut IrFunction) -> usize {
 /// The constant `inst` computes, when its operands determine it and a run would compute
 /// one (no trap, no undefined behaviour). The constant has exactly `inst`'s result type.
 pub fn fold(inst: &Inst) -> Option<IrConst> {
+    if let Some(c) = float::fold_float(inst) {
+        return Some(c);
+    }
     match inst {
         Inst::Bin {
             op,

@@ -129,9 +129,15 @@ fn may_speculate(inst: &Inst) -> bool {
                 true
             }
         }
+        // Rule: a float to integer conversion is undefined out of range: never early.
+        Inst::Cast { from, to, .. } => !from.is_float() || to.is_float(),
+        // Float arithmetic neither traps nor is undefined (IEEE default results).
         Inst::Un { .. }
         | Inst::Cmp { .. }
-        | Inst::Cast { .. }
+        | Inst::FBin { .. }
+        | Inst::FNeg { .. }
+        | Inst::FCmp { .. }
+        | Inst::Bitcast { .. }
         | Inst::Select { .. }
         | Inst::Gep { .. }
         | Inst::GlobalAddr { .. }

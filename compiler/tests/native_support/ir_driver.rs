@@ -43,6 +43,8 @@ pub fn c_type(ty: IrType) -> &'static str {
         IrType::U32 => "unsigned int",
         IrType::I64 => "long long",
         IrType::U64 => "unsigned long long",
+        IrType::F32 => "float",
+        IrType::F64 => "double",
         IrType::Ptr => "void *",
         IrType::Void => "void",
     }
@@ -53,6 +55,11 @@ pub fn c_type(ty: IrType) -> &'static str {
 pub fn c_value(ty: IrType, value: u64) -> String {
     match ty {
         IrType::Ptr => format!("(void *)(unsigned long){value:#x}ULL"),
+        // A float from its bits, reinterpreted (never converted).
+        IrType::F32 => format!("((union {{ unsigned u; float f; }}){{ .u = {value:#x}U }}).f"),
+        IrType::F64 => {
+            format!("((union {{ unsigned long long u; double f; }}){{ .u = {value:#x}ULL }}).f")
+        }
         _ => format!("({}){value:#x}ULL", c_type(ty)),
     }
 }

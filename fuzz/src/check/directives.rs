@@ -6,23 +6,69 @@
 //! Grammar (one directive per comment line; anything else in comments is ignored):
 //! ```text
 //! run-line  := ';' 'run:' call expect [',' 'stdout' string]
-//! call      := '@' NAME '(' [INT (',' INT)*] ')'
-//! expect    := '==' INT | '==' 'void' | 'exit' INT | 'trap' TRAP
+//! call      := '@' NAME '(' [LIT (',' LIT)*] ')'
+//! expect    := '==' LIT | '==' 'void' | 'exit' INT | 'trap' TRAP
+//! LIT       := INT | FLOAT      (FLOAT as in the IR text: `1.5`, `-0.0`, `inf`, `nan(0x...)`)
 //! string    := '"' (char | '\n' | '\t' | '\\' | '\"' | '\' HEX HEX)* '"'
 //! ```
-//! Invariants: arguments and the expected value are kept as written (i128); they are read
-//! in the function's parameter and return types when the run happens, so `== 255` and
-//! `== -1` mean the same for an `i8` function. A malformed directive is an error with its
+//! Invariants: arguments and the expected value are kept as written ([`Literal`]); they
+//! are read in the function's parameter and return types when the run happens, so `== 255`
+//! and `== -1` mean the same for an `i8` function, and `0.1` is rounded once, to the `f32`
+//! or `f64` the function takes. An integer is never read as a float or the reverse. A float
+//! result is compared bit for bit (`-0.0` is not `0.0`; `nan` is the default NaN only). A malformed directive is an error with its
 //! line and column, never silently skipped: a line starting `; run` that does not parse is
 //! an error.
 
+use compiler::ir::float_text::{format_float, parse_float};
+use compiler::ir::{IrConst, IrType};
 use oracle::Trap;
+use std::fmt;
+
+/// A number in a directive, as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Literal {
+    Int(i128),
+    /// A float literal's text, read once its type is known.
+    Float(String),
+}
+
+impl Literal {
+    /// The canonical bits of this literal read in `ty`, or why it cannot be.
+    pub fn bits_in(&self, ty: IrType) -> Result<i64, String> {
+        match self {
+            Literal::Int(v) if ty.is_float() => Err(format!(
+                "integer {v} where a {ty} is expected (write a float, `{v}.0`)"
+            )),
+            Literal::Int(v) if IrConst::fits(ty, *v) => Ok(IrConst::new(ty, *v as i64).bits),
+            Literal::Int(v) => Err(format!("{v} does not fit {ty}")),
+            Literal::Float(text) => parse_float(ty, text).map(|bits| bits as i64),
+        }
+    }
+
+    /// The literal that reads back as `bits` of type `ty`.
+    pub fn of_bits(ty: IrType, bits: i64) -> Literal {
+        if ty.is_float() {
+            Literal::Float(format_float(ty, bits as u64))
+        } else {
+            Literal::Int(bits as i128)
+        }
+    }
+}
+
+impl fmt::Display for Literal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Literal::Int(v) => write!(f, "{v}"),
+            Literal::Float(t) => f.write_str(t),
+        }
+    }
+}
 
 /// What a run must end in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Expect {
-    /// `== INT`
-    Returns(i128),
+    /// `== LIT`
+    Returns(Literal),
     /// `== void`
     ReturnsVoid,
     /// `exit INT`
@@ -37,7 +83,7 @@ pub struct RunDirective {
     /// 1-based line of the directive in its file.
     pub line: u32,
     pub func: String,
-    pub args: Vec<i128>,
+    pub args: Vec<Literal>,
     pub expect: Expect,
     /// Expected stdout bytes; `None` means stdout is not checked.
     pub stdout: Option<Vec<u8>>,
@@ -184,6 +230,39 @@ impl Cursor<'_> {
         Ok(n)
     }
 
+    /// LIT := INT | FLOAT. A word with a `.` or an exponent (not in hex), `inf`, `-inf`,
+    /// `nan` or `nan(...)` is a float; its syntax is checked here, its rounding later.
+    fn literal(&mut self) -> Result<Literal, DirectiveError> {
+        self.skip_ws();
+        let rest = self.rest();
+        let word: &str = if rest.starts_with("nan(") {
+            rest.find(')').map_or(rest, |i| &rest[..=i])
+        } else {
+            let end = rest
+                .find(|c: char| c.is_whitespace() || c == ',' || c == ')')
+                .unwrap_or(rest.len());
+            &rest[..end]
+        };
+        let unsigned = word.strip_prefix('-').unwrap_or(word);
+        let is_hex = unsigned.starts_with("0x") || unsigned.starts_with("0X");
+        let is_float = unsigned.starts_with("inf")
+            || unsigned.starts_with("nan")
+            || (!is_hex && unsigned.contains(['.', 'e', 'E']));
+        if !is_float {
+            return self.int().map(Literal::Int);
+        }
+        // Syntax only: the literal must read in one of the float types (a NaN's bits
+        // decide which); the function's type is checked when the run is prepared.
+        if let Err(message) = parse_float(IrType::F64, word) {
+            if parse_float(IrType::F32, word).is_err() {
+                return Err(self.err(message));
+            }
+        }
+        let word = word.to_string();
+        self.pos += word.len();
+        Ok(Literal::Float(word))
+    }
+
     /// INT := '-'? (DIGITS | '0x' HEX)
     fn int(&mut self) -> Result<i128, DirectiveError> {
         self.skip_ws();
@@ -269,7 +348,7 @@ impl Cursor<'_> {
         let mut args = Vec::new();
         if !self.eat(")") {
             loop {
-                args.push(self.int()?);
+                args.push(self.literal()?);
                 if self.eat(")") {
                     break;
                 }
@@ -298,13 +377,13 @@ impl Cursor<'_> {
         })
     }
 
-    /// expect := '==' INT | '==' 'void' | 'exit' INT | 'trap' TRAP
+    /// expect := '==' LIT | '==' 'void' | 'exit' INT | 'trap' TRAP
     fn expectation(&mut self) -> Result<Expect, DirectiveError> {
         if self.eat("==") {
             if self.eat("void") {
                 return Ok(Expect::ReturnsVoid);
             }
-            return Ok(Expect::Returns(self.int()?));
+            return Ok(Expect::Returns(self.literal()?));
         }
         if self.eat("exit") {
             let v = self.int()?;
@@ -345,8 +424,8 @@ mod tests {
         .unwrap();
         assert_eq!(d.len(), 2);
         assert_eq!(d[0].func, "f");
-        assert_eq!(d[0].args, vec![3, 4]);
-        assert_eq!(d[0].expect, Expect::Returns(7));
+        assert_eq!(d[0].args, vec![Literal::Int(3), Literal::Int(4)]);
+        assert_eq!(d[0].expect, Expect::Returns(Literal::Int(7)));
         assert_eq!(d[0].stdout, None);
         assert_eq!(d[1].line, 2);
         assert_eq!(d[1].stdout.as_deref(), Some(&b"checksum = 5\n"[..]));
@@ -357,7 +436,7 @@ mod tests {
         let src = "func @f() -> void {\n; a comment\n    ret ; trailing\n}\n;run: @g(-1, 0x10) exit 3\n; run: @h() trap div_by_zero\n; run: @v() == void, stdout \"\\00\\ff\"\n";
         let d = parse_directives(src).unwrap();
         assert_eq!(d.len(), 3);
-        assert_eq!(d[0].args, vec![-1, 16]);
+        assert_eq!(d[0].args, vec![Literal::Int(-1), Literal::Int(16)]);
         assert_eq!(d[0].expect, Expect::Exits(3));
         assert_eq!(d[1].expect, Expect::Traps(Trap::DivByZero));
         assert_eq!(d[2].stdout.as_deref(), Some(&[0u8, 0xff][..]));
@@ -381,6 +460,27 @@ mod tests {
         assert!(parse_directives("; running total: 3\n; runner: x")
             .unwrap()
             .is_empty());
+        let e = parse_directives("; run: @f(1.5e) == 1").unwrap_err();
+        assert_eq!(e.col, 11);
+    }
+
+    #[test]
+    fn float_literals_are_read_in_the_function_types() {
+        let d = parse_directives("; run: @f(0.1, -inf, nan(0x7fc00001)) == -0.0").unwrap();
+        let a = &d[0].args;
+        assert_eq!(a[0].bits_in(IrType::F32), Ok(0x3dcc_cccd));
+        assert_eq!(a[0].bits_in(IrType::F64), Ok(0x3fb9_9999_9999_999a));
+        assert_eq!(
+            a[1].bits_in(IrType::F64),
+            Ok(f64::NEG_INFINITY.to_bits() as i64)
+        );
+        assert_eq!(a[2].bits_in(IrType::F32), Ok(0x7fc0_0001));
+        assert!(a[2].bits_in(IrType::I32).is_err());
+        assert!(Literal::Int(1).bits_in(IrType::F64).is_err());
+        let Expect::Returns(r) = &d[0].expect else {
+            panic!("expected a value")
+        };
+        assert_eq!(r.bits_in(IrType::F64), Ok(i64::MIN));
     }
 }
 
@@ -402,11 +502,25 @@ pub fn escape_bytes(bytes: &[u8]) -> String {
 
 /// The `; run:` line that expects `result` from `@func(args)`; `None` when the outcome is
 /// not something a directive can expect (undefined behaviour, out of fuel).
-pub fn format_directive(func: &str, args: &[i64], result: &oracle::RunResult) -> Option<String> {
+/// `params` and `ret` are the function's types (floats are written as floats; a missing
+/// parameter type is read as an integer).
+pub fn format_directive(
+    func: &str,
+    params: &[IrType],
+    ret: IrType,
+    args: &[i64],
+    result: &oracle::RunResult,
+) -> Option<String> {
     use oracle::Outcome;
-    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    let args: Vec<String> = args
+        .iter()
+        .enumerate()
+        .map(|(i, &a)| {
+            Literal::of_bits(params.get(i).copied().unwrap_or(IrType::I64), a).to_string()
+        })
+        .collect();
     let expect = match &result.outcome {
-        Outcome::Returned(Some(v)) => format!("== {v}"),
+        Outcome::Returned(Some(v)) => format!("== {}", Literal::of_bits(ret, *v)),
         Outcome::Returned(None) => "== void".to_string(),
         Outcome::Exited(c) => format!("exit {c}"),
         Outcome::Trapped(t) => format!("trap {}", trap_name(*t)),
@@ -434,17 +548,26 @@ mod format_tests {
             stdout: b"a\"b\\c\n\x01\xff".to_vec(),
             steps: 1,
         };
-        let line = format_directive("f", &[1, -2], &r).unwrap();
+        let line = format_directive("f", &[], IrType::I32, &[1, -2], &r).unwrap();
         let d = parse_directives(&line).unwrap();
-        assert_eq!(d[0].args, vec![1, -2]);
-        assert_eq!(d[0].expect, Expect::Returns(-7));
+        assert_eq!(d[0].args, vec![Literal::Int(1), Literal::Int(-2)]);
+        assert_eq!(d[0].expect, Expect::Returns(Literal::Int(-7)));
+        let floats =
+            format_directive("f", &[IrType::F32], IrType::F64, &[0x3dcc_cccd], &r).unwrap();
+        let d = parse_directives(&floats).unwrap();
+        assert_eq!(d[0].args[0].bits_in(IrType::F32), Ok(0x3dcc_cccd));
+        let Expect::Returns(v) = &d[0].expect else {
+            panic!("expected a value")
+        };
+        assert_eq!(v.bits_in(IrType::F64), Ok(-7));
         assert_eq!(d[0].stdout.as_deref(), Some(&r.stdout[..]));
         let t = RunResult {
             outcome: Outcome::Trapped(Trap::DivOverflow),
             stdout: vec![],
             steps: 1,
         };
-        let d = parse_directives(&format_directive("g", &[], &t).unwrap()).unwrap();
+        let d =
+            parse_directives(&format_directive("g", &[], IrType::I32, &[], &t).unwrap()).unwrap();
         assert_eq!(d[0].expect, Expect::Traps(Trap::DivOverflow));
         // Empty output is written too, so the line checks that nothing was printed.
         assert_eq!(d[0].stdout.as_deref(), Some(&b""[..]));
@@ -453,6 +576,6 @@ mod format_tests {
             stdout: vec![],
             steps: 1,
         };
-        assert_eq!(format_directive("g", &[], &ub), None);
+        assert_eq!(format_directive("g", &[], IrType::I32, &[], &ub), None);
     }
 }

@@ -15,7 +15,7 @@ use crate::native::NativePlan;
 use crate::stages::{snapshot_stages, StageFailure};
 use compiler::ir::text::parse_module;
 use compiler::ir::verify::{verify_module, VerifyMode};
-use compiler::ir::{IrConst, IrModule, IrType};
+use compiler::ir::{IrModule, IrType};
 use compiler::pipeline::PipelineOptions;
 use oracle::{Outcome, Program, RunConfig, RunResult};
 
@@ -124,21 +124,23 @@ fn prepare(file: &str, m: &IrModule, d: &RunDirective) -> Result<PreparedRun, St
         )));
     }
     let mut args = Vec::new();
-    for (i, (&a, &ty)) in d.args.iter().zip(&f.params).enumerate() {
-        if !IrConst::fits(ty, a) {
-            return Err(at(format!("argument {} ({a}) does not fit {ty}", i + 1)));
+    for (i, (a, &ty)) in d.args.iter().zip(&f.params).enumerate() {
+        match a.bits_in(ty) {
+            Ok(bits) => args.push(bits),
+            Err(why) => return Err(at(format!("argument {}: {why}", i + 1))),
         }
-        args.push(IrConst::new(ty, a as i64).bits);
     }
-    match d.expect {
+    match &d.expect {
         Expect::Returns(v) if f.ret == IrType::Void => {
             return Err(at(format!(
                 "@{} returns void; write `== void`, not `== {v}`",
                 d.func
             )))
         }
-        Expect::Returns(v) if !IrConst::fits(f.ret, v) => {
-            return Err(at(format!("expected value {v} does not fit {}", f.ret)))
+        Expect::Returns(v) => {
+            if let Err(why) = v.bits_in(f.ret) {
+                return Err(at(format!("expected value: {why}")));
+            }
         }
         Expect::ReturnsVoid if f.ret != IrType::Void => {
             return Err(at(format!("@{} returns {}, not void", d.func, f.ret)))
@@ -151,9 +153,7 @@ fn prepare(file: &str, m: &IrModule, d: &RunDirective) -> Result<PreparedRun, St
 /// True when `r` is what `d` asks for.
 fn meets(d: &RunDirective, ret: IrType, r: &RunResult) -> bool {
     let outcome_ok = match (&d.expect, &r.outcome) {
-        (Expect::Returns(v), Outcome::Returned(Some(got))) => {
-            IrConst::new(ret, *v as i64).bits == *got
-        }
+        (Expect::Returns(v), Outcome::Returned(Some(got))) => v.bits_in(ret) == Ok(*got),
         (Expect::ReturnsVoid, Outcome::Returned(None)) => true,
         (Expect::Exits(c), Outcome::Exited(got)) => c == got,
         (Expect::Traps(t), Outcome::Trapped(got)) => t == got,

@@ -17,7 +17,7 @@ use super::evaluate::Cell;
 use crate::native::ir_program::{prepare_entries, run_ir_stage, CallExpectation, IrStageResult};
 use crate::native::{NativePlan, RowVerdict};
 use crate::stages::final_stage;
-use compiler::ir::{IrConst, IrModule, IrType};
+use compiler::ir::{IrModule, IrType};
 use compiler::pipeline::PipelineOptions;
 use oracle::Outcome;
 
@@ -32,11 +32,12 @@ pub fn cell_of(v: &RowVerdict) -> Cell {
 
 /// What directive `d` expects, as an oracle outcome (`ret` is the function's return type).
 pub fn expected_outcome(d: &RunDirective, ret: IrType) -> Outcome {
-    match d.expect {
-        Expect::Returns(v) => Outcome::Returned(Some(IrConst::new(ret, v as i64).bits)),
+    match &d.expect {
+        // `prepare` has checked that the literal reads in `ret`.
+        Expect::Returns(v) => Outcome::Returned(Some(v.bits_in(ret).unwrap_or_default())),
         Expect::ReturnsVoid => Outcome::Returned(None),
-        Expect::Exits(c) => Outcome::Exited(c),
-        Expect::Traps(t) => Outcome::Trapped(t),
+        Expect::Exits(c) => Outcome::Exited(*c),
+        Expect::Traps(t) => Outcome::Trapped(*t),
     }
 }
 
@@ -54,6 +55,13 @@ pub fn ir_native_rows(
 ) -> Result<NativeRows, String> {
     let (mut stages, mut rows, mut notes) = (Vec::new(), Vec::new(), Vec::new());
     if plan.is_empty() {
+        return Ok((stages, rows, notes));
+    }
+    if compiler::backend::float_gate::module_uses_float(module) {
+        notes.push(format!(
+            "native stages skipped: {}",
+            crate::native::ir_program::FLOAT_UNSUPPORTED
+        ));
         return Ok((stages, rows, notes));
     }
     let mut prepared = module.clone();

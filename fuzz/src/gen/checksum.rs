@@ -5,7 +5,8 @@
 //! multiply-xor), so a single wrong bit anywhere changes the result.
 //!
 //! Invariants: only integer operations on `i64`; narrower values are cast (by their own
-//! signedness) to `i64` first; `ptr` values are never folded (their numbers are not
+//! signedness) to `i64` first; a float is folded by its bits (`gen::floats::
+//! emit_float_bits`, a NaN as +0.0); `ptr` values are never folded (their numbers are not
 //! comparable between runs); the empty fold is a fixed constant.
 
 use super::builder::FuncBuilder;
@@ -19,6 +20,12 @@ const PRIME: i64 = 0x0000_0100_0000_01b3;
 pub fn emit_checksum(b: &mut FuncBuilder, items: &[(Operand, IrType)]) -> Operand {
     let mut h: Operand = konst(IrType::I64, BASIS);
     for &(v, ty) in items {
+        // A float enters by its bits (a NaN as +0.0: `gen::floats` says why).
+        let (v, ty) = if ty.is_float() {
+            (super::floats::emit_float_bits(b, ty, v), IrType::I64)
+        } else {
+            (v, ty)
+        };
         if !ty.is_integer() {
             continue;
         }

@@ -24,6 +24,7 @@ pub mod checksum;
 pub mod choice;
 pub mod consts;
 pub mod features;
+pub mod floats;
 pub mod phi;
 pub mod renumber;
 pub mod seed;
@@ -102,21 +103,65 @@ impl GeneratedProgram {
     }
 }
 
-/// Which generator.
+/// Which generator, and whether it makes floats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GenKind {
     Cfg,
     Phi,
+    /// `cfg` with floats on (`CfgGenConfig::float_percent`): `cfg-float`.
+    CfgFloat,
+    /// `phi` with floats on (`PhiGenConfig::float_percent`): `phi-float`.
+    PhiFloat,
 }
 
+/// The percent of float slots and variables the `-float` generators use.
+pub const FLOAT_PERCENT: u32 = 30;
+
 impl GenKind {
+    /// The default generators (`all`): floats off, so every program also runs natively
+    /// (the backends do not support floats yet).
     pub const ALL: [GenKind; 2] = [GenKind::Cfg, GenKind::Phi];
 
-    /// `cfg` or `phi`.
+    /// Every generator name `--gen` and `phihunt gen` accept.
+    pub const EVERY: [GenKind; 4] = [
+        GenKind::Cfg,
+        GenKind::Phi,
+        GenKind::CfgFloat,
+        GenKind::PhiFloat,
+    ];
+
+    /// `cfg`, `phi`, `cfg-float` or `phi-float`.
     pub fn name(self) -> &'static str {
         match self {
             GenKind::Cfg => "cfg",
             GenKind::Phi => "phi",
+            GenKind::CfgFloat => "cfg-float",
+            GenKind::PhiFloat => "phi-float",
+        }
+    }
+
+    /// The cfg generator's settings for this kind (`None` for the phi kinds).
+    pub fn cfg_config(self) -> Option<CfgGenConfig> {
+        match self {
+            GenKind::Cfg => Some(CfgGenConfig::default()),
+            GenKind::CfgFloat => Some(CfgGenConfig {
+                float_percent: FLOAT_PERCENT,
+                ..CfgGenConfig::default()
+            }),
+            GenKind::Phi | GenKind::PhiFloat => None,
+        }
+    }
+
+    /// The phi generator's settings for this kind (`None` for the cfg kinds).
+    pub fn phi_config(self) -> Option<PhiGenConfig> {
+        match self {
+            GenKind::Phi => Some(PhiGenConfig::default()),
+            GenKind::PhiFloat => Some(PhiGenConfig {
+                // Per type group (one to three per function): more than per slot.
+                float_percent: 2 * FLOAT_PERCENT,
+                ..PhiGenConfig::default()
+            }),
+            GenKind::Cfg | GenKind::CfgFloat => None,
         }
     }
 }
@@ -130,36 +175,38 @@ impl fmt::Display for GenKind {
 impl FromStr for GenKind {
     type Err = String;
     fn from_str(s: &str) -> Result<GenKind, String> {
-        GenKind::ALL
+        GenKind::EVERY
             .iter()
             .copied()
             .find(|k| k.name() == s)
-            .ok_or_else(|| format!("unknown generator `{s}` (expected cfg or phi)"))
+            .ok_or_else(|| {
+                format!("unknown generator `{s}` (expected cfg, phi, cfg-float or phi-float)")
+            })
     }
 }
 
 /// Generates a program of `kind` from `u` with default settings.
 pub fn generate(kind: GenKind, u: &mut Unstructured) -> arbitrary::Result<GeneratedProgram> {
-    match kind {
-        GenKind::Cfg => cfg::generate(u, &CfgGenConfig::default()),
-        GenKind::Phi => phi::generate(u, &PhiGenConfig::default()),
+    match (kind.cfg_config(), kind.phi_config()) {
+        (Some(c), _) => cfg::generate(u, &c),
+        (None, p) => phi::generate(u, &p.unwrap_or_default()),
     }
 }
 
 /// Generates the program of `kind` from `u` with default settings, without the feature
 /// census (the fuzz targets' path; [`generate`] is this plus the census).
 pub fn generate_test(kind: GenKind, u: &mut Unstructured) -> arbitrary::Result<GeneratedTest> {
-    match kind {
-        GenKind::Cfg => cfg::generate_test(u, &CfgGenConfig::default()),
-        GenKind::Phi => phi::generate_test(u, &PhiGenConfig::default()),
+    match (kind.cfg_config(), kind.phi_config()) {
+        (Some(c), _) => cfg::generate_test(u, &c),
+        (None, p) => phi::generate_test(u, &p.unwrap_or_default()),
     }
 }
 
 /// Generates the program of `seed` of `kind` with default settings.
 pub fn generate_from_seed(kind: GenKind, seed: u64) -> GeneratedProgram {
-    match kind {
-        GenKind::Cfg => cfg::generate_from_seed(seed, &CfgGenConfig::default()),
-        GenKind::Phi => phi::generate_from_seed(seed, &PhiGenConfig::default()),
+    match (kind.cfg_config(), kind.phi_config()) {
+        (Some(c), _) => cfg::generate_from_seed(seed, &c),
+        (None, p) => phi::generate_from_seed(seed, &p.unwrap_or_default()),
     }
 }
 

@@ -11,7 +11,6 @@ use crate::findings::{test_file_text, write_atomically};
 use crate::native::{full_verdict, NativePlan};
 use compiler::ir::text::parse_module;
 use compiler::ir::verify::{verify_module, VerifyMode};
-use compiler::ir::IrConst;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -65,7 +64,7 @@ pub fn load_finding(file: &Path, plan: &NativePlan) -> Result<LoadedFinding, Loa
             || d.args
                 .iter()
                 .zip(&func.params)
-                .any(|(a, t)| !IrConst::fits(*t, *a))
+                .any(|(a, t)| a.bits_in(*t).is_err())
         {
             return Err(Invalid(format!(
                 "{name}:{}:1: error: arguments do not fit @{entry}'s parameters",
@@ -76,7 +75,7 @@ pub fn load_finding(file: &Path, plan: &NativePlan) -> Result<LoadedFinding, Loa
             d.args
                 .iter()
                 .zip(&func.params)
-                .map(|(a, t)| IrConst::new(*t, *a as i64).bits)
+                .map(|(a, t)| a.bits_in(*t).unwrap_or_default())
                 .collect(),
         );
     }

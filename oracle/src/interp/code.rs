@@ -159,6 +159,33 @@ pub(crate) enum Op {
         s: Reg,
         c: Canon,
     },
+    /// `fadd fsub fmul fdiv` (`float::arith`).
+    FArith {
+        d: Reg,
+        a: Reg,
+        b: Reg,
+        f: super::float::FArith,
+    },
+    /// `fneg`.
+    FNeg {
+        d: Reg,
+        s: Reg,
+        wide: bool,
+    },
+    /// `fcmp` (`float::compare`).
+    FCmp {
+        d: Reg,
+        a: Reg,
+        b: Reg,
+        pred: compiler::ir::FCmpPred,
+        wide: bool,
+    },
+    /// `cast` with a float on either side; undefined when a float does not fit.
+    FConvert {
+        d: Reg,
+        s: Reg,
+        k: super::float::FConv,
+    },
     /// `copy`, and `globaladdr` (whose address is a constant register).
     Move {
         d: Reg,

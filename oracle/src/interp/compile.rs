@@ -30,6 +30,7 @@ use super::assigned::{Definitions, END_OF_BLOCK};
 use super::code::{
     CallSite, CallTarget, CompiledFunc, Edge, FuncRef, Loc, Op, PhiMove, Reg, SwitchTable, NO_INST,
 };
+use super::float::{FArith, FConv};
 use super::libc::LibcFn;
 use super::memory::{AllocKind, Memory};
 use super::va::VaFn;
@@ -743,6 +744,90 @@ impl<'a> FuncCompiler<'a> {
                 )
             }
             Inst::Cast {
+                dest,
+                from,
+                src,
+                to,
+            } if from.is_float() || to.is_float() => {
+                let s = self.read(src, *from)?;
+                let k = FConv {
+                    from: *from,
+                    to: *to,
+                };
+                self.define(
+                    *dest,
+                    Op::FConvert {
+                        d: self.reg(*dest),
+                        s,
+                        k,
+                    },
+                )
+            }
+            Inst::FBin {
+                dest,
+                op,
+                ty,
+                lhs,
+                rhs,
+            } => {
+                let a = self.read(lhs, *ty)?;
+                let b = self.read(rhs, *ty)?;
+                let f = FArith {
+                    op: *op,
+                    wide: *ty == IrType::F64,
+                };
+                self.define(
+                    *dest,
+                    Op::FArith {
+                        d: self.reg(*dest),
+                        a,
+                        b,
+                        f,
+                    },
+                )
+            }
+            Inst::FNeg { dest, ty, src } => {
+                let s = self.read(src, *ty)?;
+                let wide = *ty == IrType::F64;
+                self.define(
+                    *dest,
+                    Op::FNeg {
+                        d: self.reg(*dest),
+                        s,
+                        wide,
+                    },
+                )
+            }
+            Inst::FCmp {
+                dest,
+                pred,
+                ty,
+                lhs,
+                rhs,
+            } => {
+                let a = self.read(lhs, *ty)?;
+                let b = self.read(rhs, *ty)?;
+                let wide = *ty == IrType::F64;
+                self.define(
+                    *dest,
+                    Op::FCmp {
+                        d: self.reg(*dest),
+                        a,
+                        b,
+                        pred: *pred,
+                        wide,
+                    },
+                )
+            }
+            // A bitcast is a cast that keeps the bits: canonical for the source type in,
+            // canonical for the target type out (an `f32` is its zero-extended pattern).
+            Inst::Bitcast {
+                dest,
+                from,
+                src,
+                to,
+            }
+            | Inst::Cast {
                 dest,
                 from,
                 src,

@@ -19,6 +19,7 @@
 
 use super::code::{CallTarget, CompiledFunc, Edge, FuncRef, Op, NO_INST};
 use super::compile::{signature_matches, CompiledProgram};
+use super::float;
 use super::intrinsic;
 use super::libc::{self, LibcResult};
 use super::memory::{AllocKind, Memory};
@@ -471,6 +472,31 @@ impl<'p> Machine<'p> {
                     Op::Cast { d, s, c } => {
                         charge!();
                         r!(d) = c.apply(r!(s));
+                    }
+                    Op::FArith { d, a, b, f } => {
+                        charge!();
+                        r!(d) = float::arith(f, r!(a), r!(b));
+                    }
+                    Op::FNeg { d, s, wide } => {
+                        charge!();
+                        r!(d) = float::neg(wide, r!(s));
+                    }
+                    Op::FCmp {
+                        d,
+                        a,
+                        b,
+                        pred,
+                        wide,
+                    } => {
+                        charge!();
+                        r!(d) = float::compare(pred, wide, r!(a), r!(b));
+                    }
+                    Op::FConvert { d, s, k } => {
+                        charge!();
+                        match float::convert(k, r!(s)) {
+                            Ok(v) => r!(d) = v,
+                            Err(u) => ub!(u),
+                        }
                     }
                     Op::Move { d, s } => {
                         charge!();

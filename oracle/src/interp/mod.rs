@@ -32,6 +32,7 @@ mod assigned;
 mod code;
 mod compile;
 mod exec;
+mod float;
 mod intrinsic;
 mod libc;
 mod memory;

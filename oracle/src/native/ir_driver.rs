@@ -129,6 +129,8 @@ fn c_type(t: IrType) -> &'static str {
         IrType::U32 => "unsigned",
         IrType::I64 => "long long",
         IrType::U64 => "unsigned long long",
+        IrType::F32 => "float",
+        IrType::F64 => "double",
         IrType::Ptr => "void *",
         IrType::Void => "void",
     }
@@ -145,6 +147,13 @@ fn c_argument(t: IrType, v: i64) -> String {
     };
     match t {
         IrType::Ptr => format!("(void *)(intptr_t){literal}"),
+        // A float argument is its bit pattern, reinterpreted (never converted).
+        IrType::F32 => format!(
+            "((union {{ unsigned u; float f; }}){{ .u = (unsigned){literal} }}).f"
+        ),
+        IrType::F64 => format!(
+            "((union {{ unsigned long long u; double f; }}){{ .u = (unsigned long long){literal} }}).f"
+        ),
         _ => format!("({}){literal}", c_type(t)),
     }
 }
@@ -265,6 +274,22 @@ pub fn driver_source(calls: &[EntryCall], target: Target) -> String {
                     c,
                     "\t\tvoid *r = {invocation};\n\t\tphihunt_returned();\n\
                      \t\tphihunt_result((long long)(intptr_t)r);"
+                );
+            }
+            // A float result is reported as its bit pattern (zero-extended for `f32`), the
+            // form the oracle's `Returned` holds.
+            IrType::F32 => {
+                let _ = writeln!(
+                    c,
+                    "\t\tunion {{ float f; unsigned u; }} r = {{ .f = {invocation} }};\n\
+                     \t\tphihunt_returned();\n\t\tphihunt_result((long long)r.u);"
+                );
+            }
+            IrType::F64 => {
+                let _ = writeln!(
+                    c,
+                    "\t\tunion {{ double f; unsigned long long u; }} r = {{ .f = {invocation} }};\n\
+                     \t\tphihunt_returned();\n\t\tphihunt_result((long long)r.u);"
                 );
             }
             t => {

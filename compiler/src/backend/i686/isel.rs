@@ -566,6 +566,11 @@ impl<'a> Selector<'a> {
                 src,
                 to,
             } => self.cast(*dest, *from, src, *to)?,
+            Inst::FBin { .. } | Inst::FNeg { .. } | Inst::FCmp { .. } | Inst::Bitcast { .. } => {
+                return Err(self.error(crate::backend::float_gate::unsupported_message(
+                    crate::target::Target::I686,
+                )));
+            }
             Inst::Copy { dest, ty, src } => {
                 if bytes_of(*ty) == 8 {
                     let (lo, hi) = self.pair(src, *ty)?;

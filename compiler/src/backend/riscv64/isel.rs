@@ -457,6 +457,15 @@ impl<'a> Selector<'a> {
                 }
                 self.write_dest(*dest, rd);
             }
+            IrInst::FBin { .. }
+            | IrInst::FNeg { .. }
+            | IrInst::FCmp { .. }
+            | IrInst::Bitcast { .. } => {
+                return Err(self.error(
+                    Some(inst),
+                    crate::backend::float_gate::unsupported_message(RISCV64),
+                ));
+            }
             IrInst::Copy { dest, ty, src } => {
                 let r = self.read(src, *ty, self.dest_reg(*dest));
                 self.write_dest(*dest, r);

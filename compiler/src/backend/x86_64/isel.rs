@@ -541,6 +541,15 @@ impl<'a> Selector<'a> {
                 }
                 self.write_dest(*dest, r);
             }
+            IrInst::FBin { .. }
+            | IrInst::FNeg { .. }
+            | IrInst::FCmp { .. }
+            | IrInst::Bitcast { .. } => {
+                return Err(self.error(
+                    Some(inst),
+                    crate::backend::float_gate::unsupported_message(X86_64),
+                ));
+            }
             IrInst::Copy { dest, ty, src } => self.select_copy(*dest, *ty, src),
             IrInst::Select {
                 dest,

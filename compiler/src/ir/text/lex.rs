@@ -26,6 +26,9 @@ pub(super) enum TokKind {
     Label(u32),
     /// A decimal or hex literal, possibly negative; its magnitude is at most `u64::MAX`.
     Int(i128),
+    /// A float literal (`1.5`, `-2e-3`, `inf`, `-inf`, `nan`, `nan(0x7fc00001)`); its text
+    /// is the token's byte range, read in the position's type by `ir::float_text`.
+    Float,
     /// `"..."`, escapes decoded.
     Str(Vec<u8>),
     Comma,
@@ -167,7 +170,11 @@ impl<'a> Lexer<'a> {
             b'"' => self.string(line, col)?,
             b if b.is_ascii_alphabetic() || b == b'_' => {
                 self.advance_while(is_ident_char);
-                TokKind::Ident
+                match self.text(start, self.pos) {
+                    "inf" => TokKind::Float,
+                    "nan" => self.nan_payload(line, col)?,
+                    _ => TokKind::Ident,
+                }
             }
             _ => {
                 let ch = self
@@ -208,12 +215,63 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// `-?[0-9]+` or `-?0x[0-9a-fA-F]+`; the magnitude must fit 64 bits.
+    /// After `nan`: an optional `(0xHEX)` with the NaN's whole bit pattern.
+    fn nan_payload(&mut self, line: u32, col: u32) -> Result<TokKind, ParseError> {
+        if self.peek_byte(0) != Some(b'(') {
+            return Ok(TokKind::Float);
+        }
+        self.advance();
+        self.advance_while(|b| b.is_ascii_alphanumeric());
+        if self.peek_byte(0) != Some(b')') {
+            return Err(self.error(line, col, "expected `nan(0xBITS)`".into()));
+        }
+        self.advance();
+        Ok(TokKind::Float)
+    }
+
+    /// The rest of a decimal float after its integer digits: `.D+` and/or `[eE][+-]?D+`.
+    /// Returns false (having consumed nothing) when neither follows.
+    fn float_tail(&mut self) -> Result<bool, ParseError> {
+        let point = self.peek_byte(0) == Some(b'.')
+            && self.peek_byte(1).is_some_and(|b| b.is_ascii_digit());
+        if point {
+            self.advance();
+            self.advance_while(|b| b.is_ascii_digit());
+        }
+        let exponent = matches!(self.peek_byte(0), Some(b'e' | b'E'))
+            && match self.peek_byte(1) {
+                Some(b'+' | b'-') => self.peek_byte(2).is_some_and(|b| b.is_ascii_digit()),
+                Some(b) => b.is_ascii_digit(),
+                None => false,
+            };
+        if exponent {
+            self.advance();
+            if matches!(self.peek_byte(0), Some(b'+' | b'-')) {
+                self.advance();
+            }
+            self.advance_while(|b| b.is_ascii_digit());
+        }
+        if point || exponent {
+            self.check_literal_end("float literal")?;
+        }
+        Ok(point || exponent)
+    }
+
+    /// `-?[0-9]+` or `-?0x[0-9a-fA-F]+`; the magnitude must fit 64 bits. A decimal
+    /// followed by `.D` or an exponent is a float literal instead, and so is `-inf`.
     fn int(&mut self, line: u32, col: u32) -> Result<TokKind, ParseError> {
         let start = self.pos;
         let negative = self.peek_byte(0) == Some(b'-');
         if negative {
             self.advance();
+            if self.bytes.get(self.pos..self.pos + 3) == Some(b"inf".as_slice())
+                && !self.peek_byte(3).is_some_and(is_ident_char)
+            {
+                self.advance();
+                self.advance();
+                self.advance();
+                return Ok(TokKind::Float);
+            }
             if !self.peek_byte(0).is_some_and(|b| b.is_ascii_digit()) {
                 return Err(self.error(line, col, "expected a digit after `-`".into()));
             }
@@ -235,6 +293,9 @@ impl<'a> Lexer<'a> {
         }
         if digits == 0 {
             return Err(self.error(self.line, self.col, "expected hex digits after `0x`".into()));
+        }
+        if !hex && self.float_tail()? {
+            return Ok(TokKind::Float);
         }
         self.check_literal_end("literal")?;
         if magnitude > u64::MAX as u128 {

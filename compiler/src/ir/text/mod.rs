@@ -13,18 +13,21 @@
 //! ```text
 //! module   := { global | declare | func }
 //! global   := "global" SYM ":" U32 "align" U32 ["const"] "=" ("zeroinit" | "[" [item {"," item}] "]")
-//! item     := TYPE INT | "ptr" SYM [("+" | "-") OFF] | "zero" U32 | "str" STRING
+//! item     := TYPE (INT | FLOAT) | "ptr" SYM [("+" | "-") OFF] | "zero" U32 | "str" STRING
 //! declare  := "declare" SYM params "->" TYPE
 //! func     := "func" {"static" | "inline" | "noinline"} SYM params "->" TYPE "{"
 //!             { LABEL ":" { inst } term } "}"
 //! params   := "(" [TYPE {"," TYPE}] ["," "..."] ")" | "(" "..." ")"
-//! operand  := VALUE | INT [":" TYPE]
+//! operand  := VALUE | (INT | FLOAT) [":" TYPE]
 //! callee   := SYM | operand
 //! ```
 //! Instructions and terminators are IR.md's list. Lexical forms: `SYM` is `@` followed by
 //! `[A-Za-z0-9_.$]+`; `VALUE` is `%` and a u32; `LABEL` is `.LBB` and a u32; `INT` is
 //! decimal or `0x` hex, optionally negative, and must fit its type read as signed or as
-//! unsigned; `STRING` escapes are `\n \t \\ \"` and `\HH`.
+//! unsigned; `FLOAT` is a decimal with a point or an exponent, `inf`, `-inf`, `nan` or
+//! `nan(0xBITS)`, read in its float type (`ir::float_text`, `docs/ir-notes.md`);
+//! `STRING` escapes are `\n \t \\ \"` and `\HH`. The float instructions (`fadd fsub
+//! fmul fdiv fneg fcmp bitcast`) are in `docs/ir-notes.md`.
 //!
 //! Forms IR.md does not show but the Rust types can hold, so the printer writes them and
 //! the parser reads them back: `TYPE INT` items of type `ptr` (`ptr 0`); a phi with no

@@ -64,7 +64,7 @@ impl std::str::FromStr for IrModule {
 
 /// The token cursor plus the scratch tables that instruction parsing reuses.
 pub(super) struct Parser<'a> {
-    lex: Lexer<'a>,
+    pub(super) lex: Lexer<'a>,
     /// The lookahead token.
     pub(super) tok: Token,
     /// Operands of the line being parsed, in text order, before their context types are
@@ -238,6 +238,17 @@ impl<'a> Parser<'a> {
         literal_in_type(ty, v).ok_or_else(|| literal_error(ty, v, tok.line, tok.col))
     }
 
+    /// The float literal token `tok` read in `ty` (canonical bits), or an error at it.
+    pub(super) fn float_literal(&self, ty: IrType, tok: &Token) -> Result<i64, ParseError> {
+        crate::ir::float_text::parse_float(ty, self.lex.text(tok.start, tok.end))
+            .map(|bits| bits as i64)
+            .map_err(|message| ParseError {
+                line: tok.line,
+                col: tok.col,
+                message,
+            })
+    }
+
     /// `@name`, without the `@`.
     pub(super) fn symbol(&mut self, what: impl fmt::Display) -> Result<String, ParseError> {
         if self.tok.kind != TokKind::Global {
@@ -313,7 +324,7 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// item := TYPE INT | `ptr` @sym [(`+`|`-`) OFF] | `zero` N | `str` STRING
+    /// item := TYPE (INT | FLOAT) | `ptr` @sym [(`+`|`-`) OFF] | `zero` N | `str` STRING
     fn global_item(&mut self) -> Result<GlobalItem, ParseError> {
         if self.eat_word("zero")? {
             return Ok(GlobalItem::Zero(
@@ -335,6 +346,11 @@ impl<'a> Parser<'a> {
         if ty == IrType::Ptr && self.tok.kind == TokKind::Global {
             let name = self.symbol("a symbol")?;
             return Ok(GlobalItem::Ptr(name, self.symbol_offset()?));
+        }
+        if ty.is_float() && self.tok.kind == TokKind::Float {
+            let tok = self.take()?;
+            let bits = self.float_literal(ty, &tok)?;
+            return Ok(GlobalItem::Int(ty, bits));
         }
         let (v, tok) = self.int(format_args!("an integer after `{ty}`"))?;
         Ok(GlobalItem::Int(ty, self.typed_literal(ty, v, &tok)?))
@@ -544,7 +560,7 @@ fn punct_text(kind: &TokKind) -> &'static str {
 
 /// The canonical bits of literal `v` in `ty`, if it fits `ty` as signed or unsigned.
 pub(super) fn literal_in_type(ty: IrType, v: i128) -> Option<i64> {
-    IrConst::fits(ty, v).then(|| IrConst::new(ty, v as i64).bits)
+    (!ty.is_float() && IrConst::fits(ty, v)).then(|| IrConst::new(ty, v as i64).bits)
 }
 
 /// "literal 300 does not fit i8" at (line, col).
@@ -552,6 +568,10 @@ pub(super) fn literal_error(ty: IrType, v: i128, line: u32, col: u32) -> ParseEr
     ParseError {
         line,
         col,
-        message: format!("literal {v} does not fit {ty}"),
+        message: if ty.is_float() {
+            format!("integer literal {v} where a {ty} is expected: write a float (`{v}.0`)")
+        } else {
+            format!("literal {v} does not fit {ty}")
+        },
     }
 }

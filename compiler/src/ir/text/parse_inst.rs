@@ -14,7 +14,10 @@
 
 use super::lex::{TokKind, Token};
 use super::parse::{literal_error, literal_in_type, ParseError, Parser};
-use crate::ir::{BinOp, Callee, CmpPred, Inst, IrConst, IrType, Operand, Terminator, UnOp, Value};
+use crate::ir::{
+    BinOp, Callee, CmpPred, FBinOp, FCmpPred, Inst, IrConst, IrType, Operand, Terminator, UnOp,
+    Value,
+};
 
 /// An operand as written, before its context type is applied.
 pub(super) enum RawOperand {
@@ -26,6 +29,8 @@ pub(super) enum RawOperand {
         line: u32,
         col: u32,
     },
+    /// A float literal: the token, read once the position's type is known.
+    Float { tok: Token, suffix: Option<IrType> },
 }
 
 /// What one body line holds.
@@ -36,14 +41,17 @@ pub(super) enum BodyLine {
 
 /// Opcodes whose instruction defines a value (`%N = OP ...`), besides the binary and unary
 /// operations. `call` may go either way.
-const DEFINING_OPCODES: [&str; 9] = [
+const DEFINING_OPCODES: [&str; 12] = [
     "alloca",
     "paramref",
     "load",
     "gep",
     "globaladdr",
     "cmp",
+    "fcmp",
     "cast",
+    "bitcast",
+    "fneg",
     "copy",
     "select",
 ];
@@ -99,6 +107,7 @@ impl Parser<'_> {
             .copied()
             .chain(BinOp::ALL.iter().map(|o| o.name()))
             .chain(UnOp::ALL.iter().map(|o| o.name()))
+            .chain(FBinOp::ALL.iter().map(|o| o.name()))
             .find(|&name| name == text);
         match known {
             Some(name) => Ok((name, self.take()?)),
@@ -117,6 +126,22 @@ impl Parser<'_> {
             )?;
             let rhs = self.operand("the second operand")?;
             return Ok(Inst::Bin {
+                dest,
+                op,
+                ty,
+                lhs,
+                rhs,
+            });
+        }
+        if let Some(op) = FBinOp::from_name(opcode) {
+            let ty = self.ty(format_args!("a type after `{opcode}`"))?;
+            let lhs = self.operand("the first operand")?;
+            self.expect(
+                TokKind::Comma,
+                format_args!("after the first operand of `{opcode}`"),
+            )?;
+            let rhs = self.operand("the second operand")?;
+            return Ok(Inst::FBin {
                 dest,
                 op,
                 ty,
@@ -180,16 +205,44 @@ impl Parser<'_> {
                     rhs,
                 }
             }
-            "cast" => {
+            "fcmp" => {
+                let pred = self.float_predicate()?;
+                let ty = self.ty("the compared type")?;
+                let lhs = self.operand("the first operand")?;
+                self.expect(TokKind::Comma, "after the first operand of `fcmp`")?;
+                let rhs = self.operand("the second operand")?;
+                Inst::FCmp {
+                    dest,
+                    pred,
+                    ty,
+                    lhs,
+                    rhs,
+                }
+            }
+            "fneg" => {
+                let ty = self.ty("a type after `fneg`")?;
+                let src = self.operand("the operand")?;
+                Inst::FNeg { dest, ty, src }
+            }
+            "cast" | "bitcast" => {
                 let from = self.ty("the source type")?;
                 let src = self.operand("the cast operand")?;
                 self.expect_word("to", "after the cast operand")?;
                 let to = self.ty("the target type after `to`")?;
-                Inst::Cast {
-                    dest,
-                    from,
-                    src,
-                    to,
+                if opcode == "cast" {
+                    Inst::Cast {
+                        dest,
+                        from,
+                        src,
+                        to,
+                    }
+                } else {
+                    Inst::Bitcast {
+                        dest,
+                        from,
+                        src,
+                        to,
+                    }
                 }
             }
             "copy" => {
@@ -291,6 +344,24 @@ impl Parser<'_> {
         }
     }
 
+    /// The predicate after `fcmp` (`oeq`, `une`, ...).
+    fn float_predicate(&mut self) -> Result<FCmpPred, ParseError> {
+        if self.tok.kind != TokKind::Ident {
+            return Err(self.expected("a float comparison predicate (`oeq`, `ult`, ...)"));
+        }
+        let text = self.tok_text();
+        match FCmpPred::from_name(text) {
+            Some(p) => {
+                self.bump()?;
+                Ok(p)
+            }
+            None => Err(self.error_at(
+                &self.tok,
+                format!("unknown float comparison predicate `{text}`"),
+            )),
+        }
+    }
+
     /// phi := `phi` TYPE [ `[` A `,` .LBB `]` { `,` `[` A `,` .LBB `]` } ]
     fn phi(&mut self, dest: Value) -> Result<Inst, ParseError> {
         let ty = self.ty("a type after `phi`")?;
@@ -373,7 +444,7 @@ impl Parser<'_> {
         })
     }
 
-    /// operand := `%N` | INT [`:` TYPE]. Returns the value, or a placeholder for a literal
+    /// operand := `%N` | (INT | FLOAT) [`:` TYPE]. Returns the value, or a placeholder for a literal
     /// (filled in by [`Parser::apply_context_types`]); records the operand as written.
     fn operand(&mut self, what: &str) -> Result<Operand, ParseError> {
         match self.tok.kind {
@@ -397,6 +468,16 @@ impl Parser<'_> {
                 });
                 Ok(PLACEHOLDER)
             }
+            TokKind::Float => {
+                let tok = self.take()?;
+                let suffix = if self.eat(TokKind::Colon)? {
+                    Some(self.ty("a type after `:`")?)
+                } else {
+                    None
+                };
+                self.pending.push(RawOperand::Float { tok, suffix });
+                Ok(PLACEHOLDER)
+            }
             _ => Err(self.expected(format_args!("{what} (`%N` or a literal)"))),
         }
     }
@@ -412,13 +493,33 @@ impl Parser<'_> {
         }
         let pending = &self.pending;
         let contexts = &self.contexts;
+        let lex = &self.lex;
         let mut index = 0usize;
         let mut error = None;
         let mut fill = |op: &mut Operand| {
             let raw = pending.get(index);
             let context = contexts.get(index).copied().unwrap_or(IrType::Void);
             index += 1;
-            if let Some(RawOperand::Literal {
+            if let Some(RawOperand::Float { tok, suffix }) = raw {
+                let ty = suffix.unwrap_or(context);
+                let text = lex.text(tok.start, tok.end);
+                match crate::ir::float_text::parse_float(ty, text) {
+                    Ok(bits) => {
+                        *op = Operand::Const(IrConst {
+                            ty,
+                            bits: bits as i64,
+                        })
+                    }
+                    Err(message) if error.is_none() => {
+                        error = Some(ParseError {
+                            line: tok.line,
+                            col: tok.col,
+                            message,
+                        });
+                    }
+                    Err(_) => {}
+                }
+            } else if let Some(RawOperand::Literal {
                 value,
                 suffix,
                 line,

@@ -306,6 +306,27 @@ fn write_inst(
             ops.write_next(out)?;
             write!(out, " to {to}")?;
         }
+        Inst::Bitcast { from, to, .. } => {
+            write!(out, "bitcast {from} ")?;
+            ops.write_next(out)?;
+            write!(out, " to {to}")?;
+        }
+        Inst::FBin { op, ty, .. } => {
+            write!(out, "{op} {ty} ")?;
+            ops.write_next(out)?;
+            out.write_str(", ")?;
+            ops.write_next(out)?;
+        }
+        Inst::FNeg { ty, .. } => {
+            write!(out, "fneg {ty} ")?;
+            ops.write_next(out)?;
+        }
+        Inst::FCmp { pred, ty, .. } => {
+            write!(out, "fcmp {pred} {ty} ")?;
+            ops.write_next(out)?;
+            out.write_str(", ")?;
+            ops.write_next(out)?;
+        }
         Inst::Copy { ty, .. } => {
             write!(out, "copy {ty} ")?;
             ops.write_next(out)?;

@@ -1,5 +1,6 @@
 //! Rules local to one instruction or terminator: allocas, paramrefs, calls, addresses,
-//! casts, switches, returns, and the types an instruction names.
+//! casts, switches, returns, the types an instruction names, and which operations take
+//! integers and which floats.
 //!
 //! Why: these rules need nothing but the instruction, its function's signature and the
 //! module's symbol table, so they are checked in one pass over the instructions, apart
@@ -73,6 +74,46 @@ fn check_inst(
             error(format!(
                 "cast from {from} to {to}: cast types must be scalar"
             ));
+        }
+        // Rule: a cast with a float on one side has an integer or a float on the other
+        // (no `ptr`: a pointer's bits are not a number).
+        Inst::Cast { from, to, .. }
+            if (from.is_float() || to.is_float())
+                && (*from == IrType::Ptr || *to == IrType::Ptr) =>
+        {
+            error(format!(
+                "cast from {from} to {to}: floats convert only to and from integers and floats"
+            ));
+        }
+        // Rule: a bitcast is between two different integer or float types of one size.
+        Inst::Bitcast { from, to, .. }
+            if !(from.is_integer() || from.is_float())
+                || !(to.is_integer() || to.is_float())
+                || from.max_size() != to.max_size() =>
+        {
+            error(format!(
+                "bitcast from {from} to {to}: both must be integers or floats of one size"
+            ));
+        }
+        // Rule: integer operations take integer (or `ptr`) types, never floats.
+        Inst::Bin { op, ty, .. } if ty.is_float() => {
+            error(format!("`{op} {ty}`: float arithmetic is `f{op}`"));
+        }
+        Inst::Un { op, ty, .. } if ty.is_float() => {
+            error(format!("`{op} {ty}`: a float is negated by `fneg`"));
+        }
+        Inst::Cmp { ty, .. } if ty.is_float() => {
+            error(format!("`cmp` of {ty}: floats are compared by `fcmp`"));
+        }
+        // Rule: float operations take `f32` or `f64`.
+        Inst::FBin { op, ty, .. } if !ty.is_float() => {
+            error(format!("`{op} {ty}`: {op} takes f32 or f64"));
+        }
+        Inst::FNeg { ty, .. } if !ty.is_float() => {
+            error(format!("`fneg {ty}`: fneg takes f32 or f64"));
+        }
+        Inst::FCmp { ty, .. } if !ty.is_float() => {
+            error(format!("`fcmp` of {ty}: fcmp takes f32 or f64"));
         }
         Inst::Call {
             dest,
@@ -185,13 +226,17 @@ fn for_each_named_type(inst: &Inst, mut f: impl FnMut(IrType)) {
         | Inst::GlobalAddr { .. }
         | Inst::Gep { .. }
         | Inst::Memcpy { .. }
-        | Inst::Cast { .. } => {}
+        | Inst::Cast { .. }
+        | Inst::Bitcast { .. } => {}
         Inst::ParamRef { ty, .. }
         | Inst::Load { ty, .. }
         | Inst::Store { ty, .. }
         | Inst::Bin { ty, .. }
         | Inst::Un { ty, .. }
         | Inst::Cmp { ty, .. }
+        | Inst::FBin { ty, .. }
+        | Inst::FNeg { ty, .. }
+        | Inst::FCmp { ty, .. }
         | Inst::Copy { ty, .. }
         | Inst::Select { ty, .. }
         | Inst::Phi { ty, .. } => f(*ty),
@@ -213,6 +258,10 @@ fn kind_name(inst: &Inst) -> &'static str {
         Inst::Un { .. } => "unary operation",
         Inst::Cmp { .. } => "cmp",
         Inst::Cast { .. } => "cast",
+        Inst::FBin { .. } => "float arithmetic",
+        Inst::FNeg { .. } => "fneg",
+        Inst::FCmp { .. } => "fcmp",
+        Inst::Bitcast { .. } => "bitcast",
         Inst::Copy { .. } => "copy",
         Inst::Select { .. } => "select",
         Inst::Phi { .. } => "phi",

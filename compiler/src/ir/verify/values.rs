@@ -304,6 +304,15 @@ fn check_operand(
                         c.ty, position.ty
                     ),
                 );
+            } else if (c.ty.is_float() || position.ty.is_float()) && c.ty != position.ty {
+                site.error(
+                    at,
+                    format!(
+                        "constant {c}:{} where {} is required (float constants are never \
+                         implicitly converted)",
+                        c.ty, position.ty
+                    ),
+                );
             }
             None
         }

@@ -14,7 +14,7 @@
 //! known not to have changed in between.
 
 use crate::ir::eval::{is_commutative, swapped_pred};
-use crate::ir::{BinOp, BlockId, CmpPred, Inst, IrConst, IrType, Operand, UnOp};
+use crate::ir::{BinOp, BlockId, CmpPred, FBinOp, FCmpPred, Inst, IrConst, IrType, Operand, UnOp};
 
 /// An operand in a key: a value number, or a constant already read at its position's type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -30,6 +30,10 @@ pub(super) enum ExprKey {
     Un(UnOp, IrType, KeyOperand),
     Cmp(CmpPred, IrType, KeyOperand, KeyOperand),
     Cast(IrType, IrType, KeyOperand),
+    FBin(FBinOp, IrType, KeyOperand, KeyOperand),
+    FNeg(IrType, KeyOperand),
+    FCmp(FCmpPred, IrType, KeyOperand, KeyOperand),
+    Bitcast(IrType, IrType, KeyOperand),
     Select(IrType, KeyOperand, KeyOperand, KeyOperand),
     Gep(KeyOperand, KeyOperand),
     GlobalAddr(String),
@@ -95,6 +99,18 @@ pub(super) fn expr_key(inst: &Inst, block: BlockId) -> Option<ExprKey> {
             }
         }
         Inst::Cast { from, src, to, .. } => ExprKey::Cast(*from, *to, operand(src, *from)),
+        // Float operations keep their operands in the order written: `fadd a, b` and
+        // `fadd b, a` are equal in the IR's meaning, but not spelling them alike costs
+        // little and leaves the NaN a target propagates untouched. Constants are compared
+        // bit for bit (`-0.0` is not `0.0`).
+        Inst::FBin {
+            op, ty, lhs, rhs, ..
+        } => ExprKey::FBin(*op, *ty, operand(lhs, *ty), operand(rhs, *ty)),
+        Inst::FNeg { ty, src, .. } => ExprKey::FNeg(*ty, operand(src, *ty)),
+        Inst::FCmp {
+            pred, ty, lhs, rhs, ..
+        } => ExprKey::FCmp(*pred, *ty, operand(lhs, *ty), operand(rhs, *ty)),
+        Inst::Bitcast { from, src, to, .. } => ExprKey::Bitcast(*from, *to, operand(src, *from)),
         Inst::Select {
             ty,
             cond,

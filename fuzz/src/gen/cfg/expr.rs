@@ -39,12 +39,16 @@ impl FnGen<'_, '_> {
 
     /// An operand of type `ty`.
     pub fn expr(&mut self, ty: IrType, depth: u32) -> Result<Operand> {
+        if ty.is_float() {
+            return self.fexpr(ty, depth);
+        }
         if depth == 0 || self.u.chance(30)? {
             return self.leaf(ty);
         }
         let d = depth - 1;
         let cmp_weight = if ty == IrType::I8 { 2 } else { 0 };
-        let v = match self.u.weighted(&[9, 1, 2, 3, cmp_weight])? {
+        let float_weight = if self.floats_on() { 3 } else { 0 };
+        let v = match self.u.weighted(&[9, 1, 2, 3, cmp_weight, float_weight])? {
             0 => {
                 let op = BinOp::ALL[self.u.index(BinOp::ALL.len())?];
                 let lhs = self.expr(ty, d)?;
@@ -79,7 +83,8 @@ impl FnGen<'_, '_> {
                 let src = self.expr(from, d)?;
                 self.b.cast(from, src, ty)
             }
-            _ => return self.compare(d),
+            4 => return self.compare(d),
+            _ => return self.float_excursion(ty, d),
         };
         self.define(v, ty);
         Ok(v.into())
@@ -131,10 +136,15 @@ impl FnGen<'_, '_> {
         }
     }
 
-    /// `v` of type `from` as type `to` (a cast when they differ).
+    /// `v` of type `from` as type `to` (a cast when they differ; a float becomes an
+    /// integer through its NaN-free bits, never by an unchecked conversion).
     pub fn convert(&mut self, v: Operand, from: IrType, to: IrType) -> Operand {
         if from == to {
             return v;
+        }
+        if from.is_float() && !to.is_float() {
+            let bits = crate::gen::floats::emit_float_bits(&mut self.b, from, v);
+            return self.convert(bits, IrType::I64, to);
         }
         let c = self.b.cast(from, v, to);
         self.define(c, to);

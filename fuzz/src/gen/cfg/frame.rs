@@ -129,6 +129,10 @@ pub fn plan_slots(
                 s.size = ty.max_size() * s.count;
                 s.addressable = true;
             }
+            _ if u.chance(cfg.float_percent)? => {
+                // A float slot: scalar, never escaping (so it is promoted unless volatile).
+                s = SlotSpec::scalar(crate::gen::floats::float_type(u)?, Role::Data);
+            }
             _ => {
                 s.addressable = u.chance(cfg.escape_percent)?;
                 if ty.max_size() < 8 && u.chance(10)? {
@@ -285,6 +289,11 @@ fn pick_int_param(u: &mut Unstructured, frame: &Frame) -> Result<Option<Slot>> {
 /// A literal for initializing a slot of `ty`: often an `:i64` literal as the lowering
 /// writes it (narrowed by the store), otherwise a constant of the slot's own type.
 pub fn initial_value(u: &mut Unstructured, ty: IrType) -> Result<Operand> {
+    if ty.is_float() {
+        return Ok(Operand::Const(crate::gen::floats::interesting_float(
+            u, ty,
+        )?));
+    }
     Ok(if u.chance(50)? {
         Operand::Const(IrConst::new(IrType::I64, wide_literal(u, ty)?))
     } else {

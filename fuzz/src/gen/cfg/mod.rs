@@ -29,6 +29,7 @@
 mod call_args;
 mod control;
 mod expr;
+mod float_expr;
 mod frame;
 mod function;
 mod guarded;
@@ -104,6 +105,10 @@ pub struct CfgGenConfig {
     /// division whose divisor some argument vectors make zero (or -1 under MIN): runs
     /// that trap, which a backend must turn into SIGFPE.
     pub trapping_div_percent: u32,
+    /// Floats (`gen::floats`): percent of data slots that are `f32` or `f64`, and the
+    /// weight of float sub-expressions in integer expressions. 0 (the default) switches
+    /// floats off, leaving the programs exactly as without the feature.
+    pub float_percent: u32,
 }
 
 impl Default for CfgGenConfig {
@@ -132,6 +137,7 @@ impl Default for CfgGenConfig {
             volatile_percent: 10,
             invariant_div_percent: 30,
             trapping_div_percent: 6,
+            float_percent: 0,
         }
     }
 }

@@ -77,6 +77,9 @@ impl FnGen<'_, '_> {
 
     /// `slot = expr` (or a literal, often an `:i64` one narrowed by the store).
     fn assign(&mut self) -> Result<()> {
+        if self.floats_on() && self.u.chance(self.cfg.float_percent)? && self.float_assign()? {
+            return Ok(());
+        }
         let writable = self.writable_slots();
         if writable.is_empty() {
             return Ok(());

@@ -118,7 +118,10 @@ impl PhiGen<'_, '_> {
     /// A switch whose cases and default share targets, some going straight to the join,
     /// with fall-through between arms.
     fn switch_stmt(&mut self, depth: u32) -> Result<()> {
-        let ty = self.types[self.u.index(self.types.len())?];
+        let mut ty = self.types[self.u.index(self.types.len())?];
+        if ty.is_float() {
+            ty = IrType::I32;
+        }
         let mut v = self.operand(ty)?;
         if self.u.chance(85)? {
             v = self.b.bin(BinOp::And, ty, v, konst(ty, 3)).into();
@@ -308,6 +311,10 @@ impl PhiGen<'_, '_> {
         };
         let ty = self.types[k];
         let v = self.convert(h.into(), hty, ty);
+        if ty.is_float() {
+            self.env[k] = self.float_accumulate(ty, self.env[k], v)?;
+            return Ok(());
+        }
         let op = if self.u.chance(50)? {
             BinOp::Xor
         } else {

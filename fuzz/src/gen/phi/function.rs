@@ -94,7 +94,12 @@ pub(super) fn generate_function(
     let ngroups = u.between(1, cfg.max_type_groups.max(1))? as usize;
     let mut group_types = Vec::new();
     for _ in 0..ngroups {
-        group_types.push(IrType::INTEGERS[u.index(IrType::INTEGERS.len())?]);
+        let ty = IrType::INTEGERS[u.index(IrType::INTEGERS.len())?];
+        group_types.push(if u.chance(cfg.float_percent)? {
+            crate::gen::floats::float_type(u)?
+        } else {
+            ty
+        });
     }
     let nvars = u.between(cfg.min_vars, cfg.max_vars)? as usize;
     let types: Vec<IrType> = (0..nvars.max(1))
@@ -138,10 +143,13 @@ impl PhiGen<'_, '_> {
     /// constant.
     fn initial_value(&mut self, ty: IrType, params: &[(Operand, IrType)]) -> Result<Operand> {
         if params.is_empty() || self.u.chance(30)? {
-            return Ok(konst(ty, interesting(self.u, ty)?));
+            return self.constant(ty);
         }
         let (p, pty) = params[self.u.index(params.len())?];
         let v = self.convert(p, pty, ty);
+        if ty.is_float() {
+            return Ok(v);
+        }
         if self.u.chance(40)? {
             let c = konst(ty, interesting(self.u, ty)?);
             let op = [BinOp::Add, BinOp::Xor, BinOp::Mul][self.u.index(3)?];
@@ -245,10 +253,15 @@ impl PhiGen<'_, '_> {
         Ok(())
     }
 
-    /// `v` of type `from` as type `to`.
+    /// `v` of type `from` as type `to` (a float becomes an integer through its NaN-free
+    /// bits, never by an unchecked conversion).
     pub fn convert(&mut self, v: Operand, from: IrType, to: IrType) -> Operand {
         if from == to {
             return v;
+        }
+        if from.is_float() && !to.is_float() {
+            let bits = crate::gen::floats::emit_float_bits(&mut self.b, from, v);
+            return self.convert(bits, IrType::I64, to);
         }
         self.b.cast(from, v, to).into()
     }
@@ -272,7 +285,7 @@ impl PhiGen<'_, '_> {
             return Ok(self.convert(h.into(), hty, ty));
         }
         if self.u.chance(15)? || self.env.is_empty() {
-            return Ok(konst(ty, interesting(self.u, ty)?));
+            return self.constant(ty);
         }
         if !same.is_empty() && self.u.chance(80)? {
             return Ok(self.env[same[self.u.index(same.len())?]]);
@@ -283,6 +296,9 @@ impl PhiGen<'_, '_> {
 
     /// An expression of type `ty` over the variables; `depth` at most 2.
     pub fn expr(&mut self, ty: IrType, depth: u32) -> Result<Operand> {
+        if ty.is_float() {
+            return self.fexpr(ty, depth);
+        }
         if depth == 0 || self.u.chance(25)? {
             return self.operand(ty);
         }
@@ -318,6 +334,9 @@ impl PhiGen<'_, '_> {
         } else {
             self.types[self.u.index(self.types.len())?]
         };
+        if ty.is_float() {
+            return self.float_cond(ty);
+        }
         let pred = CmpPred::ALL[self.u.index(CmpPred::ALL.len())?];
         let l = self.operand(ty)?;
         let mut r = self.operand(ty)?;
@@ -337,7 +356,10 @@ impl PhiGen<'_, '_> {
                 let i = self.u.index(self.types.len())?;
                 let ty = self.types[i];
                 let e = self.expr(ty, 2)?;
-                self.env[i] = if self.u.chance(60)? {
+                let accumulate = self.u.chance(60)?;
+                self.env[i] = if accumulate && ty.is_float() {
+                    self.float_accumulate(ty, self.env[i], e)?
+                } else if accumulate {
                     // Accumulate (bijective in the old value) so no information is lost.
                     let op = [BinOp::Add, BinOp::Sub, BinOp::Xor][self.u.index(3)?];
                     self.b.bin(op, ty, self.env[i], e).into()
@@ -353,7 +375,11 @@ impl PhiGen<'_, '_> {
                 self.env[i] = self.convert(self.env[j], self.types[j], self.types[i]);
                 if self.types[i] == self.types[j] {
                     let ty = self.types[i];
-                    self.env[i] = self.b.un(UnOp::Not, ty, self.env[j]).into();
+                    self.env[i] = if ty.is_float() {
+                        crate::gen::floats::emit_fneg(&mut self.b, ty, self.env[j]).into()
+                    } else {
+                        self.b.un(UnOp::Not, ty, self.env[j]).into()
+                    };
                 }
             }
             _ => self.call(&callable)?,

@@ -15,6 +15,7 @@
 //! at all); the same bytes give the same module.
 
 mod control;
+mod float_expr;
 mod function;
 mod join;
 mod shuffle;
@@ -60,6 +61,10 @@ pub struct PhiGenConfig {
     pub max_cost: u64,
     /// Percent of agreeing variables that still get a phi at a join.
     pub extra_phi_percent: u32,
+    /// Floats (`gen::floats`): percent of variable types that are `f32` or `f64`. 0 (the
+    /// default) switches floats off, leaving the programs exactly as without the feature.
+    #[serde(default)]
+    pub float_percent: u32,
 }
 
 impl Default for PhiGenConfig {
@@ -78,6 +83,7 @@ impl Default for PhiGenConfig {
             max_weight: 300,
             max_cost: 300_000,
             extra_phi_percent: 15,
+            float_percent: 0,
         }
     }
 }

@@ -11,7 +11,6 @@
 //! rebinding (parallel semantics); constants are canonical for the variable's type.
 
 use crate::gen::choice::Pick;
-use crate::gen::consts::interesting;
 use arbitrary::{Result, Unstructured};
 use compiler::ir::{konst, IrType, Operand};
 
@@ -51,7 +50,10 @@ pub fn plan_shuffle(u: &mut Unstructured, types: &[IrType]) -> Result<Vec<(usize
             }
             for &g in &group[m..] {
                 if u.chance(30)? {
-                    moves.push((g, Source::Const(interesting(u, ty)?)));
+                    moves.push((
+                        g,
+                        Source::Const(super::float_expr::interesting_bits(u, ty)?),
+                    ));
                 }
             }
         }
@@ -77,7 +79,10 @@ pub fn plan_shuffle(u: &mut Unstructured, types: &[IrType]) -> Result<Vec<(usize
         _ => {
             for &g in &group {
                 if u.chance(50)? {
-                    moves.push((g, Source::Const(interesting(u, ty)?)));
+                    moves.push((
+                        g,
+                        Source::Const(super::float_expr::interesting_bits(u, ty)?),
+                    ));
                 }
             }
         }

@@ -153,6 +153,12 @@ pub fn run(func: &IrFunction, args: &[i64], fuel: u64) -> RunResult {
                     };
                     (*dest, r as u64)
                 }
+                Inst::FBin { .. }
+                | Inst::FNeg { .. }
+                | Inst::FCmp { .. }
+                | Inst::Bitcast { .. } => {
+                    return Err(Stop::Unsupported("float instruction".into()))
+                }
                 Inst::Cast {
                     dest,
                     from,
