@@ -103,6 +103,11 @@ pub struct Expr {
     pub kind: ExprKind,
     pub ty: QualType,
     pub loc: Loc,
+    /// gcc's type of this value when it is the *result* of an operation computed in the
+    /// type gcc gives a bit-field wider than `int` (`(width, signed)`; `ty` stays the
+    /// declared type): see `parse/wide_bitfield.rs`. `None` for everything else,
+    /// including the bit-field member reads themselves, which are recognised by shape.
+    pub wide_bitfield_type: Option<(u32, bool)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -395,6 +400,7 @@ impl Expr {
             kind,
             ty: ty.into(),
             loc,
+            wide_bitfield_type: None,
         }
     }
 
