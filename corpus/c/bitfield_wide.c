@@ -87,6 +87,17 @@ int main(void) {
     s.b = -6;
     s.b /= s.c;                                   /* -6 / (2^33 - 1) in signed 36 bits */
     ASSERT(0, s.b);
+    /* A compound assignment computed in an unsigned wide type converts its left operand
+       modulo 2^N too. */
+    int i = -1;
+    i /= s.c;                                     /* (2^33 - 1) / (2^33 - 1) */
+    ASSERT(1, i);
+    i = -1;
+    i %= s.c * 1;
+    ASSERT(0, i);
+    s.b = -1;
+    s.b /= s.a;                                   /* (2^40 - 1) / (2^40 - 1) */
+    ASSERT(1, s.b);
     printf("OK\n");
     return 0;
 }

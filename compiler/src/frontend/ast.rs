@@ -182,13 +182,16 @@ pub enum ExprKind {
     /// `(lhs type)((compute_ty)lhs op rhs)`, stored and yielded. `rhs` already has
     /// `compute_ty` (for shifts: its own promoted type). With `ptr_elem_size = Some(n)`,
     /// `lhs` is a pointer, `op` is `Add` or `Sub`, `rhs` is a `ptrdiff_t` index and the
-    /// step is `rhs * n` bytes.
+    /// step is `rhs * n` bytes. With `lhs_wrap = Some(n)` gcc computes in an unsigned
+    /// n-bit bit-field type (see `parse/wide_bitfield.rs`): the converted `lhs` is
+    /// reduced modulo 2^n (`rhs` already is).
     CompoundAssign {
         op: BinaryOp,
         lhs: Box<Expr>,
         rhs: Box<Expr>,
         compute_ty: Type,
         ptr_elem_size: Option<u64>,
+        lhs_wrap: Option<u32>,
     },
     /// `++x`, `x--`, ...: for an integer lvalue the step is 1 computed in the promoted
     /// type and converted back (`_Bool` becomes 1 / toggles as C says); for a pointer it

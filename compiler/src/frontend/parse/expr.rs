@@ -245,13 +245,13 @@ impl Parser<'_> {
                 ),
             )
         };
-        let (rhs, compute_ty, ptr_elem_size) = if lt.is_pointer() {
+        let (rhs, compute_ty, ptr_elem_size, lhs_wrap) = if lt.is_pointer() {
             if !matches!(op, BinaryOp::Add | BinaryOp::Sub) || !rt.is_integer() {
                 return Err(invalid(self));
             }
             let size = self.pointee_size(&lt, loc)?;
             let idx = cast_to(self.promote(rhs), &self.ptrdiff_type());
-            (idx, lt.clone(), Some(size))
+            (idx, lt.clone(), Some(size), None)
         } else {
             let ints = matches!(
                 op,
@@ -271,13 +271,13 @@ impl Parser<'_> {
                 return Err(invalid(self));
             }
             if op.is_shift() {
-                (self.promote(rhs), self.promoted_type(&lhs), None)
+                (self.promote(rhs), self.promoted_type(&lhs), None, None)
             } else {
                 let ct = self.gcc_arith_type(&lhs, &rhs);
                 // The result is stored back modulo the field's width; the right operand
                 // must be converted as gcc does (see `wide_bitfield`).
                 let wrap = self.unsigned_wide_common(&lhs, &rhs);
-                (reduce_if(cast_to(rhs, &ct), wrap), ct, None)
+                (reduce_if(cast_to(rhs, &ct), wrap), ct, None, wrap)
             }
         };
         Ok(Expr::new(
@@ -287,6 +287,7 @@ impl Parser<'_> {
                 rhs: Box::new(rhs),
                 compute_ty,
                 ptr_elem_size,
+                lhs_wrap,
             },
             lt,
             loc,
