@@ -12,9 +12,10 @@
 //!   width of its promoted type;
 //! - when that common type is an *unsigned* wide bit-field of width N, the converted
 //!   operands and the result of `+ - * & | ^ / %` are reduced modulo 2^N; the operands
-//!   of a comparison, the arms of `?:` and the right operand of a compound assignment
-//!   (whose result the store reduces) too; the result of `~`, unary `-` and `<<` of
-//!   such an operand too.
+//!   of a comparison, the arms of `?:` and both operands of a compound assignment
+//!   (the right one here, the left one, evaluated once, by the lowering as
+//!   `CompoundAssign::lhs_wrap` says; the store reduces the result) too; the result of
+//!   `~`, unary `-` and `<<` of such an operand too.
 //!   A *signed* one needs no reduction: its values are those of the declared type unless
 //!   the arithmetic overflows, which is undefined behaviour. But it must be computed
 //!   *signed*: when it wins over a narrower unsigned wide bit-field (`s.b < s.c`, signed
