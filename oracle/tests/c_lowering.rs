@@ -301,6 +301,7 @@ fn loops_switch_fallthrough_and_short_circuit() {
                 rhs: b(lit(n, int())),
                 compute_ty: int(),
                 ptr_elem_size: None,
+                lhs_wrap: None,
             },
             int(),
         ))

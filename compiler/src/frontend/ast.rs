@@ -103,6 +103,11 @@ pub struct Expr {
     pub kind: ExprKind,
     pub ty: QualType,
     pub loc: Loc,
+    /// gcc's type of this value when it is the *result* of an operation computed in the
+    /// type gcc gives a bit-field wider than `int` (`(width, signed)`; `ty` stays the
+    /// declared type): see `parse/wide_bitfield.rs`. `None` for everything else,
+    /// including the bit-field member reads themselves, which are recognised by shape.
+    pub wide_bitfield_type: Option<(u32, bool)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -181,13 +186,16 @@ pub enum ExprKind {
     /// `(lhs type)((compute_ty)lhs op rhs)`, stored and yielded. `rhs` already has
     /// `compute_ty` (for shifts: its own promoted type). With `ptr_elem_size = Some(n)`,
     /// `lhs` is a pointer, `op` is `Add` or `Sub`, `rhs` is a `ptrdiff_t` index and the
-    /// step is `rhs * n` bytes.
+    /// step is `rhs * n` bytes. With `lhs_wrap = Some(n)` gcc computes in an unsigned
+    /// n-bit bit-field type (see `parse/wide_bitfield.rs`): the converted `lhs` is
+    /// reduced modulo 2^n (`rhs` already is).
     CompoundAssign {
         op: BinaryOp,
         lhs: Box<Expr>,
         rhs: Box<Expr>,
         compute_ty: Type,
         ptr_elem_size: Option<u64>,
+        lhs_wrap: Option<u32>,
     },
     /// `++x`, `x--`, ...: for an integer lvalue the step is 1 computed in the promoted
     /// type and converted back (`_Bool` becomes 1 / toggles as C says); for a pointer it
@@ -399,6 +407,7 @@ impl Expr {
             kind,
             ty: ty.into(),
             loc,
+            wide_bitfield_type: None,
         }
     }
 

@@ -83,6 +83,17 @@ impl IntKind {
             IntKind::LongLong | IntKind::ULongLong => IntKind::ULongLong,
         }
     }
+
+    /// The signed type of the same rank (plain/unsigned char -> signed char).
+    pub fn to_signed(self) -> IntKind {
+        match self {
+            IntKind::Char | IntKind::SChar | IntKind::UChar => IntKind::SChar,
+            IntKind::Short | IntKind::UShort => IntKind::Short,
+            IntKind::Int | IntKind::UInt => IntKind::Int,
+            IntKind::Long | IntKind::ULong => IntKind::Long,
+            IntKind::LongLong | IntKind::ULongLong => IntKind::LongLong,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

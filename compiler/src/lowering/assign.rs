@@ -17,6 +17,15 @@ use crate::frontend::ast::{BinaryOp, Expr, IncDecOp};
 use crate::frontend::types::{IntKind, Type};
 use crate::ir::{BinOp, IrType};
 
+/// The operands of `lhs op= rhs` as `ExprKind::CompoundAssign` holds them.
+pub struct CompoundOperands<'a> {
+    pub lhs: &'a Expr,
+    pub rhs: &'a Expr,
+    pub compute_ty: &'a Type,
+    pub ptr_elem_size: Option<u64>,
+    pub lhs_wrap: Option<u32>,
+}
+
 impl FnLower<'_, '_> {
     /// `lhs = rhs`.
     pub fn assign(&mut self, lhs: &Expr, rhs: &Expr, e: &Expr) -> Res<RVal> {
@@ -44,12 +53,16 @@ impl FnLower<'_, '_> {
     pub fn compound_assign(
         &mut self,
         op: BinaryOp,
-        lhs: &Expr,
-        rhs: &Expr,
-        compute_ty: &Type,
-        ptr_elem_size: Option<u64>,
+        operands: CompoundOperands<'_>,
         e: &Expr,
     ) -> Res<RVal> {
+        let CompoundOperands {
+            lhs,
+            rhs,
+            compute_ty,
+            ptr_elem_size,
+            lhs_wrap,
+        } = operands;
         let target = self.ctx.target;
         let lt = scalar_type(target, &lhs.ty.ty).map_err(|m| self.err(e.loc, m))?;
         let ct = scalar_type(target, compute_ty).map_err(|m| self.err(e.loc, m))?;
@@ -67,6 +80,13 @@ impl FnLower<'_, '_> {
             self.ptr_offset(old, y, yt, size)
         } else {
             let x = self.convert(old, lt, compute_ty, ct);
+            let x = match lhs_wrap {
+                Some(width) => {
+                    let mask = exact(ct, ((1u64 << width) - 1) as i64);
+                    self.arith(BinaryOp::BitAnd, ct, x, mask)
+                }
+                None => x,
+            };
             let y = self.cast(yt, y, ct);
             let r = self.arith(op, ct, x, y);
             self.convert(r, ct, &lhs.ty.ty, lt)

@@ -9,6 +9,7 @@
 //! once); `&&`, `||` and `?:` go through a temporary slot, so no value crosses a block
 //! boundary except through memory or a dominating definition.
 
+use super::assign::CompoundOperands;
 use super::builder::{exact, literal};
 use super::function::{FnLower, Res};
 use super::types::{repr, scalar_type, Repr};
@@ -100,7 +101,17 @@ impl FnLower<'_, '_> {
                 rhs,
                 compute_ty,
                 ptr_elem_size,
-            } => self.compound_assign(*op, lhs, rhs, compute_ty, *ptr_elem_size, e),
+                lhs_wrap,
+            } => {
+                let operands = CompoundOperands {
+                    lhs,
+                    rhs,
+                    compute_ty,
+                    ptr_elem_size: *ptr_elem_size,
+                    lhs_wrap: *lhs_wrap,
+                };
+                self.compound_assign(*op, operands, e)
+            }
             ExprKind::IncDec {
                 op,
                 operand,

@@ -97,6 +97,7 @@ impl Parser<'_> {
                             kind,
                             ty: e.ty,
                             loc,
+                            wide_bitfield_type: e.wide_bitfield_type,
                         })),
                         ptr,
                         loc,
@@ -205,13 +206,6 @@ impl Parser<'_> {
         } else {
             s.to_unsigned()
         }
-    }
-
-    /// Promotes both operands and converts them to their common arithmetic type.
-    pub(crate) fn usual_arith(&self, a: Expr, b: Expr) -> (Expr, Expr, Type) {
-        let (pa, pb) = (self.promoted_type(&a), self.promoted_type(&b));
-        let ty = self.common_arith_type(&pa, &pb);
-        (cast_to(a, &ty), cast_to(b, &ty), ty)
     }
 
     /// The default argument promotions (C99 6.5.2.2p6): integer promotions and

@@ -22,7 +22,7 @@
 
 use super::convert::{cast_to, is_lvalue, AssignCtx};
 use super::int_const_type::int_constant_type;
-use super::wide_bitfield::reduce_if;
+use super::wide_bitfield::{reduce_if, unsigned_width, with_wide_type};
 use super::{OrdinaryEntity, Parser};
 use crate::frontend::ast::{BinaryOp, Expr, ExprKind, IncDecOp, UnaryOp};
 use crate::frontend::diag::Diagnostic;
@@ -247,13 +247,13 @@ impl Parser<'_> {
                 ),
             )
         };
-        let (rhs, compute_ty, ptr_elem_size) = if lt.is_pointer() {
+        let (rhs, compute_ty, ptr_elem_size, lhs_wrap) = if lt.is_pointer() {
             if !matches!(op, BinaryOp::Add | BinaryOp::Sub) || !rt.is_integer() {
                 return Err(invalid(self));
             }
             let size = self.pointee_size(&lt, loc)?;
             let idx = cast_to(self.promote(rhs), &self.ptrdiff_type());
-            (idx, lt.clone(), Some(size))
+            (idx, lt.clone(), Some(size), None)
         } else {
             let ints = matches!(
                 op,
@@ -273,14 +273,13 @@ impl Parser<'_> {
                 return Err(invalid(self));
             }
             if op.is_shift() {
-                (self.promote(rhs), self.promoted_type(&lhs), None)
+                (self.promote(rhs), self.promoted_type(&lhs), None, None)
             } else {
-                let ct =
-                    self.common_arith_type(&self.promoted_type(&lhs), &self.promoted_type(&rhs));
+                let ct = self.gcc_arith_type(&lhs, &rhs);
                 // The result is stored back modulo the field's width; the right operand
                 // must be converted as gcc does (see `wide_bitfield`).
                 let wrap = self.unsigned_wide_common(&lhs, &rhs);
-                (reduce_if(cast_to(rhs, &ct), wrap), ct, None)
+                (reduce_if(cast_to(rhs, &ct), wrap), ct, None, wrap)
             }
         };
         Ok(Expr::new(
@@ -290,6 +289,7 @@ impl Parser<'_> {
                 rhs: Box::new(rhs),
                 compute_ty,
                 ptr_elem_size,
+                lhs_wrap,
             },
             lt,
             loc,
@@ -331,7 +331,7 @@ impl Parser<'_> {
         let b = self.rvalue(b);
         let (at, bt) = (a.ty.ty.clone(), b.ty.ty.clone());
         let ty = if at.is_arithmetic() && bt.is_arithmetic() {
-            self.common_arith_type(&self.promoted_type(&a), &self.promoted_type(&b))
+            self.gcc_arith_type(&a, &b)
         } else if at == Type::Void || bt == Type::Void {
             Type::Void
         } else if (at.is_record() && at == bt)
@@ -369,19 +369,23 @@ impl Parser<'_> {
         } else {
             return Err(self.error_at(loc, "type mismatch in conditional expression"));
         };
-        let wrap = if at.is_arithmetic() && bt.is_arithmetic() {
-            self.unsigned_wide_common(&a, &b)
+        let wide = if at.is_arithmetic() && bt.is_arithmetic() {
+            self.wide_common(&a, &b)
         } else {
             None
         };
+        let wrap = unsigned_width(wide);
         let (a, b) = (
             reduce_if(cast_to(a, &ty), wrap),
             reduce_if(cast_to(b, &ty), wrap),
         );
-        Ok(Expr::new(
-            ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b)),
-            ty,
-            loc,
+        Ok(with_wide_type(
+            Expr::new(
+                ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b)),
+                ty,
+                loc,
+            ),
+            wide,
         ))
     }
 
@@ -461,17 +465,22 @@ impl Parser<'_> {
                 if !(at.is_integer() && bt.is_integer()) {
                     return Err(self.invalid_operands(binary_op_str(op), &a, &b, loc));
                 }
+                // The result has the left operand's type; only `<<` can leave its range.
+                let wide = self.wide_bitfield(&a);
                 let wrap = if op == BinaryOp::Shl {
-                    self.unsigned_wide(&a)
+                    unsigned_width(wide)
                 } else {
                     None
                 };
                 let a = self.promote(a);
                 let b = self.promote(b);
                 let ty = a.ty.ty.clone();
-                Ok(reduce_if(
-                    Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), ty, loc),
-                    wrap,
+                Ok(with_wide_type(
+                    reduce_if(
+                        Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), ty, loc),
+                        wrap,
+                    ),
+                    wide,
                 ))
             }
             BinaryOp::Add => {
@@ -524,12 +533,14 @@ impl Parser<'_> {
     /// (Reduced modulo 2^N when gcc computes it in an unsigned N-bit bit-field type: see
     /// `wide_bitfield`.)
     fn arith(&self, op: BinaryOp, a: Expr, b: Expr, loc: Loc) -> Expr {
-        let wrap = self.unsigned_wide_common(&a, &b);
-        let (a, b, ty) = self.usual_arith(a, b);
-        let (a, b) = (reduce_if(a, wrap), reduce_if(b, wrap));
-        reduce_if(
-            Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), ty, loc),
-            wrap,
+        let ops = self.gcc_usual_arith(a, b);
+        let (a, b) = (Box::new(ops.lhs), Box::new(ops.rhs));
+        with_wide_type(
+            reduce_if(
+                Expr::new(ExprKind::Binary(op, a, b), ops.ty, loc),
+                unsigned_width(ops.wide),
+            ),
+            ops.wide,
         )
     }
 
@@ -537,9 +548,8 @@ impl Parser<'_> {
     fn build_comparison(&mut self, op: BinaryOp, a: Expr, b: Expr, loc: Loc) -> PResult<Expr> {
         let (at, bt) = (a.ty.ty.clone(), b.ty.ty.clone());
         let (a, b) = if at.is_arithmetic() && bt.is_arithmetic() {
-            let wrap = self.unsigned_wide_common(&a, &b);
-            let (a, b, _) = self.usual_arith(a, b);
-            (reduce_if(a, wrap), reduce_if(b, wrap))
+            let ops = self.gcc_usual_arith(a, b);
+            (ops.lhs, ops.rhs)
         } else if let (Type::Pointer(pa), Type::Pointer(pb)) = (&at, &bt) {
             let void = pa.ty == Type::Void || pb.ty == Type::Void;
             if !void && !self.compatible(&pa.ty, &pb.ty) {
@@ -878,38 +888,46 @@ impl Parser<'_> {
                 if !ty.is_integer() {
                     return Err(wrong(self, "bit-complement"));
                 }
-                let wrap = self.unsigned_wide(&e);
+                let wide = self.wide_bitfield(&e);
                 let e = self.promote(e);
                 let t = e.ty.ty.clone();
-                Ok(reduce_if(
-                    Expr::new(ExprKind::Unary(UnaryOp::BitNot, Box::new(e)), t, loc),
-                    wrap,
+                Ok(with_wide_type(
+                    reduce_if(
+                        Expr::new(ExprKind::Unary(UnaryOp::BitNot, Box::new(e)), t, loc),
+                        unsigned_width(wide),
+                    ),
+                    wide,
                 ))
             }
             Punct::Minus => {
                 if !ty.is_arithmetic() {
                     return Err(wrong(self, "unary minus"));
                 }
-                let wrap = self.unsigned_wide(&e);
+                let wide = self.wide_bitfield(&e);
                 let e = self.promote(e);
                 let t = e.ty.ty.clone();
-                Ok(reduce_if(
-                    Expr::new(ExprKind::Unary(UnaryOp::Neg, Box::new(e)), t, loc),
-                    wrap,
+                Ok(with_wide_type(
+                    reduce_if(
+                        Expr::new(ExprKind::Unary(UnaryOp::Neg, Box::new(e)), t, loc),
+                        unsigned_width(wide),
+                    ),
+                    wide,
                 ))
             }
             _ => {
                 if !ty.is_arithmetic() {
                     return Err(wrong(self, "unary plus"));
                 }
+                let wide = self.wide_bitfield(&e);
                 let e = self.promote(e);
                 // `+x` is not an lvalue: make the value explicit.
-                if is_lvalue(&e) {
+                let e = if is_lvalue(&e) {
                     let t = e.ty.ty.clone();
-                    Ok(Expr::new(ExprKind::Cast(Box::new(e)), t, loc))
+                    Expr::new(ExprKind::Cast(Box::new(e)), t, loc)
                 } else {
-                    Ok(e)
-                }
+                    e
+                };
+                Ok(with_wide_type(e, wide))
             }
         }
     }
