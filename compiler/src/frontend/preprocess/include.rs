@@ -63,7 +63,7 @@ pub(super) fn search(
     let first = start_after.map_or(0, |i| i + 1);
     for (index, dir) in search_dirs.iter().enumerate().skip(first) {
         let candidate = dir.join(name);
-        if candidate.is_file() {
+        if super::embedded::own_header(&candidate).is_some() || candidate.is_file() {
             return Some(Found {
                 path: candidate,
                 search_index: Some(index),
@@ -78,9 +78,13 @@ pub(super) fn file_key(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
-/// Reads a file as text; bytes that are not UTF-8 become escape characters
+/// Reads a file as text (one of phicc's own headers from the binary, `embedded.rs`);
+/// bytes that are not UTF-8 become escape characters
 /// (`frontend::raw_bytes`, documented in `SourceFile::text`).
 pub(super) fn read_text(path: &Path) -> std::io::Result<Rc<str>> {
+    if let Some(text) = super::embedded::own_header(path) {
+        return Ok(Rc::from(text));
+    }
     let bytes = std::fs::read(path)?;
     Ok(Rc::from(crate::frontend::raw_bytes::decode_source(bytes)))
 }

@@ -20,6 +20,7 @@ mod directives;
 mod expand;
 mod files;
 mod if_expr;
+mod embedded;
 mod include;
 #[cfg(test)]
 mod limit_tests;
