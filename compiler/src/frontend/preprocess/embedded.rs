@@ -31,7 +31,10 @@ pub const HEADERS: [(&str, &str); 10] = [
 pub fn own_header(path: &Path) -> Option<&'static str> {
     let dir = crate::compile_c::own_include_dir();
     let name = path.strip_prefix(&dir).ok()?.to_str()?;
-    HEADERS.iter().find(|(n, _)| *n == name).map(|(_, text)| *text)
+    HEADERS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| *text)
 }
 
 #[cfg(test)]
@@ -50,7 +53,11 @@ mod tests {
         embedded.sort();
         assert_eq!(on_disk, embedded, "compiler/include and HEADERS differ");
         for (name, text) in HEADERS {
-            assert_eq!(std::fs::read_to_string(dir.join(name)).unwrap(), text, "{name}");
+            assert_eq!(
+                std::fs::read_to_string(dir.join(name)).unwrap(),
+                text,
+                "{name}"
+            );
             assert_eq!(own_header(&dir.join(name)), Some(text));
         }
         assert_eq!(own_header(&dir.join("nosuch.h")), None);

@@ -17,10 +17,10 @@
 //! - The output ends with exactly one `Eof` token.
 
 mod directives;
+mod embedded;
 mod expand;
 mod files;
 mod if_expr;
-mod embedded;
 mod include;
 #[cfg(test)]
 mod limit_tests;
