@@ -30,6 +30,12 @@ fn pool_dir() -> tempfile::TempDir {
         "// ub: SignedOverflow @3\nint main(void) {\n    int x = 2147483647; x = x + 1; return 0;\n}\n",
     )
     .unwrap();
+    // Raw bytes (as corpus/c/literal_raw_bytes.c has): left out of the pool, with a reason.
+    std::fs::write(
+        dir.path().join("d_raw.c"),
+        b"int main(void) { return \"\xff\"[0] == 0; }\n",
+    )
+    .unwrap();
     dir
 }
 
@@ -40,6 +46,9 @@ fn the_pool_skips_ub_examples_and_a_mutant_is_a_function_of_its_seed() {
     let names: Vec<&str> = pool.programs().iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names.len(), 2, "{names:?}");
     assert!(names.iter().all(|n| !n.ends_with("c_ub.c")), "{names:?}");
+    let left_out: Vec<&str> = pool.left_out().iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(left_out.len(), 1, "{left_out:?}");
+    assert!(left_out[0].ends_with("d_raw.c"), "{left_out:?}");
     for seed in 0..50 {
         let a = mutant(&pool, seed).unwrap();
         let b = mutant(&pool, seed).unwrap();

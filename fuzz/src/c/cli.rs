@@ -87,7 +87,12 @@ pub fn gen_c_command(seed: u64, target: &str, expected: bool, opts: &CGenOptions
 /// the default corpus pool), before its judges; 1 when none can be made.
 pub fn gen_mutate_command(seed: u64) -> i32 {
     use super::mutate::{mutant, pool::Pool, source::with_header};
-    let made = Pool::default_corpus().and_then(|pool| mutant(&pool, seed));
+    let made = Pool::default_corpus().and_then(|pool| {
+        for (name, why) in pool.left_out() {
+            eprintln!("mutate: {name} is not in the pool ({why})");
+        }
+        mutant(&pool, seed)
+    });
     match made {
         Ok(m) => {
             eprintln!("mutations: {}", m.applied.join(", "));

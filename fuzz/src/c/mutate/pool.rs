@@ -19,10 +19,11 @@ use std::path::{Path, PathBuf};
 const TEST_H: &str = "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\
 #define ASSERT(x, y) printf(\"%s => %lld\\n\", #y, (long long)(y))\n";
 
-/// The programs, as (name, text), sorted by name.
+/// The programs, as (name, text), sorted by name, and the files left out with why.
 #[derive(Clone, Debug, Default)]
 pub struct Pool {
     programs: Vec<(String, String)>,
+    left_out: Vec<(String, String)>,
 }
 
 impl Pool {
@@ -30,10 +31,17 @@ impl Pool {
         &self.programs
     }
 
+    /// The `.c` files not in the pool, as (name, reason): a file that is not UTF-8 (the
+    /// mutators work on text; `corpus/c/literal_raw_bytes.c` holds raw bytes on purpose).
+    pub fn left_out(&self) -> &[(String, String)] {
+        &self.left_out
+    }
+
     /// Every `.c` file under each of `dirs` (not recursive), or `Err` naming a directory
     /// that cannot be read.
     pub fn from_dirs(dirs: &[PathBuf]) -> Result<Pool, String> {
         let mut programs = Vec::new();
+        let mut left_out = Vec::new();
         for dir in dirs {
             let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
             let mut paths: Vec<PathBuf> = entries
@@ -42,8 +50,11 @@ impl Pool {
                 .collect();
             paths.sort();
             for path in paths {
-                let text = std::fs::read_to_string(&path)
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+                let Ok(text) = String::from_utf8(bytes) else {
+                    left_out.push((display_name(&path), "not UTF-8".to_string()));
+                    continue;
+                };
                 if text.lines().any(|l| l.trim_start().starts_with("// ub:")) {
                     continue;
                 }
@@ -54,7 +65,8 @@ impl Pool {
             }
         }
         programs.sort();
-        Ok(Pool { programs })
+        left_out.sort();
+        Ok(Pool { programs, left_out })
     }
 
     /// The default pool (see the module doc).

@@ -45,10 +45,13 @@ pub struct MutateSource {
 
 impl MutateSource {
     /// The source over the default corpus pool (see `pool.rs`).
+    /// Says on stderr which files it leaves out of the pool, and why.
     pub fn from_corpus() -> Result<MutateSource, String> {
-        Ok(MutateSource {
-            pool: Pool::default_corpus()?,
-        })
+        let pool = Pool::default_corpus()?;
+        for (name, why) in pool.left_out() {
+            eprintln!("mutate: {name} is not in the pool ({why})");
+        }
+        Ok(MutateSource { pool })
     }
 }
 
