@@ -398,6 +398,10 @@ enum Command {
         /// Comma-separated gcc lint flags (default: all of the reducer's).
         #[arg(long)]
         lint: Option<String>,
+        /// The compiler under test of a `*@cc` signature (its smoke test is the
+        /// reducer's, not repeated here).
+        #[command(flatten)]
+        cc: crate::c::cc::CcCompilerArgs,
     },
     /// gcc's c-torture execute suite (`scripts/c-torture.sh` fetches it): each test that
     /// gcc -O0 runs cleanly on a target, through phicc at every stage in the oracle and
@@ -879,11 +883,14 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             signature,
             include,
             lint,
+            cc,
         } => crate::c::reduce::cli::reduce_test(
             &file,
             &signature,
             &with_csmith_include(include),
             lint.as_deref(),
+            &cc,
+            pipeline,
         ),
         Command::Torture(args) => {
             crate::c::torture::cli::torture_command(args.into_args(cli.mutant, cli.disable_passes))

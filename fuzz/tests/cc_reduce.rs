@@ -210,3 +210,108 @@ fn reduce_with_cc_keeps_the_compilers_bug_and_drops_the_rest() {
     let with_gcc = build_and_run(gcc.to_str().unwrap(), &out, work.path());
     assert_ne!(with_fake, with_gcc, "{text}");
 }
+
+/// Writes the fake compiler and the two-output program of the test above into `dir`.
+fn fake_and_program(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let fake = dir.join("xor-as-or-cc");
+    std::fs::write(&fake, XOR_AS_OR).unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let file = dir.join("two.c");
+    std::fs::write(
+        &file,
+        "#include <stdio.h>\nint main(void) {\n    unsigned a = 12, b = 10, c = 3;\n    \
+         unsigned d = a + c;\n    printf(\"%u %u %u\\n\", a ^ b, d, c * 2);\n    return 0;\n}\n",
+    )
+    .unwrap();
+    (fake, file)
+}
+
+/// Runs C-Vise's interestingness script for `test` on `case` (in a fresh directory, as
+/// C-Vise does): its exit code.
+fn run_script(test: &phihunt::c::reduce::cvise::ScriptTest, case: &str) -> i32 {
+    let work = tempfile::tempdir().unwrap();
+    let script = work.path().join("interesting.sh");
+    let text =
+        phihunt::c::reduce::cvise::script_text(Path::new(env!("CARGO_BIN_EXE_phihunt")), test);
+    std::fs::write(&script, text).unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::write(work.path().join("case.c"), case).unwrap();
+    Command::new(&script)
+        .current_dir(work.path())
+        .env_remove("PHIHUNT_MUTANT")
+        .env_remove("PHIHUNT_DISABLE_PASSES")
+        .status()
+        .unwrap()
+        .code()
+        .unwrap_or(-1)
+}
+
+#[test]
+fn the_cvise_script_of_a_cc_finding_reruns_the_compiler_under_test() {
+    let dir = tempfile::tempdir().unwrap();
+    let (fake, file) = fake_and_program(dir.path());
+    let cc = CompilerUnderTest::new(fake.to_str().unwrap(), Target::X86_64).unwrap();
+    let signature = phihunt::c::reduce::interesting::parse_signature("mismatch@cc").unwrap();
+    let lint: Vec<String> = phihunt::c::reduce::interesting::LINT_FLAGS
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let pipeline = compiler::pipeline::PipelineOptions::default();
+    let test = phihunt::c::reduce::cvise::ScriptTest {
+        signature: &signature,
+        include_dirs: &[],
+        lint: &lint,
+        pipeline: &pipeline,
+        cc: Some(&cc),
+    };
+    let with_xor = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(
+        run_script(&test, &with_xor),
+        0,
+        "the fake's bug must be interesting"
+    );
+    // Without `^` the fake compiles the program right: not interesting.
+    let without_xor = with_xor.replace("a ^ b", "a & b");
+    assert_eq!(run_script(&test, &without_xor), 1);
+    // An undefined candidate is never interesting, whatever the compiler does with it.
+    let undefined = with_xor.replace("unsigned d = a + c;", "unsigned d; d = d + c;");
+    assert_eq!(run_script(&test, &undefined), 1);
+    // Without the compiler under test the script cannot see a `*@cc` signature.
+    let no_cc = phihunt::c::reduce::cvise::ScriptTest { cc: None, ..test };
+    assert_ne!(run_script(&no_cc, &with_xor), 0);
+}
+
+#[test]
+fn reduce_with_cc_and_cvise_keeps_the_compilers_bug() {
+    let dir = tempfile::tempdir().unwrap();
+    let (fake, file) = fake_and_program(dir.path());
+    let out = dir.path().join("two.reduced.c");
+    let (code, stdout, stderr) = common::phihunt(&[
+        "reduce",
+        file.to_str().unwrap(),
+        "--cc",
+        fake.to_str().unwrap(),
+        "--cvise",
+        "--targets",
+        "none",
+        "--time",
+        "20s",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("C-Vise:"),
+        "C-Vise did not run or its result was not judged:\n{stdout}{stderr}"
+    );
+    assert!(!stderr.contains("warning: C-Vise"), "{stderr}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains('^'), "{text}");
+    let work = tempfile::tempdir().unwrap();
+    let with_fake = build_and_run(fake.to_str().unwrap(), &out, work.path());
+    let gcc = dir.path().join("gcc-o0");
+    std::fs::write(&gcc, "#!/bin/sh\nexec gcc -O0 -w \"$@\"\n").unwrap();
+    std::fs::set_permissions(&gcc, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let with_gcc = build_and_run(gcc.to_str().unwrap(), &out, work.path());
+    assert_ne!(with_fake, with_gcc, "{text}");
+}

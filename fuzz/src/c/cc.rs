@@ -99,6 +99,16 @@ pub struct CcCompilerArgs {
 impl CcCompilerArgs {
     /// The compiler under test, after its smoke test; `None` without `--cc`.
     pub fn compiler(&self) -> Result<Option<CompilerUnderTest>, String> {
+        let cc = self.compiler_unchecked()?;
+        if let Some(cc) = &cc {
+            cc.smoke_test(&NativeLimits::default())?;
+        }
+        Ok(cc)
+    }
+
+    /// The compiler under test without its smoke test: for `reduce-test`, which C-Vise
+    /// runs once per candidate after the reducer has smoke-tested the same command.
+    pub fn compiler_unchecked(&self) -> Result<Option<CompilerUnderTest>, String> {
         let Some(command) = &self.cc else {
             return Ok(None);
         };
@@ -108,9 +118,7 @@ impl CcCompilerArgs {
                 self.cc_target
             )
         })?;
-        let cc = CompilerUnderTest::new(command, target)?;
-        cc.smoke_test(&NativeLimits::default())?;
-        Ok(Some(cc))
+        CompilerUnderTest::new(command, target).map(Some)
     }
 }
 

@@ -15,7 +15,7 @@
 //! dir like any hunt's.
 
 use super::corpus::test_file_text;
-use super::cvise::run_cvise;
+use super::cvise::{run_cvise, ScriptTest};
 use super::interesting::{judge, CGoal, Check, Tester};
 use super::{goal_for, line_count, reduce_c_finding};
 use crate::c::hunt::CGenerator;
@@ -199,7 +199,17 @@ pub fn bench_creduce(s: &CreduceBench) -> std::io::Result<Vec<CreduceRow>> {
             mutants::set_active(&[m]);
             let includes = crate::cli::with_csmith_include(Vec::new());
             let lint = goal_for(&program, &sig, &includes).map(|(g, _)| g.lint);
-            let run = lint.and_then(|lint| run_cvise(&original, &sig, &includes, &lint, s.budget));
+            let pipeline = compiler::pipeline::PipelineOptions::default();
+            let run = lint.and_then(|lint| {
+                let test = ScriptTest {
+                    signature: &sig,
+                    include_dirs: &includes,
+                    lint: &lint,
+                    pipeline: &pipeline,
+                    cc: None,
+                };
+                run_cvise(&original, &test, s.budget)
+            });
             mutants::set_active(&[]);
             Some(run.and_then(|cv| {
                 let _ = write_atomically(&dir.join("cvise.c"), cv.text.as_bytes());

@@ -9,7 +9,7 @@
 //! Exit codes: 0 reduced, 1 nothing to reduce, 2 bad input or setup.
 
 use super::corpus::{copy_to_found, test_file_text};
-use super::cvise::run_cvise;
+use super::cvise::{run_cvise, ScriptTest};
 use super::interesting::{
     find_signature, parse_signature, CGoal, Check, Tester, NOTHING_TO_REDUCE,
 };
@@ -149,12 +149,6 @@ fn run(args: &ReduceCArgs, name: &str, text: &str, record: Option<&FindingRecord
     goal.pipeline = args.pipeline.clone();
     goal.limits = CGoal::new(signature.clone()).limits;
     goal.cc = args.cc.clone();
-    if args.cvise && goal.cc.is_some() {
-        eprintln!(
-            "error: --cvise with --cc: the C-Vise script cannot rerun the compiler under test yet"
-        );
-        return 2;
-    }
     println!(
         "signature {signature}: reducing {name} for at most {:.0?}",
         args.budget
@@ -211,13 +205,15 @@ fn run(args: &ReduceCArgs, name: &str, text: &str, record: Option<&FindingRecord
         .collect();
     println!("rejected candidates by step: {}", rejected.join(", "));
     if args.cvise {
-        match run_cvise(
-            &best,
-            &signature,
-            &args.include_dirs,
-            &tester.goal.lint.clone(),
-            args.budget,
-        ) {
+        let lint = tester.goal.lint.clone();
+        let test = ScriptTest {
+            signature: &signature,
+            include_dirs: &args.include_dirs,
+            lint: &lint,
+            pipeline: &args.pipeline,
+            cc: args.cc.as_ref(),
+        };
+        match run_cvise(&best, &test, args.budget) {
             Err(e) => eprintln!("warning: C-Vise: {e}"),
             Ok(cv) => {
                 // Checked again in-process: only a defined program with the signature wins.
@@ -280,6 +276,8 @@ pub fn reduce_test(
     signature: &str,
     include_dirs: &[PathBuf],
     lint: Option<&str>,
+    cc: &crate::c::cc::CcCompilerArgs,
+    pipeline: PipelineOptions,
 ) -> i32 {
     let Some(sig) = parse_signature(signature) else {
         eprintln!("error: --signature: `{signature}` is not KIND@STAGE");
@@ -287,6 +285,14 @@ pub fn reduce_test(
     };
     let mut goal = CGoal::new(sig);
     goal.include_dirs = include_dirs.to_vec();
+    goal.pipeline = pipeline;
+    goal.cc = match cc.compiler_unchecked() {
+        Ok(cc) => cc,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
     if let Some(l) = lint {
         goal.lint = l
             .split(',')
