@@ -174,6 +174,31 @@ enum BenchWhat {
         #[arg(long, value_name = "BUDGET", value_parser = parse_duration)]
         reduce: Option<Duration>,
     },
+    /// Programs per hour through every stage and every native target, per generator:
+    /// each generator hunts on its own (natives on every program by default, no
+    /// reduction), with its CPU time per program and the machine's load.
+    Throughput {
+        /// Generators, comma-separated; each is hunted on its own.
+        #[arg(long = "gen", default_value = "c,csmith")]
+        generators: String,
+        /// Each hunt's time.
+        #[arg(long, default_value = "5m", value_parser = parse_duration)]
+        time: Duration,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Native targets, as for `hunt`.
+        #[arg(long, default_value = "auto", value_name = "auto|none|T[,T]")]
+        targets: String,
+        /// Natives for one program in N.
+        #[arg(long, default_value_t = 1)]
+        native_every: u64,
+        /// Where the hunts and throughput.json go (default: reports/throughput-<UTC>/).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// The C generator checked: seeds through the host gcc -O0 (and with `--sanitize`
     /// UBSan+ASan) against `gen c --expected`, and with `--oracle` through phicc and
     /// every stage in the oracle. Ends with `N programs, M failures`.
@@ -725,6 +750,37 @@ pub fn cli_main(args: Vec<String>) -> i32 {
                 mutants: active,
             })
         }
+        Command::Bench {
+            what:
+                BenchWhat::Throughput {
+                    generators,
+                    time,
+                    jobs,
+                    seed,
+                    targets,
+                    native_every,
+                    out,
+                },
+        } => crate::campaign::throughput::bench_throughput(
+            &crate::campaign::throughput::ThroughputArgs {
+                generators: generators
+                    .split(',')
+                    .map(|g| g.trim().to_string())
+                    .filter(|g| !g.is_empty())
+                    .collect(),
+                time,
+                jobs: jobs.unwrap_or_else(crate::campaign::cli::default_jobs),
+                seed,
+                targets,
+                native_every,
+                out: out.unwrap_or_else(|| {
+                    PathBuf::from("reports").join(format!(
+                        "throughput-{}",
+                        crate::findings::timestamp(crate::findings::unix_now())
+                    ))
+                }),
+            },
+        ),
         Command::Bench {
             what:
                 BenchWhat::Cgen {

@@ -52,6 +52,7 @@ pub mod source;
 pub mod state;
 pub mod stats;
 pub mod svg;
+pub mod throughput;
 pub mod timeline;
 
 use crate::diff::{differential, DiffConfig, Finding, Signature, Verdict};
