@@ -118,3 +118,84 @@ fn a_mutation_hunt_on_the_correct_compiler_finds_nothing_and_counts_every_drop()
     let report = std::fs::read_to_string(out.path().join("report.md")).unwrap();
     assert!(report.contains("| mutate | 24 |"), "{report}");
 }
+
+/// A fake c-torture suite: a test phicc passes whose check fails when mutated, one the
+/// expected-failures list names, and one that only mentions `abort` in a string.
+fn torture_suite() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("execute");
+    std::fs::create_dir(&suite).unwrap();
+    std::fs::write(
+        suite.join("check-1.c"),
+        "extern void abort (void);\nint f (int x) { return x * 3; }\nint main (void) {\n  if (f (2) != 7)\n    abort ();\n  if (f (1) != 3)\n    __builtin_abort ();\n  return 0;\n}\n",
+    )
+    .unwrap();
+    std::fs::write(suite.join("listed-1.c"), "int main (void) { return 0; }\n").unwrap();
+    std::fs::write(
+        suite.join("string-1.c"),
+        "#include <stdio.h>\nint main (void) { printf (\"abort\\n\"); return 0; }\n",
+    )
+    .unwrap();
+    let expected = dir.path().join("expected-failures.txt");
+    std::fs::write(
+        &expected,
+        "# TEST TARGETS REASON\nlisted-1.c x86_64,i686 refused: listed-1.c:1:1: error: x\n",
+    )
+    .unwrap();
+    (dir, expected)
+}
+
+#[test]
+fn c_torture_tests_join_the_pool_with_abort_made_to_print() {
+    let pool_src = pool_dir();
+    let (torture, expected) = torture_suite();
+    let mut pool = Pool::from_dirs(&[pool_src.path().to_path_buf()]).unwrap();
+    pool.add_torture(&torture.path().join("execute"), &expected)
+        .unwrap();
+    let names: Vec<&str> = pool.programs().iter().map(|(n, _)| n.as_str()).collect();
+    assert!(names.contains(&"c-torture/check-1.c"), "{names:?}");
+    assert!(names.contains(&"c-torture/string-1.c"), "{names:?}");
+    assert!(!names.iter().any(|n| n.contains("listed-1")), "{names:?}");
+    assert_eq!(pool.describe(), "4 programs: corpus 2, c-torture 2");
+    let text = &pool
+        .programs()
+        .iter()
+        .find(|(n, _)| n == "c-torture/check-1.c")
+        .unwrap()
+        .1;
+    assert!(
+        !text.contains("abort ()") && !text.contains("__builtin_abort"),
+        "{text}"
+    );
+    // The string's `abort` is text, not a call: left alone.
+    let string_test = &pool
+        .programs()
+        .iter()
+        .find(|(n, _)| n == "c-torture/string-1.c")
+        .unwrap()
+        .1;
+    assert!(string_test.contains("\"abort\\n\""), "{string_test}");
+    // gcc builds the rewritten test; its failed check (f(2) is 6, not 7) prints and the
+    // run goes on to exit 0.
+    let work = tempfile::tempdir().unwrap();
+    let src = work.path().join("t.c");
+    std::fs::write(&src, text).unwrap();
+    let exe = work.path().join("t");
+    let built = std::process::Command::new("gcc")
+        .args(["-O0", "-w", "-o"])
+        .arg(&exe)
+        .arg(&src)
+        .status()
+        .unwrap();
+    assert!(built.success(), "{text}");
+    let run = std::process::Command::new(&exe).output().unwrap();
+    assert_eq!(run.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&run.stdout), "abort\n");
+    // Both halves are picked: over 200 seeds each gives some bases.
+    let mut torture_bases = 0;
+    for seed in 0..200 {
+        let m = mutant(&pool, seed).unwrap();
+        torture_bases += usize::from(m.base.starts_with("c-torture/"));
+    }
+    assert!((50..150).contains(&torture_bases), "{torture_bases} of 200");
+}

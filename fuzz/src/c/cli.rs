@@ -88,6 +88,7 @@ pub fn gen_c_command(seed: u64, target: &str, expected: bool, opts: &CGenOptions
 pub fn gen_mutate_command(seed: u64) -> i32 {
     use super::mutate::{mutant, pool::Pool, source::with_header};
     let made = Pool::default_corpus().and_then(|pool| {
+        eprintln!("mutate: pool of {}", pool.describe());
         for (name, why) in pool.left_out() {
             eprintln!("mutate: {name} is not in the pool ({why})");
         }

@@ -2,7 +2,7 @@
 //! oracle as the judge of every mutant's definedness.
 //!
 //! Why: generated programs have a generator's shapes; a mutant of real code (the corpus,
-//! earlier findings, later c-torture) has the shapes compilers meet, changed in one place a
+//! earlier findings, gcc's c-torture tests) has the shapes compilers meet, changed in one place a
 //! compiler must get right. Tools that mutate C cannot tell a defined mutant from an
 //! undefined one; here every mutant passes the UB judge at `lowered` and gcc -O0 against
 //! -O2 on both data models before it is compiled and compared (`source.rs`), and everything
@@ -80,11 +80,7 @@ pub fn mutate_text(
 /// The mutant for `seed` over `pool`.
 pub fn mutant(pool: &pool::Pool, seed: u64) -> Result<Mutant, String> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let programs = pool.programs();
-    if programs.is_empty() {
-        return Err("the mutation pool is empty".into());
-    }
-    let (base, text) = &programs[rng.gen_range(0..programs.len())];
+    let (base, text) = pool.pick(&mut rng).ok_or("the mutation pool is empty")?;
     let (text, applied) = mutate_text(text, &mut rng).map_err(|e| format!("{base}: {e}"))?;
     Ok(Mutant {
         base: base.clone(),

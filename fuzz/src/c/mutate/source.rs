@@ -48,8 +48,16 @@ impl MutateSource {
     /// Says on stderr which files it leaves out of the pool, and why.
     pub fn from_corpus() -> Result<MutateSource, String> {
         let pool = Pool::default_corpus()?;
-        for (name, why) in pool.left_out() {
+        eprintln!("mutate: pool of {}", pool.describe());
+        let left_out = pool.left_out();
+        for (name, why) in left_out.iter().take(5) {
             eprintln!("mutate: {name} is not in the pool ({why})");
+        }
+        if left_out.len() > 5 {
+            eprintln!(
+                "mutate: ... and {} more files not in the pool",
+                left_out.len() - 5
+            );
         }
         Ok(MutateSource { pool })
     }
