@@ -10,7 +10,8 @@
 //!
 //! Pieces: `mutators.rs` (the families: operator swaps within a class, constants to
 //! boundary values, `=` to compound assignments, narrower types, negated sub-expressions,
-//! statements in loops or run twice), `pool.rs` (the programs mutated), `source.rs` (the
+//! statements in loops or run twice), `structural.rs` (calls inlined by hand, integer
+//! types of objects and fields given the other signedness or `long long`), `pool.rs` (the programs mutated), `source.rs` (the
 //! campaign program source and its judges).
 //!
 //! Invariants: a mutant is a pure function of (pool, seed): the seed picks the base program,
@@ -21,6 +22,7 @@
 pub mod mutators;
 pub mod pool;
 pub mod source;
+pub mod structural;
 
 use crate::c::reduce::edits::{apply, Program};
 use crate::c::reduce::tokens::{print, tokenize};

@@ -24,7 +24,7 @@ use crate::c::reduce::tokens::{TokKind, Token};
 pub type Family = fn(&Program) -> Vec<Edit>;
 
 /// Every family, by name (the name is what a mutant's header lists and the hunt counts).
-pub const FAMILIES: [(&str, Family); 7] = [
+pub const FAMILIES: [(&str, Family); 9] = [
     ("operator", operator_swaps),
     ("constant", interesting_constants),
     ("compound-assign", compound_assignments),
@@ -32,6 +32,8 @@ pub const FAMILIES: [(&str, Family); 7] = [
     ("negate", negations),
     ("loop-wrap", loop_wraps),
     ("duplicate", duplicates),
+    ("inline-call", super::structural::inline_calls),
+    ("retype", super::structural::retyped_declarations),
 ];
 
 /// The operator classes a binary or assignment operator swaps within (the result stays
@@ -83,7 +85,7 @@ pub const INTERESTING: [&str; 30] = [
 ];
 
 /// Every sub-expression of every expression in the program, with its tokens' range.
-fn nodes(p: &Program) -> Vec<Node> {
+pub(super) fn nodes(p: &Program) -> Vec<Node> {
     let mut out = Vec::new();
     for r in expression_ranges(p) {
         if let Some(root) = parse_expr(&p.toks, r, &p.typedefs) {
@@ -338,7 +340,8 @@ mod tests {
     use crate::c::reduce::tokens::{print, tokenize};
 
     const PROGRAM: &str = "int g = 5;\nint f(int x) { int y = x + 3; y = y * 2; return y; }\n\
-                           int main(void) { int a = f(g); a = a << 1; if (a < 10) a++; return 0; }\n";
+                           int h(int z) { return z - 1; }\n\
+                           int main(void) { int a = f(g); a = a << 1; if (a < 10) a++; a = h(a); return 0; }\n";
 
     fn program() -> Program {
         Program::new(tokenize(PROGRAM).unwrap()).unwrap()
