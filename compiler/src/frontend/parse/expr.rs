@@ -776,7 +776,7 @@ impl Parser<'_> {
             if self.bitfield_width(&operand).is_some() {
                 return Err(self.error_at(operand_loc, format!("'{name}' applied to a bit-field")));
             }
-            operand.ty.ty
+            self.sizeof_operand_type(&operand)
         };
         let value = match &ty {
             // gcc: 1, with a warning only under -Wpointer-arith.

@@ -33,9 +33,10 @@
 //!   (`with_wide_type`); a member read is recognised by its shape, a comma by its right
 //!   operand, an assignment, compound assignment or `++`/`--` by its bit-field operand;
 //!   a cast (which builds a new node) removes it, as in gcc;
-//! - only the value is gcc's; the expression's type stays the declared one (so `sizeof`
-//!   and `_Generic`-like uses see the declared type — gcc's `sizeof` of a wide bit-field
-//!   result is that of the declared type too, but `_Generic` differs: a known difference).
+//! - only the value is gcc's; the expression's type stays the declared one (so
+//!   `_Generic`-like uses see the declared type: a known difference). `sizeof` and
+//!   `__alignof__` of a value that is a bit-field's follow gcc's mode size instead
+//!   (`Parser::sizeof_operand_type`).
 
 use super::convert::cast_to;
 use super::Parser;
