@@ -114,6 +114,41 @@ pub enum ExpectedCheck {
     /// the expected output (`reference::confirm`, done by the campaign for every C
     /// finding).
     FrontEndFinding(String),
+    /// The IR the front end made is broken: it fails the verifier (`verify@lowered`),
+    /// panics the pipeline's first stage (`panic@lowered`), or the oracle cannot load it
+    /// for a reason that is not a gap in its libc model (`cannot-run@lowered`). Nothing
+    /// a front end accepts may do that, so it is a finding, never "unsupported"
+    /// ([`lowered_failure`]).
+    BrokenLowering(FindingKind, String),
+}
+
+/// The finding a discarded stage differential of a C program is, when the discard says the
+/// front end's IR itself is broken (see [`ExpectedCheck::BrokenLowering`]); `None` for
+/// the honest no-verdicts: out of fuel, undefined behaviour, an external outside the
+/// oracle's libc subset, a libc function the *program* declares with another prototype
+/// than libc's, or an entry the harness cannot call (no `main`, or a `main` whose
+/// parameters the harness does not supply).
+pub fn lowered_failure(reason: &str) -> Option<(FindingKind, String)> {
+    if let Some(why) = reason.strip_prefix("invalid input: ") {
+        let kind = if why.starts_with("stage `") && why.contains("` panicked") {
+            FindingKind::Panic
+        } else {
+            FindingKind::Verify
+        };
+        return Some((kind, format!("the front end's IR: {why}")));
+    }
+    let why = reason.strip_prefix("unsupported: ")?;
+    let oracle_gap = why.contains("is not in the oracle's libc subset")
+        || why.contains("but libc's")
+        || why.contains("pointer width")
+        || why.starts_with("no function @")
+        || why.contains(" given");
+    (!oracle_gap).then(|| {
+        (
+            FindingKind::CannotRun,
+            format!("the oracle cannot load the front end's IR: {why}"),
+        )
+    })
 }
 
 /// Holds `verdict`'s reference run (`lowered`) to the expected output.
@@ -123,10 +158,13 @@ pub fn check_expected(p: &CProgram, verdict: &Verdict) -> ExpectedCheck {
         Verdict::Finding(f) => f.expectations.first().map(|(_, r)| r.clone()),
         Verdict::Discarded { reason } if reason.contains("fuel") => return ExpectedCheck::Holds,
         Verdict::Discarded { reason } => {
+            if let Some((kind, detail)) = lowered_failure(reason) {
+                return ExpectedCheck::BrokenLowering(kind, detail);
+            }
             return ExpectedCheck::Rejected(
                 Reason::OracleInvalid,
                 format!("the oracle rejects `lowered`: {reason}"),
-            )
+            );
         }
     };
     let Some(r) = reference else {

@@ -273,6 +273,20 @@ fn run_one(
                     },
                 )
             }
+            ExpectedCheck::BrokenLowering(kind, detail) => {
+                verdict = Verdict::Finding(Box::new(Finding {
+                    signature: Signature::at_width(
+                        kind,
+                        compiler::pipeline::STAGE_LOWERED,
+                        cfg.diff.run.ptr_bytes,
+                    ),
+                    args: Vec::new(),
+                    reference: None,
+                    got: None,
+                    detail,
+                    expectations: Vec::new(),
+                }))
+            }
             ExpectedCheck::FrontEndFinding(detail) => {
                 verdict = Verdict::Finding(Box::new(Finding {
                     signature: Signature::at_width(
