@@ -272,6 +272,10 @@ enum BenchWhat {
         /// Native targets every judged seed also runs on (as for `check`).
         #[arg(long, default_value = "auto", value_name = "auto|none|T[,T]")]
         targets: String,
+        /// The unsupported baseline to compare with (default:
+        /// corpus/csmith/unsupported-baseline.txt); a program not in it exits 1.
+        #[arg(long)]
+        baseline: Option<PathBuf>,
         /// Options passed to csmith after `--seed K`.
         #[arg(last = true)]
         csmith_options: Vec<String>,
@@ -720,6 +724,7 @@ pub fn cli_main(args: Vec<String>) -> i32 {
                     probe_fuel,
                     long_ref_timeout,
                     targets,
+                    baseline,
                     csmith_options,
                 },
         } => {
@@ -731,6 +736,7 @@ pub fn cli_main(args: Vec<String>) -> i32 {
                 }
             };
             crate::c::csmith::bench_csmith(crate::c::csmith::CsmithArgs {
+                baseline,
                 native_note: choice.describe(&native),
                 native: native.with_limits(crate::native::NativeLimits {
                     run_timeout: ref_timeout,

@@ -16,6 +16,8 @@
 //!   finishes);
 //! - `measurements`: each program's verdict and compile times;
 //! - `report`: the summary (counts, errors histogram, native stages, times);
+//! - `baseline`: the unsupported programs compared with the stored baseline (a rise is
+//!   said, and exits 1);
 //! - `native_bench`: `bench native`, the native stages' cost and phicc's code's speed
 //!   against gcc -O0 and -O2;
 //! - `ub_bench`: `bench ub`, the UB judge against gcc's sanitizers, and its cost.
@@ -24,10 +26,12 @@
 //! times out is counted as such, never as a mismatch (its probe may make it a suspect);
 //! a finding, a suspect and an oracle-invalid or undefined program are saved by the
 //! engine (findings/, discards/) before they are counted or printed; exit 1 when there
-//! is a finding or a suspect, 2 on a broken setup; the summary does not depend on the
+//! is a finding, a suspect or an unsupported program the baseline does not know, 2 on a
+//! broken setup; the summary does not depend on the
 //! order the workers finish in; nothing of a program but its small record outlives its
 //! judgement.
 
+pub mod baseline;
 pub mod measurements;
 pub mod native_bench;
 pub mod probe;
@@ -70,6 +74,8 @@ pub struct CsmithArgs {
     pub native: crate::native::NativePlan,
     /// What `--targets` left out, and why (for the header line).
     pub native_note: String,
+    /// The unsupported baseline (default: `corpus/csmith/unsupported-baseline.txt`).
+    pub baseline: Option<PathBuf>,
 }
 
 /// Runs the bench; returns the exit code (0 none, 1 a finding or a suspect, 2 setup error).
@@ -148,7 +154,30 @@ pub fn bench_csmith(args: CsmithArgs) -> i32 {
     let summary = Summary::new(&records, &result.totals.native, result.elapsed);
     println!("report: {}", result.report_path.display());
     print!("{}", summary.render());
-    if summary.mismatched > 0 || summary.suspect > 0 {
+    let mut rose = false;
+    if let Some(path) = args.baseline.clone().or_else(baseline::default_path) {
+        match baseline::read(&path) {
+            Ok((known, note)) => {
+                if let Some(n) = note {
+                    println!("note: {n}");
+                }
+                let options = baseline::options_key(&args.csmith_options);
+                let c = baseline::compare(
+                    &known,
+                    &options,
+                    args.seed_start..args.seed_start + args.count,
+                    &summary.unsupported_list,
+                );
+                print!("{}", baseline::render(&c, &options));
+                rose = !c.new.is_empty();
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 2;
+            }
+        }
+    }
+    if summary.mismatched > 0 || summary.suspect > 0 || rose {
         1
     } else {
         0

@@ -223,7 +223,9 @@ fn display_name(path: &Path) -> String {
     format!("{parent}/{file}")
 }
 
-fn default_corpus_root() -> Option<PathBuf> {
+/// The project's `corpus/` directory: the working directory's, else the source tree's
+/// phihunt was built from (for the mutation pool and the csmith unsupported baseline).
+pub fn default_corpus_root() -> Option<PathBuf> {
     let here = PathBuf::from("corpus");
     if here.join("c").is_dir() {
         return Some(here);
