@@ -56,7 +56,7 @@ fn seeded_bug_of(path: &Path) -> Option<String> {
     let text = std::fs::read_to_string(path).ok()?;
     text.lines().take(HEADER_LINES).find_map(|line| {
         let rest = line
-            .trim_start_matches(|c| c == '/' || c == ';')
+            .trim_start_matches(['/', ';'])
             .trim()
             .strip_prefix("seeded bug:")?;
         Some(rest.trim().to_string())
