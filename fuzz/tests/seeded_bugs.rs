@@ -120,3 +120,31 @@ fn each_seeded_bug_file_fails_with_its_bug_and_passes_without() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// `--gen mutate` never mutates a seeded bug's regression file (it would find that bug at
+/// once): each C one is left out of the default pool, with its bug named as the reason.
+#[test]
+fn regression_files_stay_out_of_the_mutation_pool() {
+    let corpus = workspace_root().join("corpus");
+    let pool = phihunt::c::mutate::pool::Pool::from_dirs(&[corpus.join("c")]).expect("pool");
+    let mut seen = 0;
+    for path in corpus_files(&corpus.join("c")) {
+        let Some(bug) = seeded_bug_of(&path) else {
+            continue;
+        };
+        let file = path.file_name().unwrap().to_string_lossy().to_string();
+        let in_pool = pool.programs().iter().any(|(n, _)| n.ends_with(&file));
+        assert!(!in_pool, "{file} is in the mutation pool");
+        let reason = pool
+            .left_out()
+            .iter()
+            .find(|(n, _)| n.ends_with(&file))
+            .map(|(_, r)| r.as_str());
+        assert!(
+            reason.is_some_and(|r| r.contains(&bug)),
+            "{file}: left out without naming {bug}: {reason:?}"
+        );
+        seen += 1;
+    }
+    assert!(seen >= 6, "only {seen} C regression files of seeded bugs");
+}
