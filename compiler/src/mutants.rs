@@ -97,10 +97,52 @@ pub enum Mutant {
     /// Backend (riscv64): a 32-bit add uses `add` instead of `addw`, so the result is not
     /// sign-extended from bit 31.
     Riscv64I32AddNotWord,
+    // Issue 15 item 5 (seeds): bugs of the kinds the first catalog lacked.
+    /// C lowering: an `unsigned short` value (not a constant) converted to a wider type is
+    /// sign-extended instead of zero-extended (`movswl` for `movzwl`).
+    LowerU16WidenSignExtends,
+    /// C lowering: `lhs op= rhs` on an 8- or 16-bit `lhs` computes in `lhs`'s own type (the
+    /// right operand truncated to it) instead of the promoted common type: wrong for `/`,
+    /// `%`, `>>` and shifts when `rhs` does not fit the narrow type or the signedness differs.
+    LowerCompoundNarrowInLhsType,
+    /// C lowering: a signed bit-field held in a one-byte storage unit is read zero-extended
+    /// (the byte-unit fast path forgets the sign extension).
+    LowerBitfieldByteNoSignExtend,
+    /// C lowering: the case values of a 64-bit `switch` are truncated to 32 bits (zero-extended),
+    /// so `case -1:` on a `long` is 4294967295.
+    LowerSwitchCaseTruncated32,
+    /// C lowering: `p - q` divides the byte difference by the element size unsigned (`udiv`),
+    /// wrong whenever `p` is below `q`.
+    LowerPtrDiffUnsignedDivide,
+    /// Algebraic simplification rewrites `sdiv x, 2^k` (k >= 1) as `ashr x, k` without the
+    /// rounding fix: wrong for negative `x` that is not a multiple of 2^k.
+    SimplifySdivPow2AsAshr,
+    /// Algebraic simplification rewrites `srem x, 2^k` as `and x, 2^k - 1`: wrong for negative
+    /// `x` that is not a multiple of 2^k.
+    SimplifySremPow2AsMask,
+    /// Algebraic simplification folds `cmp PRED (add x, c1), c2` into `cmp PRED x, c2 - c1`
+    /// ignoring that the `add` wraps: wrong when `x + c1` or `c2 - c1` overflows the width.
+    SimplifyAddCmpIgnoresOverflow,
+    /// Algebraic simplification rewrites `cmp eq/ne (neg x), x` as `cmp eq/ne x, 0`: wrong for
+    /// the minimum of the width, which is its own negation.
+    SimplifyNegEqSelfAsZero,
+    /// LICM's loop detection walks the body back from the first latch only (it assumes one back
+    /// edge): blocks that reach only another latch are taken for outside the loop.
+    LicmSingleBackEdge,
+    /// LICM takes a loop header's first outside predecessor for the preheader even when the
+    /// loop has several entries (the others bypass what is hoisted).
+    LicmPreheaderFirstEntry,
+    /// The dominator computation stops after its first pass over the reverse postorder
+    /// (enough for reducible CFGs): in an irreducible one, a block entered through a
+    /// retreating edge keeps an immediate dominator that does not dominate it.
+    DominatorsSinglePass,
+    /// Backend (i686): a 64-bit shift by a variable count forgets that x86 masks the count
+    /// to 5 bits: for counts 32..63 the words are not moved over (`shld`/`shl` alone).
+    I686WideShiftNoWordFixup,
 }
 
 impl Mutant {
-    pub const ALL: [Mutant; 33] = [
+    pub const ALL: [Mutant; 46] = [
         Mutant::PhiElimNoTemporaries,
         Mutant::PhiElimNoTrampoline,
         Mutant::PhiElimRepeatedTargetOnce,
@@ -134,6 +176,19 @@ impl Mutant {
         Mutant::Riscv64DivZeroNoTrap,
         Mutant::Riscv64LuiNoRounding,
         Mutant::Riscv64I32AddNotWord,
+        Mutant::LowerU16WidenSignExtends,
+        Mutant::LowerCompoundNarrowInLhsType,
+        Mutant::LowerBitfieldByteNoSignExtend,
+        Mutant::LowerSwitchCaseTruncated32,
+        Mutant::LowerPtrDiffUnsignedDivide,
+        Mutant::SimplifySdivPow2AsAshr,
+        Mutant::SimplifySremPow2AsMask,
+        Mutant::SimplifyAddCmpIgnoresOverflow,
+        Mutant::SimplifyNegEqSelfAsZero,
+        Mutant::LicmSingleBackEdge,
+        Mutant::LicmPreheaderFirstEntry,
+        Mutant::DominatorsSinglePass,
+        Mutant::I686WideShiftNoWordFixup,
     ];
 
     /// The stable name used by `--mutant` and `PHIHUNT_MUTANT`.
@@ -172,6 +227,19 @@ impl Mutant {
             Mutant::Riscv64DivZeroNoTrap => "riscv64_div_zero_no_trap",
             Mutant::Riscv64LuiNoRounding => "riscv64_lui_no_rounding",
             Mutant::Riscv64I32AddNotWord => "riscv64_i32_add_not_word",
+            Mutant::LowerU16WidenSignExtends => "lower_u16_widen_sign_extends",
+            Mutant::LowerCompoundNarrowInLhsType => "lower_compound_narrow_in_lhs_type",
+            Mutant::LowerBitfieldByteNoSignExtend => "lower_bitfield_byte_no_sign_extend",
+            Mutant::LowerSwitchCaseTruncated32 => "lower_switch_case_truncated_32",
+            Mutant::LowerPtrDiffUnsignedDivide => "lower_ptr_diff_unsigned_divide",
+            Mutant::SimplifySdivPow2AsAshr => "simplify_sdiv_pow2_as_ashr",
+            Mutant::SimplifySremPow2AsMask => "simplify_srem_pow2_as_mask",
+            Mutant::SimplifyAddCmpIgnoresOverflow => "simplify_add_cmp_ignores_overflow",
+            Mutant::SimplifyNegEqSelfAsZero => "simplify_neg_eq_self_as_zero",
+            Mutant::LicmSingleBackEdge => "licm_single_back_edge",
+            Mutant::LicmPreheaderFirstEntry => "licm_preheader_first_entry",
+            Mutant::DominatorsSinglePass => "dominators_single_pass",
+            Mutant::I686WideShiftNoWordFixup => "i686_wide_shift_no_word_fixup",
         }
     }
 
@@ -191,7 +259,7 @@ impl Mutant {
             Mutant::RegallocSharedSpillSlot | Mutant::ParallelMoveInOrder => &Target::ALL,
             Mutant::X86I8LoadNoSignExtend | Mutant::X86UnsignedCmpAsSigned => &[X86_64, I686],
             Mutant::X86_64CalleeSavedNotSaved | Mutant::X86_64StackArgOffBy8 => &[X86_64],
-            Mutant::I686AddNoCarry => &[I686],
+            Mutant::I686AddNoCarry | Mutant::I686WideShiftNoWordFixup => &[I686],
             Mutant::Aarch64NarrowParamNotExtended
             | Mutant::Aarch64DivZeroNoTrap
             | Mutant::Aarch64WideImmediateTruncated => &[Aarch64],
@@ -217,7 +285,19 @@ impl Mutant {
             | Mutant::GvnLoadAcrossStore
             | Mutant::LicmHoistGuardedDiv
             | Mutant::DceRemovesStore
-            | Mutant::DeadStaticIgnoresAddressTaken => &[],
+            | Mutant::DeadStaticIgnoresAddressTaken
+            | Mutant::LowerU16WidenSignExtends
+            | Mutant::LowerCompoundNarrowInLhsType
+            | Mutant::LowerBitfieldByteNoSignExtend
+            | Mutant::LowerSwitchCaseTruncated32
+            | Mutant::LowerPtrDiffUnsignedDivide
+            | Mutant::SimplifySdivPow2AsAshr
+            | Mutant::SimplifySremPow2AsMask
+            | Mutant::SimplifyAddCmpIgnoresOverflow
+            | Mutant::SimplifyNegEqSelfAsZero
+            | Mutant::LicmSingleBackEdge
+            | Mutant::LicmPreheaderFirstEntry
+            | Mutant::DominatorsSinglePass => &[],
         }
     }
 

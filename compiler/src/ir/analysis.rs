@@ -15,6 +15,9 @@
 //! - The entry has an implicit predecessor (the caller): a back edge into it makes it a
 //!   join point, so it is in the frontier of every block on that cycle, itself included.
 //! - Nothing here recurses: 100k-block functions must not overflow the stack.
+//!
+//! Seeded bug: [`crate::mutants::Mutant::DominatorsSinglePass`] stops the dominator
+//! iteration after one pass (enough for reducible CFGs only).
 
 use super::{BlockId, IrFunction};
 use rustc_hash::FxHashMap;
@@ -178,7 +181,11 @@ pub fn compute_dominators(num_blocks: usize, preds: &FlatAdj, succs: &FlatAdj) -
         a
     };
     let mut changed = true;
-    while changed {
+    // Seeded bug `DominatorsSinglePass`: one pass, as if every CFG were reducible.
+    let single_pass = crate::mutants::enabled(crate::mutants::Mutant::DominatorsSinglePass);
+    let mut passes = 0;
+    while changed && !(single_pass && passes == 1) {
+        passes += 1;
         changed = false;
         for &b in rpo.iter().skip(1) {
             let mut new_idom = UNREACHABLE;

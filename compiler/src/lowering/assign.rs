@@ -8,6 +8,8 @@
 //! unspecified); the value of the expression is the value the object holds afterwards
 //! (truncated for a bit-field); record assignment is one `memcpy` (exact self-overlap,
 //! `s = s`, is allowed by the oracle's `memcpy`).
+//!
+//! Seeded bug: [`crate::mutants::Mutant::LowerCompoundNarrowInLhsType`].
 
 use super::builder::exact;
 use super::expr::RVal;
@@ -78,6 +80,14 @@ impl FnLower<'_, '_> {
                 y
             };
             self.ptr_offset(old, y, yt, size)
+        } else if lt.bits(self.ctx.ptr_bytes) < 32
+            && lhs_wrap.is_none()
+            && crate::mutants::enabled(crate::mutants::Mutant::LowerCompoundNarrowInLhsType)
+        {
+            // Seeded bug: the narrow left operand is never promoted; the right one is
+            // truncated to it and the operation runs at the narrow width.
+            let y = self.cast(yt, y, lt);
+            self.arith(op, lt, old, y)
         } else {
             let x = self.convert(old, lt, compute_ty, ct);
             let x = match lhs_wrap {

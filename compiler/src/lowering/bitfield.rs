@@ -13,6 +13,8 @@
 //! - bits of the units outside the field are written back unchanged;
 //! - the value an assignment yields is the stored value read back: truncated to the
 //!   field's width and extended by the field's signedness.
+//!
+//! Seeded bug: [`crate::mutants::Mutant::LowerBitfieldByteNoSignExtend`].
 
 use super::builder::exact;
 use super::function::FnLower;
@@ -111,7 +113,10 @@ impl FnLower<'_, '_> {
             (acc.unwrap_or(exact(wt, 0)), wt)
         };
         let bits = u64::from(wt.bits(self.ctx.ptr_bytes));
-        if signed {
+        // Seeded bug: the one-byte unit takes the unsigned path whatever the signedness.
+        let byte_unit_bug = wt == IrType::U8
+            && crate::mutants::enabled(crate::mutants::Mutant::LowerBitfieldByteNoSignExtend);
+        if signed && !byte_unit_bug {
             let st = int_type(bits / 8, true);
             let up = self.shift(BinOp::Shl, wt, raw, bits - w);
             let s = self.cast(wt, up, st);

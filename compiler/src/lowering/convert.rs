@@ -11,6 +11,8 @@
 //! `(unsigned char)300` is the literal 44); floating-point conversions are refused with
 //! a diagnostic, except a floating constant converted to an integer type whose value it
 //! fits, which is folded as C says (truncation toward zero).
+//!
+//! Seeded bug: [`crate::mutants::Mutant::LowerU16WidenSignExtends`].
 
 use super::builder::{const_value, literal};
 use super::expr::RVal;
@@ -51,6 +53,14 @@ impl FnLower<'_, '_> {
         if let Operand::Const(c) = v {
             let value = const_value(c, from, self.ctx.ptr_bytes);
             return literal(to_ir, to_ir.canonicalize(value as u64, 8) as i64);
+        }
+        if from == IrType::U16
+            && to_ir.bits(self.ctx.ptr_bytes) > 16
+            && crate::mutants::enabled(crate::mutants::Mutant::LowerU16WidenSignExtends)
+        {
+            // Seeded bug: widened through `i16`, so the extension copies bit 15.
+            let narrow = self.cast(from, v, IrType::I16);
+            return self.cast(IrType::I16, narrow, to_ir);
         }
         self.cast(from, v, to_ir)
     }

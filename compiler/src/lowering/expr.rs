@@ -165,7 +165,14 @@ impl FnLower<'_, '_> {
         let bi = self.cast(IrType::Ptr, b, t);
         let d = self.bin(BinOp::Sub, t, ai, bi);
         let r = if elem_size > 1 {
-            self.bin(BinOp::SDiv, t, d, exact(t, elem_size as i64))
+            // Seeded bug `LowerPtrDiffUnsignedDivide`: the difference divided unsigned.
+            let div = if crate::mutants::enabled(crate::mutants::Mutant::LowerPtrDiffUnsignedDivide)
+            {
+                BinOp::UDiv
+            } else {
+                BinOp::SDiv
+            };
+            self.bin(div, t, d, exact(t, elem_size as i64))
         } else {
             d
         };

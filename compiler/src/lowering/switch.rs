@@ -9,6 +9,8 @@
 //! expression (the parser already truncated them to its width and made them distinct);
 //! without `default` the switch's default edge goes to the exit; control falls from one
 //! case into the next as in C; `break` inside the body goes to the exit.
+//!
+//! Seeded bug: [`crate::mutants::Mutant::LowerSwitchCaseTruncated32`].
 
 use super::function::{FnLower, Res};
 use crate::frontend::ast::{CaseId, Expr, Stmt};
@@ -32,7 +34,14 @@ impl FnLower<'_, '_> {
         let mut seen = std::collections::HashSet::new();
         for &(value, id) in cases {
             let label = self.case_label(id, cond.loc)?;
-            let value = ty.canonicalize(value, 8) as i64;
+            let value = if ty.bits(8) == 64
+                && crate::mutants::enabled(crate::mutants::Mutant::LowerSwitchCaseTruncated32)
+            {
+                // Seeded bug: the case value kept in 32 bits, then zero-extended.
+                ty.canonicalize(value & 0xffff_ffff, 8) as i64
+            } else {
+                ty.canonicalize(value, 8) as i64
+            };
             if seen.insert(value) {
                 ir_cases.push((value, label));
             }

@@ -34,7 +34,9 @@
 //! (pointer arithmetic keeps its target-dependent width); change the CFG.
 //!
 //! Mutant `SimplifyAshrAsLshr`: `ashr x, c` by an in-range constant becomes `lshr x, c`
-//! (wrong whenever `x` is negative at the width).
+//! (wrong whenever `x` is negative at the width). Mutants `SimplifySdivPow2AsAshr`,
+//! `SimplifySremPow2AsMask`, `SimplifyAddCmpIgnoresOverflow` and `SimplifyNegEqSelfAsZero`:
+//! rewrites that are right for most values and wrong for some (see [`Mutant`]).
 
 use crate::ir::eval::{self, is_commutative, swapped_pred};
 use crate::ir::substitute::{rewrite_in_dominance_order, Rewrite};
@@ -55,17 +57,27 @@ pub fn run(func: &mut IrFunction) -> usize {
             Rewrite::Substitute(new) => Some(new),
             Rewrite::Replace(_) => None,
         };
-        if let Some(Inst::Un { dest, op, ty, src }) = kept {
-            unary_defs.record(*dest, *op, *ty, *src);
+        match kept {
+            Some(Inst::Un { dest, op, ty, src }) => unary_defs.record(*dest, *op, *ty, *src),
+            Some(Inst::Bin {
+                dest,
+                op: BinOp::Add,
+                ty,
+                lhs,
+                rhs: Operand::Const(c),
+            }) if lhs.as_value().is_some() => unary_defs.record_add(*dest, *ty, *lhs, *c),
+            _ => {}
         }
         decision
     })
 }
 
-/// The `neg`/`not` instructions seen so far, by the value they define.
+/// The `neg`/`not` instructions seen so far, by the value they define (and, for the
+/// seeded bug `SimplifyAddCmpIgnoresOverflow`, the `add x, c` ones).
 #[derive(Default)]
 struct UnaryDefs {
     defs: Vec<Option<(UnOp, IrType, Operand)>>,
+    add_consts: Vec<Option<(IrType, Operand, IrConst)>>,
 }
 
 impl UnaryDefs {
@@ -78,6 +90,17 @@ impl UnaryDefs {
 
     fn get(&self, v: Value) -> Option<(UnOp, IrType, Operand)> {
         self.defs.get(v.index()).copied().flatten()
+    }
+
+    fn record_add(&mut self, dest: Value, ty: IrType, x: Operand, c: IrConst) {
+        if dest.index() >= self.add_consts.len() {
+            self.add_consts.resize(dest.index() + 1, None);
+        }
+        self.add_consts[dest.index()] = Some((ty, x, c));
+    }
+
+    fn get_add(&self, v: Value) -> Option<(IrType, Operand, IrConst)> {
+        self.add_consts.get(v.index()).copied().flatten()
     }
 }
 
@@ -114,6 +137,9 @@ fn simplify(inst: &Inst, unary_defs: &UnaryDefs) -> Rewrite {
                     CmpPred::Eq | CmpPred::Sle | CmpPred::Sge | CmpPred::Ule | CmpPred::Uge
                 );
                 return Rewrite::Replace(Operand::Const(IrConst::new(IrType::I8, holds as i64)));
+            }
+            if let Some(rewrite) = seeded_cmp_bugs(*dest, *pred, *ty, *lhs, *rhs, unary_defs) {
+                return rewrite;
             }
             // Rule: a constant goes to the right, with the predicate mirrored.
             if lhs.as_const().is_some() && rhs.as_value().is_some() {
@@ -198,6 +224,25 @@ fn simplify_binop(dest: Value, op: BinOp, ty: IrType, lhs: Operand, rhs: Operand
             BinOp::Shl,
             Operand::Const(IrConst::new(ty, m.trailing_zeros() as i64)),
         ),
+        // Seeded bugs: a signed division or remainder by a positive power of two (not the
+        // sign bit) as a shift or a mask, without the correction for negative `x`.
+        (BinOp::SDiv, Some(m))
+            if m.is_power_of_two()
+                && m <= mask >> 1
+                && mutants::enabled(Mutant::SimplifySdivPow2AsAshr) =>
+        {
+            bin(
+                BinOp::AShr,
+                Operand::Const(IrConst::new(ty, m.trailing_zeros() as i64)),
+            )
+        }
+        (BinOp::SRem, Some(m))
+            if m.is_power_of_two()
+                && m <= mask >> 1
+                && mutants::enabled(Mutant::SimplifySremPow2AsMask) =>
+        {
+            bin(BinOp::And, Operand::Const(IrConst::new(ty, (m - 1) as i64)))
+        }
         (BinOp::AShr, Some(amount)) if amount < u64::from(ty.bits(8)) => {
             // Rule: an arithmetic shift stays arithmetic: it copies the sign bit in.
             if mutants::enabled(Mutant::SimplifyAshrAsLshr) {
@@ -209,6 +254,57 @@ fn simplify_binop(dest: Value, op: BinOp, ty: IrType, lhs: Operand, rhs: Operand
         _ if swapped => bin(op, y),
         _ => Rewrite::Keep,
     }
+}
+
+/// The seeded comparison bugs: `cmp PRED (add x, c1), c2` as `cmp PRED x, c2 - c1` for an
+/// ordering `PRED` (`SimplifyAddCmpIgnoresOverflow`; right only when nothing wraps), and
+/// `cmp eq/ne (neg x), x` as `cmp eq/ne x, 0` (`SimplifyNegEqSelfAsZero`; wrong for the
+/// width's minimum). `None` when neither applies or both are off.
+fn seeded_cmp_bugs(
+    dest: Value,
+    pred: CmpPred,
+    ty: IrType,
+    lhs: Operand,
+    rhs: Operand,
+    defs: &UnaryDefs,
+) -> Option<Rewrite> {
+    if !ty.is_integer() {
+        return None;
+    }
+    let cmp = |pred, lhs, rhs| {
+        Some(Rewrite::Substitute(Inst::Cmp {
+            dest,
+            pred,
+            ty,
+            lhs,
+            rhs,
+        }))
+    };
+    if mutants::enabled(Mutant::SimplifyAddCmpIgnoresOverflow)
+        && !matches!(pred, CmpPred::Eq | CmpPred::Ne)
+    {
+        if let (Some(v), Some(c2)) = (lhs.as_value(), rhs.as_const()) {
+            if let Some((add_ty, x, c1)) = defs.get_add(v) {
+                if add_ty == ty {
+                    let folded = IrConst::new(ty, c2.bits.wrapping_sub(c1.bits));
+                    return cmp(pred, x, Operand::Const(folded));
+                }
+            }
+        }
+    }
+    if mutants::enabled(Mutant::SimplifyNegEqSelfAsZero)
+        && matches!(pred, CmpPred::Eq | CmpPred::Ne)
+    {
+        for (a, b) in [(lhs, rhs), (rhs, lhs)] {
+            let Some(v) = a.as_value() else { continue };
+            if let Some((UnOp::Neg, neg_ty, x)) = defs.get(v) {
+                if neg_ty == ty && x == b && b.as_value().is_some() {
+                    return cmp(pred, b, Operand::Const(IrConst::zero(ty)));
+                }
+            }
+        }
+    }
+    None
 }
 
 /// `op` as an operand of exactly type `ty`: a constant is converted (read at `ty`, as the

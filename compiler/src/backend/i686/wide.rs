@@ -10,6 +10,9 @@
 //! read before the destination slot is written; 64-bit division traps (SIGFPE, with a
 //! faulting `divl`) exactly when the IR does — a zero divisor, or `MIN / -1` for the signed
 //! operations — before libgcc is called (libgcc's routines do not fault on either).
+//!
+//! Seeded bugs: [`crate::mutants::Mutant::I686AddNoCarry`],
+//! [`crate::mutants::Mutant::I686WideShiftNoWordFixup`] (no fix-up for counts 32..63).
 
 use super::isel::{is_imm, Selector, EAX, ECX, EDX, ESP};
 use crate::backend::x86::condition_code;
@@ -134,6 +137,9 @@ impl Selector<'_> {
             dst: Opnd::Reg(if left { EAX } else { EDX }),
         });
         // x86 masks the count to 5 bits: for 32..63 the words must move over.
+        if crate::mutants::enabled(crate::mutants::Mutant::I686WideShiftNoWordFixup) {
+            return; // seeded bug: counts 32..63 shift by count - 32, words left in place
+        }
         let done = self.label("shift");
         self.alu(AluOp::Test, 1, Opnd::Imm(32), Opnd::Reg(ECX));
         self.emit(MInst::Jcc {

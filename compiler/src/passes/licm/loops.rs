@@ -18,8 +18,12 @@
 //! - loops come innermost first (a loop's body is strictly larger than any loop it
 //!   contains), and each body lists its blocks in reverse postorder;
 //! - no recursion: explicit worklists only.
+//!
+//! Seeded bugs: [`Mutant::LicmSingleBackEdge`] (the body from the first latch only) and
+//! [`Mutant::LicmPreheaderFirstEntry`] (a preheader picked for a loop with two entries).
 
 use crate::ir::analysis::CfgAnalysis;
+use crate::mutants::{self, Mutant};
 
 /// One natural loop.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,11 +63,16 @@ pub(super) fn natural_loops(cfg: &CfgAnalysis) -> Vec<NaturalLoop> {
         let mut blocks = vec![header];
         in_body[header] = true;
         let mut work: Vec<usize> = Vec::new();
-        for &latch in &latches[header] {
+        // Seeded bug `LicmSingleBackEdge`: the walk starts at the first latch only; the
+        // other latches count as body blocks, their predecessors are never walked.
+        let single = mutants::enabled(Mutant::LicmSingleBackEdge);
+        for (i, &latch) in latches[header].iter().enumerate() {
             if !in_body[latch] {
                 in_body[latch] = true;
                 blocks.push(latch);
-                work.push(latch);
+                if i == 0 || !single {
+                    work.push(latch);
+                }
             }
         }
         // Walk predecessors backwards from the latches; the header stops the walk.
@@ -104,7 +113,8 @@ fn find_preheader(cfg: &CfgAnalysis, header: usize, in_body: &[bool]) -> Option<
         .map(|&p| p as usize)
         .filter(|&p| cfg.is_reachable(p) && !in_body[p]);
     let candidate = outside.next()?;
-    if outside.next().is_some() {
+    // Seeded bug `LicmPreheaderFirstEntry`: the other ways into the loop are not looked at.
+    if outside.next().is_some() && !mutants::enabled(Mutant::LicmPreheaderFirstEntry) {
         return None;
     }
     // Rule: the preheader leads only to the header (distinct successors).

@@ -18,6 +18,9 @@
 //!   value is still a defined program with an output to compare (gcc -O0's, as for every
 //!   mutant), and a miscompiled check shows as an extra `abort` line;
 //! - a program with a `// ub:` line (a UB example of `corpus/ub`) is never in the pool;
+//! - nor is the regression file of a seeded bug (a `// seeded bug: NAME` header): a mutant
+//!   of it would find that bug at once and make `bench mutants --gen mutate` measure
+//!   nothing; it is listed in `left_out` with that reason;
 //! - the corpus's `#include "test.h"` is replaced by an ASSERT that prints and never exits,
 //!   so a mutant that changes a checked value still runs to the end and prints it (every
 //!   stage and target is then held to gcc's output, which is the point).
@@ -86,7 +89,8 @@ impl Pool {
     }
 
     /// The `.c` files not in the pool, as (name, reason): a file that is not UTF-8 (the
-    /// mutators work on text; `corpus/c/literal_raw_bytes.c` holds raw bytes on purpose).
+    /// mutators work on text; `corpus/c/literal_raw_bytes.c` holds raw bytes on purpose),
+    /// or the regression file of a seeded bug.
     pub fn left_out(&self) -> &[(String, String)] {
         &self.left_out
     }
@@ -110,6 +114,11 @@ impl Pool {
                     continue;
                 };
                 if text.lines().any(|l| l.trim_start().starts_with("// ub:")) {
+                    continue;
+                }
+                if let Some(bug) = seeded_bug_header(&text) {
+                    let why = format!("regression file of seeded bug {bug} (its mutants find it)");
+                    left_out.push((display_name(&path), why));
                     continue;
                 }
                 programs.push((
@@ -208,6 +217,15 @@ fn torture_suite() -> Option<PathBuf> {
     };
     let suite = cache.join("execute");
     suite.join(".complete").is_file().then_some(suite)
+}
+
+/// The seeded bug a regression file names in a `// seeded bug: NAME` line among its first
+/// lines (see docs/seeded-bugs.md), if any.
+fn seeded_bug_header(text: &str) -> Option<&str> {
+    text.lines()
+        .take(6)
+        .find_map(|l| l.trim_start().strip_prefix("// seeded bug:"))
+        .map(str::trim)
 }
 
 fn display_name(path: &Path) -> String {
