@@ -8,21 +8,32 @@
 //! 3,000,000 calls needed a gigabyte: issue 13). Here a live id maps to the index of its
 //! record in the memory's table of live records, and a dead id keeps only its death and
 //! a 30-bit payload, packed in one `u32`. The payload is the memory's to define
-//! (`memory.rs`): with 4-byte pointers the slot's *root* (the id it was first allocated
-//! with; a revived block-scope object gets an id of its own), with 8-byte pointers how
-//! far a revived slot had moved inside its id's range when it died.
+//! (`memory.rs`): with 4-byte pointers how far back the slot's *root* is (the id it was
+//! first allocated with; a revived block-scope object gets an id of its own), with
+//! 8-byte pointers how far a revived slot had moved inside its id's range when it died.
+//!
+//! The table is kept in pages of `PAGE_IDS` ids. A page all of whose ids are dead never
+//! changes again, and is then kept as runs of equal entries when that is smaller (a page
+//! of returned frames' slots is one run): so a long run's dead ids cost close to nothing,
+//! and at most 4 bytes each when their deaths differ from id to id. Looking a dead id up
+//! in runs is a binary search; live ids are always in uncompressed pages.
 //!
 //! Invariants:
 //! - ids are handed out in increasing order and never reused; id 0 is no allocation;
 //! - an id is live ([`Entry::Live`]) from its allocation to its death and dead
 //!   ([`Entry::Dead`]) ever after; an entry never goes from dead back to live;
 //! - ids, record indices and payloads stay below [`MAX_IDS`] (30 bits), so an entry packs
-//!   a two-bit tag and a 30-bit payload.
+//!   a two-bit tag and a 30-bit payload;
+//! - a page is `Page::Runs` only when every id in it was handed out and is dead, and its
+//!   runs give exactly the entries it had.
 
 /// Ids a run may hand out (the last one is `MAX_IDS - 1`): entries keep 30 bits.
 pub(crate) const MAX_IDS: u32 = 1 << 30;
 const PAYLOAD: u32 = MAX_IDS - 1;
 const TAG_SHIFT: u32 = 30;
+/// Ids per page of the table.
+const PAGE_BITS: u32 = 12;
+const PAGE_IDS: usize = 1 << PAGE_BITS;
 
 /// How an allocation's life ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,59 +57,136 @@ pub(crate) enum Entry {
     Dead(Death, u32),
 }
 
-/// Every id of a run, indexed by id.
+/// A page of the table: the entries of ids `k * PAGE_IDS ..` (packed [`Entry`]s: tag 0
+/// and the record index for a live id, the [`Death`] as tag and the payload for a dead
+/// one).
+#[derive(Clone, Debug)]
+enum Page {
+    /// Every entry handed out so far, by id within the page.
+    Entries(Vec<u32>),
+    /// A full page of dead ids as runs: (first index in the page, packed entry), by
+    /// increasing index, the first at 0.
+    Runs(Box<[(u16, u32)]>),
+}
+
+/// Every id of a run.
 #[derive(Clone, Debug)]
 pub(crate) struct AllocIds {
-    /// Packed [`Entry`]s: tag 0 and the record index for a live id, the [`Death`] as tag
-    /// and the payload for a dead one.
-    entries: Vec<u32>,
+    pages: Vec<Page>,
+    /// Live ids per page.
+    live: Vec<u16>,
+    /// Ids handed out (id 0 included).
+    len: usize,
 }
 
 impl AllocIds {
     /// The table with id 0 (no allocation) taken.
     pub fn new() -> AllocIds {
+        let mut first = Vec::with_capacity(PAGE_IDS);
+        first.push(pack(Entry::Dead(Death::Freed, 0)));
         AllocIds {
-            entries: vec![pack(Entry::Dead(Death::Freed, 0))],
+            pages: vec![Page::Entries(first)],
+            live: vec![0],
+            len: 1,
         }
     }
 
     /// Ids handed out so far (including id 0).
     #[inline(always)]
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.len
     }
 
     /// Hands out the next id, live with record `record`; `None` once [`MAX_IDS`] are used.
     pub fn push_live(&mut self, record: u32) -> Option<u32> {
-        let id = u32::try_from(self.entries.len())
-            .ok()
-            .filter(|&i| i < MAX_IDS)?;
-        self.entries.push(pack(Entry::Live(record)));
+        let id = u32::try_from(self.len).ok().filter(|&i| i < MAX_IDS)?;
+        if self.len.is_multiple_of(PAGE_IDS) {
+            self.pages.push(Page::Entries(Vec::with_capacity(PAGE_IDS)));
+            self.live.push(0);
+        }
+        let Some(Page::Entries(entries)) = self.pages.last_mut() else {
+            // The last page has ids still to hand out, so it is never runs.
+            return None;
+        };
+        if entries.len() == entries.capacity() {
+            // A cloned table's last page holds only what it had: room for the page.
+            entries.reserve_exact(PAGE_IDS - entries.len());
+        }
+        entries.push(pack(Entry::Live(record)));
+        *self.live.last_mut()? += 1;
+        self.len += 1;
         Some(id)
     }
 
     /// What `id` (below [`AllocIds::len`]) designates.
     #[inline(always)]
     pub fn get(&self, id: u32) -> Entry {
-        unpack(self.entries[id as usize])
+        let at = id as usize & (PAGE_IDS - 1);
+        match &self.pages[id as usize >> PAGE_BITS] {
+            Page::Entries(entries) => unpack(entries[at]),
+            Page::Runs(runs) => dead_in_runs(runs, at),
+        }
     }
 
-    /// Marks the live `id` dead by `death`, with `payload` (below [`MAX_IDS`]).
+    /// Marks the live `id` dead by `death`, with `payload` (below [`MAX_IDS`]); a full
+    /// page whose last live id this was becomes runs when they are smaller.
     pub fn kill(&mut self, id: u32, death: Death, payload: u32) {
         debug_assert!(matches!(self.get(id), Entry::Live(_)) && payload < MAX_IDS);
-        self.entries[id as usize] = pack(Entry::Dead(death, payload));
+        let page = id as usize >> PAGE_BITS;
+        let Page::Entries(entries) = &mut self.pages[page] else {
+            return;
+        };
+        entries[id as usize & (PAGE_IDS - 1)] = pack(Entry::Dead(death, payload));
+        self.live[page] -= 1;
+        if self.live[page] == 0 && entries.len() == PAGE_IDS {
+            if let Some(runs) = runs_if_smaller(entries) {
+                self.pages[page] = Page::Runs(runs);
+            }
+        }
     }
 
-    /// Bytes the table holds per id (for the bookkeeping test).
+    /// Bytes the table holds (for the bookkeeping tests).
     #[cfg(test)]
-    pub const BYTES_PER_ID: usize = std::mem::size_of::<u32>();
+    pub fn bytes(&self) -> usize {
+        let pages: usize = self
+            .pages
+            .iter()
+            .map(|p| match p {
+                Page::Entries(e) => e.capacity() * size_of::<u32>(),
+                Page::Runs(r) => std::mem::size_of_val(&**r),
+            })
+            .sum();
+        pages + self.pages.capacity() * size_of::<Page>() + self.live.capacity() * 2
+    }
+}
+
+/// The entry at index `at` of a page of runs.
+fn dead_in_runs(runs: &[(u16, u32)], at: usize) -> Entry {
+    let k = runs.partition_point(|&(start, _)| start as usize <= at);
+    // The first run starts at 0, so `k >= 1`.
+    unpack(runs[k.saturating_sub(1)].1)
+}
+
+/// A full page's entries as runs, if they take fewer bytes that way.
+fn runs_if_smaller(entries: &[u32]) -> Option<Box<[(u16, u32)]>> {
+    let limit = std::mem::size_of_val(entries) / size_of::<(u16, u32)>();
+    let mut runs: Vec<(u16, u32)> = Vec::new();
+    for (i, &e) in entries.iter().enumerate() {
+        if runs.last().is_none_or(|&(_, last)| last != e) {
+            if runs.len() >= limit {
+                return None;
+            }
+            runs.push((i as u16, e));
+        }
+    }
+    Some(runs.into_boxed_slice())
 }
 
 #[inline(always)]
 fn pack(e: Entry) -> u32 {
     match e {
         Entry::Live(record) => record & PAYLOAD,
-        Entry::Dead(death, root) => ((death as u32) << TAG_SHIFT) | (root & PAYLOAD),
+        Entry::Dead(death, payload) => ((death as u32) << TAG_SHIFT) | (payload & PAYLOAD),
     }
 }
 
@@ -134,5 +222,57 @@ mod tests {
         ids.kill(c, Death::Freed, c);
         assert_eq!(ids.get(c), Entry::Dead(Death::Freed, 3));
         assert_eq!(ids.len(), 4);
+    }
+
+    #[test]
+    fn dead_pages_shrink_to_runs_and_keep_every_entry() {
+        // Four pages, the last not full; every third id dies freed, the others as
+        // returned frames' slots (too many runs to pay), except one that stays live.
+        let mut ids = AllocIds::new();
+        let n = 4 * PAGE_IDS as u32 - 10;
+        let all: Vec<u32> = (1..n).map(|r| ids.push_live(r).unwrap()).collect();
+        let keep = 2 * PAGE_IDS as u32 + 5;
+        let death = |id: u32| {
+            if id.is_multiple_of(3) {
+                (Death::Freed, id)
+            } else {
+                (Death::FrameReturned, 0)
+            }
+        };
+        for &id in all.iter().filter(|&&id| id != keep) {
+            let (d, p) = death(id);
+            ids.kill(id, d, p);
+        }
+        for &id in &all {
+            let (d, p) = death(id);
+            let want = if id == keep {
+                Entry::Live(id)
+            } else {
+                Entry::Dead(d, p)
+            };
+            assert_eq!(ids.get(id), want, "id {id}");
+        }
+        assert!(
+            matches!(ids.pages[1], Page::Entries(_)),
+            "runs would not pay"
+        );
+        assert!(matches!(ids.pages[2], Page::Entries(_)), "a live id stays");
+        // A page of frames' slots alone is one run.
+        let mut frames = AllocIds::new();
+        let empty = frames.bytes();
+        let mut slots = Vec::new();
+        for r in 0..3 * PAGE_IDS as u32 {
+            let id = frames.push_live(r).unwrap();
+            slots.push(id);
+            frames.kill(id, Death::FrameReturned, if id == 5000 { 7 } else { 0 });
+        }
+        assert!(matches!(frames.pages[0], Page::Runs(ref r) if r.len() == 2));
+        assert!(matches!(frames.pages[1], Page::Runs(ref r) if r.len() == 3));
+        assert_eq!(frames.get(0), Entry::Dead(Death::Freed, 0));
+        for id in slots {
+            let payload = if id == 5000 { 7 } else { 0 };
+            assert_eq!(frames.get(id), Entry::Dead(Death::FrameReturned, payload));
+        }
+        assert!(frames.bytes() < 2 * empty, "{} bytes", frames.bytes());
     }
 }

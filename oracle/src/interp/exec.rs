@@ -867,7 +867,15 @@ func @main(i32) -> i32 {
             );
             assert!(many.records <= few.ids, "records are not per id");
             assert_eq!(many.ids - few.ids, 2 * (20_000 - 10), "an id per slot");
-            assert!(many.bytes_per_id <= 8, "a few bytes per dead slot");
+            // The pages of returned frames' ids shrink to runs; with 4-byte pointers
+            // each id keeps its 4-byte claim.
+            let claims = if ptr_bytes == 4 { 4 * many.ids } else { 0 };
+            assert!(
+                many.id_bytes <= few.id_bytes + 16_384 + 1024 + 2 * claims,
+                "{ptr_bytes}-byte pointers: {} bytes for {} ids",
+                many.id_bytes,
+                many.ids
+            );
         }
     }
 }

@@ -171,8 +171,8 @@ pub(crate) struct Bookkeeping {
     pub records: usize,
     /// Ids handed out, id 0 included.
     pub ids: usize,
-    /// Bytes of bookkeeping per id (the id table, and the claims with 4-byte pointers).
-    pub bytes_per_id: usize,
+    /// Bytes of the id table and (4-byte pointers) the claims.
+    pub id_bytes: usize,
 }
 
 /// All allocations of one run.
@@ -250,7 +250,7 @@ impl Memory {
         Bookkeeping {
             records: self.records.len(),
             ids: self.ids.len(),
-            bytes_per_id: AllocIds::BYTES_PER_ID + claim_bytes,
+            id_bytes: self.ids.bytes() + claim_bytes * self.narrow_claims.capacity(),
         }
     }
 
@@ -328,11 +328,13 @@ impl Memory {
     fn release(&mut self, record: usize, death: Death) {
         let a = &mut self.records[record];
         // The dead entry's payload (`alloc_ids.rs`): with 8-byte pointers the root is the
-        // id itself, and it keeps how far a revived slot had moved (16-byte units).
+        // id itself, and it keeps how far a revived slot had moved (16-byte units); with
+        // 4-byte ones how far back the root is (0 unless revived, so the entries of a
+        // page of returned frames are equal and shrink to one run).
         let payload = if self.wide {
             ((a.base - a.first_base) / REVIVAL_ALIGN) as u32
         } else {
-            a.root
+            a.id - a.root
         };
         let id = a.id;
         self.live_bytes -= a.size;
@@ -408,7 +410,7 @@ impl Memory {
         } else if self.next_base < NARROW_REVIVAL_LIMIT {
             let moved = self.new_object(record as u32, size, align);
             if moved.is_some() {
-                self.ids.kill(old_id, Death::ScopeEnded, root);
+                self.ids.kill(old_id, Death::ScopeEnded, old_id - root);
             }
             moved
         } else {
@@ -738,9 +740,9 @@ impl Memory {
                     root: id,
                 }
             }
-            Entry::Dead(death, root) => Place::Dead {
+            Entry::Dead(death, back) => Place::Dead {
                 ub: death.ub(),
-                root,
+                root: id - back,
             },
         })
     }
@@ -1144,7 +1146,12 @@ mod tests {
             // An id per allocation; with 4-byte pointers also one per revival.
             let per_round = if m.wide { 3 } else { 4 };
             assert_eq!(book.ids, 1 + 1 + 10_000 * per_round);
-            assert!(book.bytes_per_id <= 8);
+            // The table's 4 bytes, and with 4-byte pointers a claim in a vector that
+            // may have doubled.
+            assert!(
+                book.id_bytes <= 12 * book.ids + 2 * 16384,
+                "a few bytes per id"
+            );
             assert_eq!(m.live_bytes, 4);
             for (p, q, h) in kept {
                 assert_eq!(m.load(p, 8), Err(Ub::DeadFrame));
