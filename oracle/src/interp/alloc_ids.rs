@@ -24,8 +24,10 @@
 //!   ([`Entry::Dead`]) ever after; an entry never goes from dead back to live;
 //! - ids, record indices and payloads stay below [`MAX_IDS`] (30 bits), so an entry packs
 //!   a two-bit tag and a 30-bit payload;
-//! - a page is `Page::Runs` only when every id in it was handed out and is dead, and its
+//! - a page is kept as runs only when every id in it was handed out and is dead, and its
 //!   runs give exactly the entries it had.
+
+use std::collections::HashMap;
 
 /// Ids a run may hand out (the last one is `MAX_IDS - 1`): entries keep 30 bits.
 pub(crate) const MAX_IDS: u32 = 1 << 30;
@@ -57,35 +59,43 @@ pub(crate) enum Entry {
     Dead(Death, u32),
 }
 
-/// A page of the table: the entries of ids `k * PAGE_IDS ..` (packed [`Entry`]s: tag 0
-/// and the record index for a live id, the [`Death`] as tag and the payload for a dead
-/// one).
-#[derive(Clone, Debug)]
-enum Page {
-    /// Every entry handed out so far, by id within the page.
-    Entries(Vec<u32>),
-    /// A full page of dead ids as runs: (first index in the page, packed entry), by
-    /// increasing index, the first at 0.
-    Runs(Box<[(u16, u32)]>),
-}
+/// A page of the table in full: the entries of ids `k * PAGE_IDS ..` (packed
+/// [`Entry`]s: tag 0 and the record index for a live id, the [`Death`] as tag and the
+/// payload for a dead one; entries past [`AllocIds::len`] mean nothing).
+type Page = Box<[u32; PAGE_IDS]>;
+
+/// A full page of dead ids as runs: (first index in the page, packed entry), by
+/// increasing index, the first at 0.
+type Runs = Box<[(u16, u32)]>;
 
 /// Every id of a run.
 #[derive(Clone, Debug)]
 pub(crate) struct AllocIds {
-    pages: Vec<Page>,
+    /// Each page in full, or `None` when it is kept as runs in `runs` (so the hot path,
+    /// a live id, costs one pointer load more than a flat table).
+    pages: Vec<Option<Page>>,
+    runs: HashMap<usize, Runs>,
     /// Live ids per page.
     live: Vec<u16>,
     /// Ids handed out (id 0 included).
     len: usize,
 }
 
+fn empty_page() -> Page {
+    let entries: Box<[u32]> = vec![0; PAGE_IDS].into_boxed_slice();
+    entries
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("a page has PAGE_IDS entries"))
+}
+
 impl AllocIds {
     /// The table with id 0 (no allocation) taken.
     pub fn new() -> AllocIds {
-        let mut first = Vec::with_capacity(PAGE_IDS);
-        first.push(pack(Entry::Dead(Death::Freed, 0)));
+        let mut first = empty_page();
+        first[0] = pack(Entry::Dead(Death::Freed, 0));
         AllocIds {
-            pages: vec![Page::Entries(first)],
+            pages: vec![Some(first)],
+            runs: HashMap::new(),
             live: vec![0],
             len: 1,
         }
@@ -101,18 +111,12 @@ impl AllocIds {
     pub fn push_live(&mut self, record: u32) -> Option<u32> {
         let id = u32::try_from(self.len).ok().filter(|&i| i < MAX_IDS)?;
         if self.len.is_multiple_of(PAGE_IDS) {
-            self.pages.push(Page::Entries(Vec::with_capacity(PAGE_IDS)));
+            self.pages.push(Some(empty_page()));
             self.live.push(0);
         }
-        let Some(Page::Entries(entries)) = self.pages.last_mut() else {
-            // The last page has ids still to hand out, so it is never runs.
-            return None;
-        };
-        if entries.len() == entries.capacity() {
-            // A cloned table's last page holds only what it had: room for the page.
-            entries.reserve_exact(PAGE_IDS - entries.len());
-        }
-        entries.push(pack(Entry::Live(record)));
+        // The last page has ids still to hand out, so it is never runs.
+        let entries = self.pages.last_mut()?.as_mut()?;
+        entries[self.len & (PAGE_IDS - 1)] = pack(Entry::Live(record));
         *self.live.last_mut()? += 1;
         self.len += 1;
         Some(id)
@@ -121,11 +125,23 @@ impl AllocIds {
     /// What `id` (below [`AllocIds::len`]) designates.
     #[inline(always)]
     pub fn get(&self, id: u32) -> Entry {
-        let at = id as usize & (PAGE_IDS - 1);
         match &self.pages[id as usize >> PAGE_BITS] {
-            Page::Entries(entries) => unpack(entries[at]),
-            Page::Runs(runs) => dead_in_runs(runs, at),
+            Some(entries) => unpack(entries[id as usize & (PAGE_IDS - 1)]),
+            None => self.dead_in_runs(id),
         }
+    }
+
+    /// The entry of `id` in a page kept as runs.
+    #[cold]
+    fn dead_in_runs(&self, id: u32) -> Entry {
+        let at = id as usize & (PAGE_IDS - 1);
+        let Some(runs) = self.runs.get(&(id as usize >> PAGE_BITS)) else {
+            debug_assert!(false, "a page is either in full or runs");
+            return Entry::Dead(Death::Freed, 0);
+        };
+        let k = runs.partition_point(|&(start, _)| start as usize <= at);
+        // The first run starts at 0, so `k >= 1`.
+        unpack(runs[k.saturating_sub(1)].1)
     }
 
     /// Marks the live `id` dead by `death`, with `payload` (below [`MAX_IDS`]); a full
@@ -133,42 +149,34 @@ impl AllocIds {
     pub fn kill(&mut self, id: u32, death: Death, payload: u32) {
         debug_assert!(matches!(self.get(id), Entry::Live(_)) && payload < MAX_IDS);
         let page = id as usize >> PAGE_BITS;
-        let Page::Entries(entries) = &mut self.pages[page] else {
+        let Some(entries) = &mut self.pages[page] else {
             return;
         };
         entries[id as usize & (PAGE_IDS - 1)] = pack(Entry::Dead(death, payload));
         self.live[page] -= 1;
-        if self.live[page] == 0 && entries.len() == PAGE_IDS {
-            if let Some(runs) = runs_if_smaller(entries) {
-                self.pages[page] = Page::Runs(runs);
+        if self.live[page] == 0 && self.len >= (page + 1) * PAGE_IDS {
+            if let Some(runs) = runs_if_smaller(&entries[..]) {
+                self.pages[page] = None;
+                self.runs.insert(page, runs);
             }
         }
     }
 
-    /// Bytes the table holds (for the bookkeeping tests).
+    /// Bytes the table holds, roughly (for the bookkeeping tests).
     #[cfg(test)]
     pub fn bytes(&self) -> usize {
-        let pages: usize = self
-            .pages
-            .iter()
-            .map(|p| match p {
-                Page::Entries(e) => e.capacity() * size_of::<u32>(),
-                Page::Runs(r) => std::mem::size_of_val(&**r),
-            })
+        let full = self.pages.iter().flatten().count() * size_of::<[u32; PAGE_IDS]>();
+        let runs: usize = self
+            .runs
+            .values()
+            .map(|r| std::mem::size_of_val(&**r) + 32)
             .sum();
-        pages + self.pages.capacity() * size_of::<Page>() + self.live.capacity() * 2
+        full + runs + self.pages.capacity() * size_of::<Option<Page>>() + self.live.capacity() * 2
     }
 }
 
-/// The entry at index `at` of a page of runs.
-fn dead_in_runs(runs: &[(u16, u32)], at: usize) -> Entry {
-    let k = runs.partition_point(|&(start, _)| start as usize <= at);
-    // The first run starts at 0, so `k >= 1`.
-    unpack(runs[k.saturating_sub(1)].1)
-}
-
 /// A full page's entries as runs, if they take fewer bytes that way.
-fn runs_if_smaller(entries: &[u32]) -> Option<Box<[(u16, u32)]>> {
+fn runs_if_smaller(entries: &[u32]) -> Option<Runs> {
     let limit = std::mem::size_of_val(entries) / size_of::<(u16, u32)>();
     let mut runs: Vec<(u16, u32)> = Vec::new();
     for (i, &e) in entries.iter().enumerate() {
@@ -252,11 +260,8 @@ mod tests {
             };
             assert_eq!(ids.get(id), want, "id {id}");
         }
-        assert!(
-            matches!(ids.pages[1], Page::Entries(_)),
-            "runs would not pay"
-        );
-        assert!(matches!(ids.pages[2], Page::Entries(_)), "a live id stays");
+        assert!(ids.pages[1].is_some(), "runs would not pay");
+        assert!(ids.pages[2].is_some(), "a live id stays");
         // A page of frames' slots alone is one run.
         let mut frames = AllocIds::new();
         let empty = frames.bytes();
@@ -266,8 +271,8 @@ mod tests {
             slots.push(id);
             frames.kill(id, Death::FrameReturned, if id == 5000 { 7 } else { 0 });
         }
-        assert!(matches!(frames.pages[0], Page::Runs(ref r) if r.len() == 2));
-        assert!(matches!(frames.pages[1], Page::Runs(ref r) if r.len() == 3));
+        assert!(frames.pages[0].is_none() && frames.runs[&0].len() == 2);
+        assert!(frames.pages[1].is_none() && frames.runs[&1].len() == 3);
         assert_eq!(frames.get(0), Entry::Dead(Death::Freed, 0));
         for id in slots {
             let payload = if id == 5000 { 7 } else { 0 };

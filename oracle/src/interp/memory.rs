@@ -727,7 +727,15 @@ impl Memory {
                     off: addr.wrapping_sub(base) as i64,
                 }
             }
-            Entry::Dead(death, payload) if self.wide => {
+            Entry::Dead(death, payload) => self.dead_place(addr, id, death, payload),
+        })
+    }
+
+    /// [`Memory::place`] of an address whose id is dead.
+    #[cold]
+    fn dead_place(&self, addr: u64, id: u32, death: Death, payload: u32) -> Place {
+        match death {
+            _ if self.wide => {
                 // The root is the id itself; the payload is how far the slot had moved.
                 let first_base = ((id as u64) << 32) | WIDE_OFFSET_BIAS;
                 let earlier = addr.wrapping_sub(first_base) < payload as u64 * REVIVAL_ALIGN;
@@ -740,11 +748,11 @@ impl Memory {
                     root: id,
                 }
             }
-            Entry::Dead(death, back) => Place::Dead {
+            _ => Place::Dead {
                 ub: death.ub(),
-                root: id - back,
+                root: id - payload,
             },
-        })
+        }
     }
 
     /// Checks an access of `len > 0` bytes at `addr` and returns the record index and
@@ -752,17 +760,29 @@ impl Memory {
     /// and for writes not a constant.
     #[inline(always)]
     fn access(&self, addr: u64, len: u64, write: bool) -> Result<(usize, usize), Ub> {
-        let (record, off) = match self.place(addr)? {
-            Place::Live { record, off } => (record, off),
-            Place::Dead { ub, .. } => return Err(ub),
+        let id = self.id_at(addr)?;
+        let Entry::Live(record) = self.ids.get(id) else {
+            return Err(self.dead_access(addr));
         };
+        let record = record as usize;
         let a = &self.records[record];
+        let off = addr.wrapping_sub(a.base) as i64;
         // Fast path: the precomputed permission and the bounds.
         let allowed = if write { a.writable } else { a.readable };
         if allowed && off >= 0 && len <= a.size && off as u64 <= a.size - len {
             return Ok((record, off as usize));
         }
         Err(Self::refusal(a, off, len, write))
+    }
+
+    /// Why an access to a dead id is undefined.
+    #[cold]
+    fn dead_access(&self, addr: u64) -> Ub {
+        match self.place(addr) {
+            Ok(Place::Dead { ub, .. }) => ub,
+            Ok(Place::Live { .. }) => Ub::InvalidPointer,
+            Err(ub) => ub,
+        }
     }
 
     /// Why an access the fast path refused is undefined.
