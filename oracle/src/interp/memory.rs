@@ -23,8 +23,10 @@
 //!
 //! Bookkeeping (issue 13): only live allocations have a record ([`Allocation`], in
 //! `records`, whose slots are reused); an id maps to its record while it lives and to a
-//! packed death afterwards (`alloc_ids.rs`: 4 bytes per id, plus 4 for its claim with
-//! 4-byte pointers). So memory is what is live plus a few bytes per allocation ever made.
+//! packed death afterwards (`alloc_ids.rs`: at most 4 bytes per id, close to nothing for
+//! pages of ids that died alike, such as returned frames' slots; plus 4 for its claim
+//! with 4-byte pointers). So memory is what is live plus at most a few bytes per
+//! allocation ever made.
 //!
 //! Revived block-scope objects (checked lowering): when control enters a block again,
 //! `scope_start` gives its slot a new object at a new address, so a pointer kept from an
