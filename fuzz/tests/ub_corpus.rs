@@ -81,3 +81,59 @@ fn every_ub_program_is_its_category_and_every_twin_passes() {
     );
     assert!(ub_programs >= 25, "only {ub_programs} UB programs");
 }
+
+/// The i686 judge (ILP32: 4-byte pointers and `long`, `undefined_on_target`'s data
+/// model) on every program of `corpus/ub`: a `// ub:` program must be undefined of its
+/// category there too, unless its `// ub-ilp32:` line names another verdict (`defined`
+/// or a category) the data model gives; a defined program must stay defined.
+#[test]
+fn the_ilp32_judge_agrees_on_every_program() {
+    use compiler::target::Target;
+    use phihunt::check::ub_judge::checked_front_end_for;
+    let settings = CheckSettings::default();
+    let cfg = oracle::RunConfig {
+        ptr_bytes: Target::I686.sizeof_pointer(),
+        ..settings.run.clone()
+    };
+    let mut failures = Vec::new();
+    for f in corpus() {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        let source = std::fs::read_to_string(&f).expect("readable");
+        let want = ilp32_expectation(&source).or_else(|| expected_ub(&f));
+        let checked = match checked_front_end_for(&f, &[], Target::I686) {
+            Ok(m) => m,
+            Err(e) => {
+                failures.push(format!("{name}: the i686 checked front end fails: {e:?}"));
+                continue;
+            }
+        };
+        let got = match judge_defined(&checked, &cfg) {
+            Err(Invalid::Undefined { category, .. }) => Some(category),
+            Err(other) => {
+                failures.push(format!("{name}: no i686 verdict: {other:?}"));
+                continue;
+            }
+            Ok(_) => None,
+        };
+        if got != want.clone().filter(|w| w != "defined") {
+            failures.push(format!("{name}: i686 judge: want {want:?}, got {got:?}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} problem(s) in corpus/ub on ILP32:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// A `// ub-ilp32: VERDICT` line: what the ILP32 data model makes of the program when it
+/// differs from LP64's (`defined`, or a category).
+fn ilp32_expectation(source: &str) -> Option<String> {
+    source.lines().find_map(|l| {
+        l.trim_start()
+            .strip_prefix("// ub-ilp32:")
+            .and_then(|rest| rest.split_whitespace().next())
+            .map(str::to_string)
+    })
+}

@@ -64,7 +64,7 @@ pub(crate) struct Machine<'p> {
     regs: Vec<u64>,
     stamps: Vec<u32>,
     frames: Vec<Frame>,
-    /// Ids of the stack slots of all live frames, oldest first.
+    /// Records of the stack slots of all live frames, oldest first (`Memory::allocate`).
     stack_slots: Vec<u32>,
     mem: Memory,
     out: Stdout,
@@ -809,6 +809,72 @@ func @g() -> i32 {
             assert!(
                 matches!(o, Outcome::Undefined(Ub::UndefinedValue, _)),
                 "{o}"
+            );
+        }
+    }
+
+    /// Issue 13: a run's bookkeeping must not grow with the calls it makes. Each call of
+    /// `@f` allocates two stack slots that die when it returns; the live records stay
+    /// those of the deepest moment, and each dead slot costs only its id's few bytes.
+    #[test]
+    fn memory_does_not_grow_per_call() {
+        let src = "
+func @f(i32) -> i32 {
+.LBB0:
+    %0 = paramref 0, i32
+    %1 = alloca i32, 4, 4
+    %2 = alloca i64, 8, 8
+    store i32 %0, %1
+    store ptr %1, %2
+    %3 = load i32 %1
+    ret i32 %3
+}
+
+func @main(i32) -> i32 {
+.LBB10:
+    %0 = paramref 0, i32
+    %1 = alloca i32, 4, 4
+    store i32 0, %1
+    br .LBB11
+.LBB11:
+    %2 = load i32 %1
+    %3 = cmp slt i32 %2, %0
+    condbr %3, .LBB12, .LBB13
+.LBB12:
+    %4 = call i32 @f(i32 %2)
+    %5 = add i32 %4, 1
+    store i32 %5, %1
+    br .LBB11
+.LBB13:
+    ret i32 %2
+}";
+        let module = parse_module(src).unwrap();
+        for ptr_bytes in [4, 8] {
+            let prog = compile(&module, ptr_bytes).unwrap();
+            let cfg = RunConfig::default();
+            let main = *prog.func_by_name.get("main").unwrap();
+            let after = |calls: i64| {
+                let mut m = Machine::new(&prog, &cfg);
+                m.start(main, &[calls]).unwrap();
+                let outcome = m.execute();
+                assert_eq!(outcome, Outcome::Returned(Some(calls)));
+                m.mem.bookkeeping()
+            };
+            let (few, many) = (after(10), after(20_000));
+            assert_eq!(
+                few.records, many.records,
+                "{ptr_bytes}-byte pointers: records grew with the calls"
+            );
+            assert!(many.records <= few.ids, "records are not per id");
+            assert_eq!(many.ids - few.ids, 2 * (20_000 - 10), "an id per slot");
+            // The pages of returned frames' ids shrink to runs; with 4-byte pointers
+            // each id keeps its 4-byte claim.
+            let claims = if ptr_bytes == 4 { 4 * many.ids } else { 0 };
+            assert!(
+                many.id_bytes <= few.id_bytes + 16_384 + 1024 + 2 * claims,
+                "{ptr_bytes}-byte pointers: {} bytes for {} ids",
+                many.id_bytes,
+                many.ids
             );
         }
     }

@@ -11,10 +11,8 @@
 //! Address layout:
 //! - 8-byte pointers: allocation `id` owns the range `id << 32 ..` and starts at
 //!   `(id << 32) | 2^31`; an address decodes in O(1) to `id = addr >> 32` and a signed
-//!   offset from the allocation's current base, so a pointer moved far out of bounds by
-//!   `gep` still names its allocation. A block-scope object revived by `scope_start`
-//!   moves up inside its range (a new object at a new address, `first_base..base` being
-//!   the dead earlier ones), so pointers kept from its earlier life stay dead.
+//!   offset from the allocation's base, so a pointer moved far out of bounds by `gep`
+//!   still names its allocation.
 //! - 4-byte pointers: allocations are placed in increasing order in a 32-bit space from
 //!   `NARROW_FIRST_BASE`, separated by at least `NARROW_GAP` unused bytes; each claims the
 //!   addresses from the middle of the gap before it to the middle of the gap after it, and
@@ -23,16 +21,41 @@
 //!   name a neighbour — the price of 32 bits. Addresses below the first claim (null,
 //!   small integers) are invalid.
 //!
+//! Bookkeeping (issue 13): only live allocations have a record ([`Allocation`], in
+//! `records`, whose slots are reused); an id maps to its record while it lives and to a
+//! packed death afterwards (`alloc_ids.rs`: at most 4 bytes per id, close to nothing for
+//! pages of ids that died alike, such as returned frames' slots; plus 4 for its claim
+//! with 4-byte pointers). So memory is what is live plus at most a few bytes per
+//! allocation ever made.
+//!
+//! Revived block-scope objects (checked lowering): when control enters a block again,
+//! `scope_start` gives its slot a new object at a new address, so a pointer kept from an
+//! earlier iteration is `UseAfterScope`; all objects of one slot stay one allocation for
+//! pointer comparison and subtraction.
+//! - 8-byte pointers: the object moves up inside its id's range (`first_base..base` are
+//!   the earlier objects). It costs nothing per revival; when the frame returns, the id's
+//!   dead entry keeps how far the slot had moved, so pointers to earlier objects stay
+//!   `UseAfterScope` and pointers to the last one are `DeadFrame`.
+//! - 4-byte pointers have no spare range: the new object gets a **new id** and claim (a
+//!   few bytes), the old id dies as [`Death::ScopeEnded`], and every id of the slot keeps
+//!   the slot's *root* id (the first one), which makes them one allocation. Revivals stop
+//!   moving once half the 32-bit space is claimed, keeping the rest for allocations.
+//!
 //! Invariants:
 //! - id 0 is no allocation: null and small integers never resolve;
-//! - an allocation is never reused: after its frame returns (or it is freed) its id and
-//!   addresses stay dead for the rest of the run, so dangling pointers are always caught;
+//! - an allocation is never reused: after its frame returns (or it is freed, or its
+//!   block's object is replaced) its id and addresses stay dead for the rest of the run,
+//!   so dangling pointers are always caught;
+//! - a record index handed out by [`Memory::allocate`] designates that allocation until
+//!   it dies (a stack slot: only by [`Memory::kill_stack_slot`] of its frame); then the
+//!   record may hold another allocation;
 //! - `init[i] != 0` iff byte `i` was written (globals: every byte); `memcpy` copies
 //!   initialisation along with data;
 //! - live bytes (stack + heap + globals) stay under [`MAX_LIVE_BYTES`]: allocation beyond
 //!   that fails and the caller decides what failure means (a stack overflow for `alloca`,
 //!   a null pointer for `malloc`).
 
+use super::alloc_ids::{AllocIds, Death, Entry};
 use super::code::FuncRef;
 use crate::outcome::Ub;
 use std::collections::HashMap;
@@ -49,6 +72,14 @@ const WIDE_OFFSET_BIAS: u64 = 1 << 31;
 const NARROW_FIRST_BASE: u64 = 0x1_0000;
 const NARROW_GAP: u64 = 256;
 const NARROW_LIMIT: u64 = 1 << 32;
+/// 4-byte pointers: a revived object takes a new claim only below this address, so
+/// revivals in a long loop leave half the space to allocations.
+const NARROW_REVIVAL_LIMIT: u64 = 1 << 31;
+/// Bytes between two objects of one slot with 8-byte pointers (a revived block-scope
+/// object moves up by its size plus this much, so a one-past-the-end pointer of the old
+/// object is not the new object's start), and the alignment of each move.
+const REVIVAL_GAP: u64 = 16;
+const REVIVAL_ALIGN: u64 = 16;
 
 /// What an allocation is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,33 +92,31 @@ pub(crate) enum AllocKind {
     Function(FuncRef),
 }
 
-/// Whether an allocation can still be accessed.
+/// Whether a live allocation can be accessed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Status {
     Live,
-    /// A stack slot whose frame returned.
-    FrameReturned,
-    /// A heap block passed to `free`.
-    Freed,
     /// A stack slot whose C block ended (checked lowering: `__phi_ub.scope_end`); its
     /// bytes are kept for a `scope_start` that revives it, uninitialised.
     ScopeEnded,
 }
 
-/// Bytes between two objects of one slot (a revived block-scope object moves up by its
-/// size plus this much, so a one-past-the-end pointer of the old object is not the new
-/// object's start).
-const REVIVAL_GAP: u64 = 16;
-
+/// The record of a live allocation.
 #[derive(Clone, Debug)]
 struct Allocation {
+    /// The id of its current object (a revived block-scope slot gets a new one).
+    id: u32,
+    /// The id it was allocated with: every object of a revived slot shares it.
+    root: u32,
     /// The address of byte 0 of the current object.
     base: u64,
-    /// The base of the slot's first object: a stack slot revived by `scope_start` on
-    /// 8-byte pointers moves up (`base` grows), and the addresses in
-    /// `first_base..base` belong to its earlier objects, whose lifetimes ended.
+    /// 8-byte pointers: the base of the slot's first object (a revived slot moves up, and
+    /// the addresses in `first_base..base` belong to its earlier, dead objects). With
+    /// 4-byte pointers always `base` (a revived object has an id of its own).
     first_base: u64,
     size: u64,
+    /// Its alignment (a revived object's new address with 4-byte pointers keeps it).
+    align: u32,
     kind: AllocKind,
     status: Status,
     /// Checked lowering (`__phi_ub.untyped`): an object with a union somewhere in it,
@@ -105,27 +134,76 @@ struct Allocation {
     init: Vec<u8>,
 }
 
+impl Allocation {
+    /// A free record, waiting for the next allocation.
+    fn vacant() -> Allocation {
+        Allocation {
+            id: 0,
+            root: 0,
+            base: 0,
+            first_base: 0,
+            size: 0,
+            align: 1,
+            kind: AllocKind::Heap,
+            status: Status::ScopeEnded,
+            untyped: false,
+            bounded: false,
+            readable: false,
+            writable: false,
+            data: Vec::new(),
+            init: Vec::new(),
+        }
+    }
+}
+
+/// What an address designates.
+enum Place {
+    /// A live allocation: its record and the signed offset from its current base.
+    Live { record: usize, off: i64 },
+    /// An allocation (or an earlier object of a slot) that died: what an access there
+    /// is, and the slot's root id.
+    Dead { ub: Ub, root: u32 },
+}
+
+/// Sizes of the bookkeeping, for tests that memory does not grow per call (issue 13).
+#[cfg(test)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Bookkeeping {
+    /// Records (live ones, and free ones waiting for reuse).
+    pub records: usize,
+    /// Ids handed out, id 0 included.
+    pub ids: usize,
+    /// Bytes of the id table and (4-byte pointers) the claims.
+    pub id_bytes: usize,
+}
+
 /// All allocations of one run.
 #[derive(Clone, Debug)]
 pub(crate) struct Memory {
-    allocs: Vec<Allocation>,
-    /// 4-byte pointers only: the first address allocation `i` claims, increasing, for
-    /// binary search.
-    narrow_claims: Vec<u64>,
+    /// The records of live allocations, by the index [`Memory::allocate`] returned.
+    records: Vec<Allocation>,
+    /// Indices of `records` free for reuse.
+    free_records: Vec<u32>,
+    /// Every id: its record while it lives, its death afterwards.
+    ids: AllocIds,
+    /// 4-byte pointers only: the first address id `i` claims, increasing, for binary
+    /// search.
+    narrow_claims: Vec<u32>,
     wide: bool,
+    /// 4-byte pointers: the end of the last claim (where the next one starts).
     next_base: u64,
     live_bytes: u64,
-    /// Checked lowering (`__phi_ub.fn_type`): allocation id of a function -> the hash of
-    /// its C type. Empty in plain runs.
-    function_types: HashMap<usize, u64>,
+    /// Checked lowering (`__phi_ub.fn_type`): id of a function -> the hash of its C
+    /// type. Empty in plain runs.
+    function_types: HashMap<u32, u64>,
     /// Checked lowering: the sub-object bounds of the pointer held in a pointer
-    /// variable's slot (allocation id), set by `__phi_ub.bind_bounds`.
-    sub_bounds: HashMap<usize, SubBounds>,
+    /// variable's slot (the slot's id), set by `__phi_ub.bind_bounds`.
+    sub_bounds: HashMap<u32, SubBounds>,
     /// The bounds of the next `bind_bounds` (`__phi_ub.subobject`).
     pending_bounds: Option<(u64, u64)>,
     /// The bounds the last store to a bounded slot dropped (`__phi_ub.keep_bounds`
     /// restores them after `p++`, `p += k`, `p = p + k`).
-    dropped_bounds: Option<(usize, SubBounds)>,
+    dropped_bounds: Option<(u32, SubBounds)>,
 }
 
 /// The array a pointer variable's value was derived from: addresses `lo..=hi` may be
@@ -138,24 +216,24 @@ struct SubBounds {
     writable: bool,
 }
 
+impl Death {
+    /// The undefined behaviour of an access to an allocation that died so.
+    fn ub(self) -> Ub {
+        match self {
+            Death::FrameReturned => Ub::DeadFrame,
+            Death::Freed => Ub::UseAfterFree,
+            Death::ScopeEnded => Ub::UseAfterScope,
+        }
+    }
+}
+
 impl Memory {
     /// Empty memory for `ptr_bytes`-wide pointers (4 or 8).
     pub fn new(ptr_bytes: u32) -> Memory {
-        let null = Allocation {
-            base: 0,
-            first_base: 0,
-            size: 0,
-            kind: AllocKind::Heap,
-            status: Status::Freed,
-            untyped: false,
-            bounded: false,
-            readable: false,
-            writable: false,
-            data: Vec::new(),
-            init: Vec::new(),
-        };
         Memory {
-            allocs: vec![null],
+            records: Vec::new(),
+            free_records: Vec::new(),
+            ids: AllocIds::new(),
             narrow_claims: vec![0],
             wide: ptr_bytes == 8,
             next_base: NARROW_FIRST_BASE,
@@ -167,78 +245,128 @@ impl Memory {
         }
     }
 
+    /// The sizes of the bookkeeping.
+    #[cfg(test)]
+    pub fn bookkeeping(&self) -> Bookkeeping {
+        let claim_bytes = if self.wide { 0 } else { size_of::<u32>() };
+        Bookkeeping {
+            records: self.records.len(),
+            ids: self.ids.len(),
+            id_bytes: self.ids.bytes() + claim_bytes * self.narrow_claims.capacity(),
+        }
+    }
+
+    /// A new id for record `record` at a new address of `size` bytes aligned to `align`
+    /// (4-byte pointers: a new claim). `None` when ids or the address space run out.
+    fn new_object(&mut self, record: u32, size: u64, align: u32) -> Option<(u32, u64)> {
+        let id = u32::try_from(self.ids.len()).ok()?;
+        if self.wide {
+            let id = self.ids.push_live(record)?;
+            return Some((id, ((id as u64) << 32) | WIDE_OFFSET_BIAS));
+        }
+        // This object claims the addresses from the middle of the gap before it to the
+        // middle of the gap after it.
+        let claim_start = self.next_base;
+        let align = align.max(1) as u64;
+        let base = (claim_start + NARROW_GAP / 2).div_ceil(align) * align;
+        // Function addresses take one byte of address space so they stay distinct.
+        let claim_end = base + size.max(1) + NARROW_GAP / 2;
+        if claim_end > NARROW_LIMIT {
+            return None;
+        }
+        let pushed = self.ids.push_live(record)?;
+        debug_assert_eq!(pushed, id);
+        self.next_base = claim_end;
+        self.narrow_claims.push(claim_start as u32);
+        Some((id, base))
+    }
+
     /// A fresh allocation of `size` bytes, uninitialised (stack, heap) or zero and
-    /// initialised (globals). Returns its id and address, or `None` past the limits.
+    /// initialised (globals). Returns the index of its record (for
+    /// [`Memory::set_global_bytes`] and [`Memory::kill_stack_slot`]) and its address, or
+    /// `None` past the limits.
     pub fn allocate(&mut self, size: u64, align: u32, kind: AllocKind) -> Option<(u32, u64)> {
         if size > MAX_ALLOC_SIZE || self.live_bytes + size > MAX_LIVE_BYTES {
             return None;
         }
-        let id = u32::try_from(self.allocs.len()).ok()?;
-        let base = if self.wide {
-            ((id as u64) << 32) | WIDE_OFFSET_BIAS
-        } else {
-            // This allocation claims the addresses from the middle of the gap before it
-            // to the middle of the gap after it.
-            let claim_start = self.next_base;
-            let align = align.max(1) as u64;
-            let base = (claim_start + NARROW_GAP / 2).div_ceil(align) * align;
-            // Function addresses take one byte of address space so they stay distinct.
-            let claim_end = base + size.max(1) + NARROW_GAP / 2;
-            if claim_end > NARROW_LIMIT {
-                return None;
-            }
-            self.next_base = claim_end;
-            self.narrow_claims.push(claim_start);
-            base
+        let record = match self.free_records.last() {
+            Some(&r) => r,
+            None => u32::try_from(self.records.len()).ok()?,
         };
+        let (id, base) = self.new_object(record, size, align)?;
+        if self.free_records.pop().is_none() {
+            self.records.push(Allocation::vacant());
+        }
         let initialised = matches!(kind, AllocKind::Global | AllocKind::ConstGlobal);
-        let data = vec![0u8; size as usize];
-        let init = vec![initialised as u8; size as usize];
-        self.live_bytes += size;
         let readable = !matches!(kind, AllocKind::Function(_));
-        self.allocs.push(Allocation {
+        self.live_bytes += size;
+        self.records[record as usize] = Allocation {
+            id,
+            root: id,
             base,
             first_base: base,
             size,
+            align,
             kind,
             status: Status::Live,
             untyped: false,
             bounded: false,
             readable,
             writable: readable && kind != AllocKind::ConstGlobal,
-            data,
-            init,
-        });
-        Some((id, base))
+            data: vec![0u8; size as usize],
+            init: vec![initialised as u8; size as usize],
+        };
+        Some((record, base))
     }
 
     /// Writes a global's initial bytes (all bytes of a global count as initialised).
-    pub fn set_global_bytes(&mut self, id: u32, offset: usize, bytes: &[u8]) {
-        let a = &mut self.allocs[id as usize];
+    pub fn set_global_bytes(&mut self, record: u32, offset: usize, bytes: &[u8]) {
+        let a = &mut self.records[record as usize];
         a.data[offset..offset + bytes.len()].copy_from_slice(bytes);
     }
 
-    /// Ends a stack slot's life when its frame returns.
-    pub fn kill_stack_slot(&mut self, id: u32) {
-        if self.allocs[id as usize].bounded {
-            self.unbind_id(id as usize);
+    /// Ends the life of the live record `record` by `death`: its id dies, its bytes are
+    /// released and the record is free for reuse.
+    fn release(&mut self, record: usize, death: Death) {
+        let a = &mut self.records[record];
+        // The dead entry's payload (`alloc_ids.rs`): with 8-byte pointers the root is the
+        // id itself, and it keeps how far a revived slot had moved (16-byte units); with
+        // 4-byte ones how far back the root is (0 unless revived, so the entries of a
+        // page of returned frames are equal and shrink to one run).
+        let payload = if self.wide {
+            ((a.base - a.first_base) / REVIVAL_ALIGN) as u32
+        } else {
+            a.id - a.root
+        };
+        let id = a.id;
+        self.live_bytes -= a.size;
+        *a = Allocation::vacant();
+        self.ids.kill(id, death, payload);
+        self.free_records.push(record as u32);
+    }
+
+    /// Ends a stack slot's life when its frame returns (`record` as [`Memory::allocate`]
+    /// returned it; each slot is killed once, by its own frame).
+    pub fn kill_stack_slot(&mut self, record: u32) {
+        let a = &self.records[record as usize];
+        debug_assert_eq!(a.kind, AllocKind::Stack);
+        if a.kind != AllocKind::Stack || a.id == 0 {
+            return;
         }
-        let a = &mut self.allocs[id as usize];
-        if matches!(a.status, Status::Live | Status::ScopeEnded) {
-            a.status = Status::FrameReturned;
-            a.readable = false;
-            a.writable = false;
-            self.live_bytes -= a.size;
-            a.data = Vec::new();
-            a.init = Vec::new();
+        if a.bounded {
+            let id = a.id;
+            self.unbind_id(id);
         }
+        self.release(record as usize, Death::FrameReturned);
     }
 
     /// The live stack slot `addr` starts, if it is one.
     fn stack_slot_at(&mut self, addr: u64) -> Option<&mut Allocation> {
-        let (id, off) = self.resolve(addr).ok()?;
-        let a = &mut self.allocs[id];
-        (a.kind == AllocKind::Stack && off == 0).then_some(a)
+        let Ok(Place::Live { record, off: 0 }) = self.place(addr) else {
+            return None;
+        };
+        let a = &mut self.records[record];
+        (a.kind == AllocKind::Stack).then_some(a)
     }
 
     /// The C block of the stack slot at `addr` ended: accesses are `UseAfterScope` until
@@ -256,34 +384,52 @@ impl Memory {
 
     /// Control entered the C block of the stack slot at `addr`: a slot whose block had
     /// ended holds a new object with indeterminate (uninitialised) bytes. Returns the
-    /// address of the slot's object from now on: on 8-byte pointers a revived object
-    /// moves to a fresh address inside its allocation's range, so a pointer kept from
-    /// the earlier object designates that dead object (`UseAfterScope`), not the new one
-    /// (C99 6.2.4p5: each entry into the block creates a new instance). On 4-byte
-    /// pointers, or when the range is used up, it stays where it was (a kept pointer then
-    /// reaches the new object unreported). A live slot, or anything else, is left alone.
+    /// address of the slot's object from now on: the new object gets a new address (8-byte
+    /// pointers: further up its range; 4-byte ones: a new id and claim, the old id dying
+    /// as [`Death::ScopeEnded`]), so a pointer kept from the earlier object designates
+    /// that dead object (`UseAfterScope`), not the new one (C99 6.2.4p5: each entry into
+    /// the block creates a new instance). When the range, ids or the address space kept
+    /// for revivals run out, the object stays where it was (a kept pointer then reaches
+    /// the new object unreported). A live slot, or anything else, is left alone.
     pub fn start_scope(&mut self, addr: u64) -> u64 {
-        let wide = self.wide;
-        let Some(a) = self.stack_slot_at(addr) else {
+        let Ok(Place::Live { record, off: 0 }) = self.place(addr) else {
             return addr;
         };
-        if a.status != Status::ScopeEnded {
+        let a = &self.records[record];
+        if a.kind != AllocKind::Stack || a.status != Status::ScopeEnded {
             return addr;
+        }
+        let (old_id, root, size, align) = (a.id, a.root, a.size, a.align);
+        let moved = if self.wide {
+            let stride = (size + REVIVAL_GAP).div_ceil(REVIVAL_ALIGN) * REVIVAL_ALIGN;
+            // The new object and a one-past-the-end pointer must stay below the next
+            // id's range (offsets are below 2^32 from the range's start).
+            let range_end = (a.base | 0xffff_ffff) - size.max(1);
+            a.base
+                .checked_add(stride)
+                .filter(|&n| n < range_end)
+                .map(|n| (old_id, n))
+        } else if self.next_base < NARROW_REVIVAL_LIMIT {
+            let moved = self.new_object(record as u32, size, align);
+            if moved.is_some() {
+                self.ids.kill(old_id, Death::ScopeEnded, old_id - root);
+            }
+            moved
+        } else {
+            None
+        };
+        let a = &mut self.records[record];
+        if let Some((id, base)) = moved {
+            a.id = id;
+            a.base = base;
+            if !self.wide {
+                a.first_base = base;
+            }
         }
         a.status = Status::Live;
         a.readable = true;
         a.writable = true;
         a.init.fill(0);
-        if wide {
-            let align = 16;
-            let stride = (a.size + REVIVAL_GAP).div_ceil(align) * align;
-            // The new object and a one-past-the-end pointer must stay below the next
-            // allocation's range (offsets are below 2^32 from the range's start).
-            let range_end = (a.base | 0xffff_ffff) - a.size.max(1);
-            if let Some(next) = a.base.checked_add(stride).filter(|&n| n < range_end) {
-                a.base = next;
-            }
-        }
         a.base
     }
 
@@ -291,9 +437,10 @@ impl Memory {
     /// (`writable == false`: stores are `WriteToConst`) or writable again before its
     /// initialisation. Anything else is left alone.
     pub fn set_stack_slot_writable(&mut self, addr: u64, writable: bool) {
-        let Ok((id, 0)) = self.resolve(addr) else {
+        let Ok(Place::Live { record, off: 0 }) = self.place(addr) else {
             return;
         };
+        let id = self.records[record].id;
         if let Some(b) = self.sub_bounds.get_mut(&id) {
             b.writable = writable;
             return;
@@ -313,12 +460,14 @@ impl Memory {
         match self.access(addr, len, true) {
             Ok(found) => Ok(found),
             Err(ub) => {
-                let Ok((id, _)) = self.resolve(addr) else {
+                let Ok(Place::Live { record, .. }) = self.place(addr) else {
                     return Err(ub);
                 };
-                if !self.allocs[id].bounded {
+                let a = &self.records[record];
+                if !a.bounded {
                     return Err(ub);
                 }
+                let id = a.id;
                 if let Some(b) = self.unbind_id(id) {
                     self.dropped_bounds = Some((id, b));
                 }
@@ -344,7 +493,7 @@ impl Memory {
     /// `__phi_ub.keep_bounds(slot)`: the store just made to `slot` derived its value
     /// from the slot's old one (`p++`): the bounds that store dropped hold again.
     pub fn keep_bounds(&mut self, slot: u64) {
-        let Ok((id, 0)) = self.resolve(slot) else {
+        let Some(id) = self.live_slot_id(slot) else {
             return;
         };
         if let Some((dropped, b)) = self.dropped_bounds.take() {
@@ -354,14 +503,25 @@ impl Memory {
         }
     }
 
+    /// The id of the live allocation that starts at `addr`.
+    fn live_slot_id(&self, addr: u64) -> Option<u32> {
+        match self.place(addr) {
+            Ok(Place::Live { record, off: 0 }) => Some(self.records[record].id),
+            _ => None,
+        }
+    }
+
     fn bind(&mut self, slot: u64, lo: u64, hi: u64) {
-        let Ok((id, 0)) = self.resolve(slot) else {
+        let Some(id) = self.live_slot_id(slot) else {
             return;
         };
-        if self.allocs[id].bounded {
+        let Some(record) = self.live_record(id) else {
+            return;
+        };
+        if self.records[record].bounded {
             self.unbind_id(id);
         }
-        let a = &mut self.allocs[id];
+        let a = &mut self.records[record];
         if a.kind != AllocKind::Stack || a.status != Status::Live {
             return;
         }
@@ -372,16 +532,26 @@ impl Memory {
     }
 
     fn unbind(&mut self, slot: u64) {
-        if let Ok((id, 0)) = self.resolve(slot) {
-            if self.allocs[id].bounded {
-                self.unbind_id(id);
-            }
+        if let Some(id) = self.live_slot_id(slot) {
+            self.unbind_id(id);
         }
     }
 
-    fn unbind_id(&mut self, id: usize) -> Option<SubBounds> {
+    /// The record of the live `id`.
+    fn live_record(&self, id: u32) -> Option<usize> {
+        match self.ids.get(id) {
+            Entry::Live(record) => Some(record as usize),
+            Entry::Dead(..) => None,
+        }
+    }
+
+    fn unbind_id(&mut self, id: u32) -> Option<SubBounds> {
+        let record = self.live_record(id)?;
+        if !self.records[record].bounded {
+            return None;
+        }
         let b = self.sub_bounds.remove(&id)?;
-        let a = &mut self.allocs[id];
+        let a = &mut self.records[record];
         a.bounded = false;
         a.writable = b.writable && a.status == Status::Live;
         Some(b)
@@ -392,13 +562,14 @@ impl Memory {
     /// sub-object bounds, `r` (derived from it) must stay in `lo..=hi`, and an access at
     /// `r` in `lo..hi`; otherwise `IndexOutOfBounds`. Unbounded slots never report.
     pub fn check_derived(&self, slot: u64, r: u64, access: bool) -> Result<(), Ub> {
-        let Ok((id, 0)) = self.resolve(slot) else {
+        let Ok(Place::Live { record, off: 0 }) = self.place(slot) else {
             return Ok(());
         };
-        if !self.allocs[id].bounded {
+        let a = &self.records[record];
+        if !a.bounded {
             return Ok(());
         }
-        let Some(b) = self.sub_bounds.get(&id) else {
+        let Some(b) = self.sub_bounds.get(&a.id) else {
             return Ok(());
         };
         let inside = r >= b.lo && if access { r < b.hi } else { r <= b.hi };
@@ -412,8 +583,8 @@ impl Memory {
     /// The object starting at `addr` (any allocation) holds a union: its bytes never
     /// take an effective type ([`Memory::set_effective_type`] leaves them untyped).
     pub fn set_untyped(&mut self, addr: u64) {
-        if let Ok((id, 0)) = self.resolve(addr) {
-            self.allocs[id].untyped = true;
+        if let Ok(Place::Live { record, off: 0 }) = self.place(addr) {
+            self.records[record].untyped = true;
         }
     }
 
@@ -425,8 +596,8 @@ impl Memory {
         if tag < FIRST_TYPE_TAG || len == 0 {
             return;
         }
-        if let Ok((id, o)) = self.access_for_write(addr, len) {
-            let a = &mut self.allocs[id];
+        if let Ok((record, o)) = self.access_for_write(addr, len) {
+            let a = &mut self.records[record];
             if !a.untyped {
                 a.init[o..o + len as usize].fill(tag);
             }
@@ -439,10 +610,10 @@ impl Memory {
     /// pass; an access the load will refuse anyway (out of bounds, uninitialised, ...)
     /// is left to the load.
     pub fn check_effective_type(&self, addr: u64, len: u64, tag: u8) -> Result<(), Ub> {
-        let Ok((id, o)) = self.access(addr, len, false) else {
+        let Ok((record, o)) = self.access(addr, len, false) else {
             return Ok(());
         };
-        let bytes = &self.allocs[id].init[o..o + len as usize];
+        let bytes = &self.records[record].init[o..o + len as usize];
         if bytes.iter().any(|&t| t >= FIRST_TYPE_TAG && t != tag) {
             return Err(Ub::StrictAliasing);
         }
@@ -451,9 +622,10 @@ impl Memory {
 
     /// Records that the function at `addr` has C type `hash` (0: unknown, never compared).
     pub fn register_function_type(&mut self, addr: u64, hash: u64) {
-        if let Ok((id, 0)) = self.resolve(addr) {
-            if matches!(self.allocs[id].kind, AllocKind::Function(_)) && hash != 0 {
-                self.function_types.insert(id, hash);
+        if let Ok(Place::Live { record, off: 0 }) = self.place(addr) {
+            let a = &self.records[record];
+            if matches!(a.kind, AllocKind::Function(_)) && hash != 0 {
+                self.function_types.insert(a.id, hash);
             }
         }
     }
@@ -464,87 +636,155 @@ impl Memory {
         if hash == 0 {
             return false;
         }
-        match self.resolve(addr) {
-            Ok((id, 0)) => self.function_types.get(&id).is_some_and(|&h| h != hash),
+        match self.place(addr) {
+            Ok(Place::Live { record, off: 0 }) => self
+                .function_types
+                .get(&self.records[record].id)
+                .is_some_and(|&h| h != hash),
             _ => false,
         }
     }
 
     /// True when `p` and `q` may be subtracted or compared: they are equal, or both
-    /// designate (or point one past) the same allocation.
+    /// designate (or point one past) the same allocation — any object of one
+    /// block-scope slot counts as that allocation, live or dead.
     pub fn same_object(&self, p: u64, q: u64) -> bool {
         if p == q {
             return true;
         }
-        match (self.resolve(p), self.resolve(q)) {
-            (Ok((a, _)), Ok((b, _))) => a == b,
+        match (self.place(p), self.place(q)) {
+            (Ok(a), Ok(b)) => self.root_of(&a) == self.root_of(&b),
             _ => false,
+        }
+    }
+
+    fn root_of(&self, place: &Place) -> u32 {
+        match *place {
+            Place::Live { record, .. } => self.records[record].root,
+            Place::Dead { root, .. } => root,
         }
     }
 
     /// `free(addr)` for a non-null `addr`: must be the start of a live heap block.
     pub fn free(&mut self, addr: u64) -> Result<(), Ub> {
-        let (id, off) = self.resolve(addr)?;
-        let a = &mut self.allocs[id];
-        if a.kind != AllocKind::Heap || off != 0 || a.status != Status::Live {
+        let place = self.place(addr)?;
+        let Place::Live { record, off: 0 } = place else {
             // Double free, or freeing what malloc did not return.
             return Err(Ub::BadLibcCall);
+        };
+        let a = &self.records[record];
+        if a.kind != AllocKind::Heap || a.status != Status::Live {
+            return Err(Ub::BadLibcCall);
         }
-        a.status = Status::Freed;
-        a.readable = false;
-        a.writable = false;
-        self.live_bytes -= a.size;
-        a.data = Vec::new();
-        a.init = Vec::new();
+        self.release(record, Death::Freed);
         Ok(())
     }
 
     /// The function a pointer designates (offset 0 of a function's address).
     pub fn function_at(&self, addr: u64) -> Result<FuncRef, Ub> {
-        let (id, off) = self.resolve(addr)?;
-        match self.allocs[id].kind {
-            AllocKind::Function(f) if off == 0 => Ok(f),
+        match self.place(addr)? {
+            Place::Live { record, off: 0 } => match self.records[record].kind {
+                AllocKind::Function(f) => Ok(f),
+                _ => Err(Ub::InvalidPointer),
+            },
             _ => Err(Ub::InvalidPointer),
         }
     }
 
-    /// Decodes an address into allocation index and signed offset.
+    /// The id whose address range holds `addr`.
     #[inline(always)]
-    fn resolve(&self, addr: u64) -> Result<(usize, i64), Ub> {
+    fn id_at(&self, addr: u64) -> Result<u32, Ub> {
         if self.wide {
-            let id = (addr >> 32) as usize;
-            let Some(a) = self.allocs.get(id).filter(|_| id != 0) else {
+            let id = addr >> 32;
+            if id == 0 || id >= self.ids.len() as u64 {
                 return Err(Ub::InvalidPointer);
-            };
-            Ok((id, addr.wrapping_sub(a.base) as i64))
+            }
+            Ok(id as u32)
         } else {
-            let idx = self.narrow_claims.partition_point(|&b| b <= addr) - 1;
+            if addr >= self.next_base {
+                // Past the last claim.
+                return Err(Ub::InvalidPointer);
+            }
+            let idx = self
+                .narrow_claims
+                .partition_point(|&b| b as u64 <= addr)
+                .saturating_sub(1);
             if idx == 0 {
                 return Err(Ub::InvalidPointer);
             }
-            let a = &self.allocs[idx];
-            let off = addr as i64 - a.base as i64;
-            if off >= (a.size.max(1) + NARROW_GAP / 2) as i64 {
-                // Past the last allocation's claim.
-                return Err(Ub::InvalidPointer);
-            }
-            Ok((idx, off))
+            Ok(idx as u32)
         }
     }
 
-    /// Checks an access of `len > 0` bytes at `addr` and returns the allocation index
-    /// and byte offset. The rule, in order: a live allocation, not a function, in bounds,
+    /// Decodes an address into the live allocation's record and signed offset, or the
+    /// death of the allocation it designated.
+    #[inline(always)]
+    fn place(&self, addr: u64) -> Result<Place, Ub> {
+        let id = self.id_at(addr)?;
+        Ok(match self.ids.get(id) {
+            Entry::Live(record) => {
+                let base = self.records[record as usize].base;
+                Place::Live {
+                    record: record as usize,
+                    off: addr.wrapping_sub(base) as i64,
+                }
+            }
+            Entry::Dead(death, payload) => self.dead_place(addr, id, death, payload),
+        })
+    }
+
+    /// [`Memory::place`] of an address whose id is dead.
+    #[cold]
+    fn dead_place(&self, addr: u64, id: u32, death: Death, payload: u32) -> Place {
+        match death {
+            _ if self.wide => {
+                // The root is the id itself; the payload is how far the slot had moved.
+                let first_base = ((id as u64) << 32) | WIDE_OFFSET_BIAS;
+                let earlier = addr.wrapping_sub(first_base) < payload as u64 * REVIVAL_ALIGN;
+                Place::Dead {
+                    ub: if earlier {
+                        Ub::UseAfterScope
+                    } else {
+                        death.ub()
+                    },
+                    root: id,
+                }
+            }
+            _ => Place::Dead {
+                ub: death.ub(),
+                root: id - payload,
+            },
+        }
+    }
+
+    /// Checks an access of `len > 0` bytes at `addr` and returns the record index and
+    /// byte offset. The rule, in order: a live allocation, not a function, in bounds,
     /// and for writes not a constant.
     #[inline(always)]
     fn access(&self, addr: u64, len: u64, write: bool) -> Result<(usize, usize), Ub> {
-        let (id, off) = self.resolve(addr)?;
-        let a = &self.allocs[id];
+        let id = self.id_at(addr)?;
+        let Entry::Live(record) = self.ids.get(id) else {
+            return Err(self.dead_access(addr));
+        };
+        let record = record as usize;
+        let a = &self.records[record];
+        let off = addr.wrapping_sub(a.base) as i64;
         // Fast path: the precomputed permission and the bounds.
         let allowed = if write { a.writable } else { a.readable };
         if allowed && off >= 0 && len <= a.size && off as u64 <= a.size - len {
-            return Ok((id, off as usize));
+            return Ok((record, off as usize));
         }
         Err(Self::refusal(a, off, len, write))
+    }
+
+    /// Why an access to a dead id is undefined.
+    #[cold]
+    fn dead_access(&self, addr: u64) -> Ub {
+        match self.place(addr) {
+            Ok(Place::Dead { ub, .. }) => ub,
+            Ok(Place::Live { .. }) => Ub::InvalidPointer,
+            Err(ub) => ub,
+        }
     }
 
     /// Why an access the fast path refused is undefined.
@@ -555,11 +795,8 @@ impl Memory {
             // An object this slot held before its block was entered again.
             return Ub::UseAfterScope;
         }
-        match a.status {
-            Status::Live => {}
-            Status::FrameReturned => return Ub::DeadFrame,
-            Status::Freed => return Ub::UseAfterFree,
-            Status::ScopeEnded => return Ub::UseAfterScope,
+        if a.status == Status::ScopeEnded {
+            return Ub::UseAfterScope;
         }
         if let AllocKind::Function(_) = a.kind {
             return Ub::InvalidPointer;
@@ -577,7 +814,7 @@ impl Memory {
     #[inline]
     pub fn load(&self, addr: u64, size: usize) -> Result<u64, Ub> {
         let (id, o) = self.access(addr, size as u64, false)?;
-        let a = &self.allocs[id];
+        let a = &self.records[id];
         match size {
             1 => read_le::<1>(a, o),
             2 => read_le::<2>(a, o),
@@ -598,7 +835,7 @@ impl Memory {
     /// written reads as 0 (the record-piece load of `compiler::abi_intrinsics`).
     pub fn load_piece(&self, addr: u64, size: usize) -> Result<u64, Ub> {
         let (id, o) = self.access(addr, size as u64, false)?;
-        let a = &self.allocs[id];
+        let a = &self.records[id];
         let mut buf = [0u8; 8];
         for (i, b) in buf.iter_mut().enumerate().take(size) {
             if a.init[o + i] != 0 {
@@ -612,7 +849,7 @@ impl Memory {
     #[inline]
     pub fn store(&mut self, addr: u64, size: usize, val: u64) -> Result<(), Ub> {
         let (id, o) = self.access_for_write(addr, size as u64)?;
-        let a = &mut self.allocs[id];
+        let a = &mut self.records[id];
         match size {
             1 => write_le::<1>(a, o, val),
             2 => write_le::<2>(a, o, val),
@@ -640,17 +877,17 @@ impl Memory {
             if overlaps && so != d && !overlap_ok {
                 return Err(Ub::MemcpyOverlap);
             }
-            let a = &mut self.allocs[sid];
+            let a = &mut self.records[sid];
             a.data.copy_within(so..so + n, d);
             a.init.copy_within(so..so + n, d);
             forget_effective_types(&mut a.init[d..d + n]);
             return Ok(());
         }
         let (s, t) = if sid < did {
-            let (lo, hi) = self.allocs.split_at_mut(did);
+            let (lo, hi) = self.records.split_at_mut(did);
             (&lo[sid], &mut hi[0])
         } else {
-            let (lo, hi) = self.allocs.split_at_mut(sid);
+            let (lo, hi) = self.records.split_at_mut(sid);
             (&hi[0], &mut lo[did])
         };
         t.data[d..d + n].copy_from_slice(&s.data[so..so + n]);
@@ -665,7 +902,7 @@ impl Memory {
             return Ok(());
         }
         let (id, o) = self.access_for_write(dst, len)?;
-        let a = &mut self.allocs[id];
+        let a = &mut self.records[id];
         let n = len as usize;
         a.data[o..o + n].fill(byte);
         a.init[o..o + n].fill(1);
@@ -678,7 +915,7 @@ impl Memory {
             return Ok(&[]);
         }
         let (id, o) = self.access(addr, len, false)?;
-        let a = &self.allocs[id];
+        let a = &self.records[id];
         let n = len as usize;
         if a.init[o..o + n].contains(&0) {
             return Err(Ub::UninitRead);
@@ -694,7 +931,7 @@ impl Memory {
             return Ok(&[]);
         }
         let (id, o) = self.access(addr, 1, false)?;
-        let a = &self.allocs[id];
+        let a = &self.records[id];
         let avail = (a.size as usize - o) as u64;
         let window = avail.min(limit) as usize;
         for (i, (&byte, &init)) in a.data[o..o + window]
@@ -864,30 +1101,88 @@ mod tests {
     }
 
     #[test]
-    fn a_revived_slot_is_a_new_object_on_wide_pointers() {
-        let mut m = Memory::new(8);
-        let (_, p) = m.allocate(12, 4, AllocKind::Stack).unwrap();
-        m.store(p + 8, 4, 1).unwrap();
-        assert_eq!(m.start_scope(p), p, "a live slot stays");
-        m.end_scope(p);
-        let q = m.start_scope(p);
-        assert!(
-            q >= p + 12 + REVIVAL_GAP,
-            "moved past the old object and its end"
-        );
-        assert_eq!(q % 16, 0);
-        assert_eq!(m.load(p + 8, 4), Err(Ub::UseAfterScope), "the old object");
-        assert_eq!(m.store(p, 4, 0), Err(Ub::UseAfterScope));
-        assert_eq!(m.load(q + 8, 4), Err(Ub::UninitRead), "the new one");
-        m.store(q + 8, 4, 2).unwrap();
-        assert_eq!(m.load(q + 8, 4), Ok(2));
-        assert_eq!(m.load(q + 12, 1), Err(Ub::OutOfBounds));
-        assert_eq!(m.load(q.wrapping_sub(1), 1), Err(Ub::UseAfterScope));
-        assert!(m.same_object(p, q));
-        let mut n = Memory::new(4);
-        let (_, r) = n.allocate(4, 4, AllocKind::Stack).unwrap();
-        n.end_scope(r);
-        assert_eq!(n.start_scope(r), r, "4-byte pointers revive in place");
+    fn a_revived_slot_is_a_new_object_on_both_pointer_widths() {
+        for mut m in both() {
+            let (slot, p) = m.allocate(12, 4, AllocKind::Stack).unwrap();
+            let (_, other) = m.allocate(4, 4, AllocKind::Stack).unwrap();
+            m.store(p + 8, 4, 1).unwrap();
+            assert_eq!(m.start_scope(p), p, "a live slot stays");
+            m.end_scope(p);
+            let q = m.start_scope(p);
+            if m.wide {
+                assert!(
+                    q >= p + 12 + REVIVAL_GAP,
+                    "moved past the old object and its end"
+                );
+                assert!(q < other, "inside the slot's own range");
+            } else {
+                assert!(q >= other + 4, "a new claim, past every earlier allocation");
+            }
+            assert_eq!(q % 4, 0, "aligned as the slot");
+            assert_eq!(m.load(p + 8, 4), Err(Ub::UseAfterScope), "the old object");
+            assert_eq!(m.store(p, 4, 0), Err(Ub::UseAfterScope));
+            assert_eq!(m.load(q + 8, 4), Err(Ub::UninitRead), "the new one");
+            m.store(q + 8, 4, 2).unwrap();
+            assert_eq!(m.load(q + 8, 4), Ok(2));
+            assert_eq!(m.load(q + 12, 1), Err(Ub::OutOfBounds));
+            assert!(m.same_object(p, q), "one slot: comparable as before");
+            assert!(m.same_object(p + 12, q));
+            assert!(!m.same_object(p, other));
+            m.end_scope(q);
+            let r = m.start_scope(q);
+            assert_eq!(m.load(q + 8, 4), Err(Ub::UseAfterScope));
+            m.store(r, 4, 3).unwrap();
+            m.kill_stack_slot(slot);
+            assert_eq!(m.load(r, 4), Err(Ub::DeadFrame), "the last object");
+            assert_eq!(m.load(q, 4), Err(Ub::UseAfterScope), "earlier ones");
+            assert_eq!(m.load(p, 4), Err(Ub::UseAfterScope));
+            assert!(m.same_object(p, r), "dead objects of one slot");
+            assert!(!m.same_object(r, other));
+            assert_eq!(m.free(q), Err(Ub::BadLibcCall));
+            assert_eq!(m.function_at(r), Err(Ub::InvalidPointer));
+        }
+    }
+
+    #[test]
+    fn records_are_reused_and_ids_cost_a_few_bytes() {
+        for mut m in both() {
+            let (_, g) = m.allocate(4, 4, AllocKind::Global).unwrap();
+            let mut kept = Vec::new();
+            for i in 0..10_000u64 {
+                let (a, p) = m.allocate(8, 8, AllocKind::Stack).unwrap();
+                let (b, q) = m.allocate(4, 4, AllocKind::Stack).unwrap();
+                m.store(p, 8, q).unwrap();
+                m.end_scope(q);
+                let q = m.start_scope(q);
+                m.store(q, 4, i).unwrap();
+                let (_, h) = m.allocate(16, 16, AllocKind::Heap).unwrap();
+                m.free(h).unwrap();
+                m.kill_stack_slot(b);
+                m.kill_stack_slot(a);
+                if i % 1000 == 0 {
+                    kept.push((p, q, h));
+                }
+            }
+            let book = m.bookkeeping();
+            assert_eq!(book.records, 4, "the global and the most ever live at once");
+            // An id per allocation; with 4-byte pointers also one per revival.
+            let per_round = if m.wide { 3 } else { 4 };
+            assert_eq!(book.ids, 1 + 1 + 10_000 * per_round);
+            // The table's 4 bytes, and with 4-byte pointers a claim in a vector that
+            // may have doubled.
+            assert!(
+                book.id_bytes <= 12 * book.ids + 2 * 16384,
+                "a few bytes per id"
+            );
+            assert_eq!(m.live_bytes, 4);
+            for (p, q, h) in kept {
+                assert_eq!(m.load(p, 8), Err(Ub::DeadFrame));
+                assert_eq!(m.load(q, 4), Err(Ub::DeadFrame));
+                assert_eq!(m.load(h, 1), Err(Ub::UseAfterFree));
+                assert!(!m.same_object(p, q) && !m.same_object(q, h));
+            }
+            assert_eq!(m.load(g, 4), Ok(0));
+        }
     }
 
     #[test]

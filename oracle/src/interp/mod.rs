@@ -13,7 +13,7 @@
 //! - `assigned`: which register reads are proven to follow an assignment;
 //! - `compile`: `IrModule` -> decoded program, refusing input that cannot run;
 //! - `memory`: allocations, provenance-carrying pointer values, bounds, liveness,
-//!   initialisation;
+//!   initialisation; `alloc_ids`: what each allocation id designates, live or dead;
 //! - `exec`: the execution loop, frames, calls and returns;
 //! - `libc`, `printf`: the supported externals; `output`: captured stdout and its limit;
 //! - `intrinsic`: the checked lowering's UB checks (`compiler::ub_intrinsics`);
@@ -28,6 +28,7 @@
 //!
 //! [`Outcome`]: crate::outcome::Outcome
 
+mod alloc_ids;
 mod assigned;
 mod code;
 mod compile;
