@@ -32,8 +32,10 @@
 //!   `@__phi_va.arg.memory` the same for a record that always travels in the stack area
 //!   (x86-64's MEMORY class).
 //!
-//! Floating point (not yet in the IR; `va_arg` of a floating type is a front-end error
-//! until then) fits in as `@__phi_va.arg.f64`: x86-64 reads it through `fp_offset` from
+//! - `%v = call f64 @__phi_va.arg.f64(ptr %ap)`: the next argument, a `double` (a
+//!   `float` argument arrives promoted). In the oracle the floating arguments have a
+//!   cursor of their own over the call's `f64` arguments (their registers are counted
+//!   apart on x86-64 and AArch64); natively x86-64 reads it through `fp_offset` from
 //! offsets 48..176 of the register save area (the prologue stores %xmm0-7 there when %al
 //! is not 0), AArch64 through `__vr_offs`/`__vr_top` from the q registers' 128 bytes the
 //! save area already reserves, i686 and RISC-V (where unnamed doubles travel in integer
@@ -58,10 +60,11 @@ pub enum VaIntrinsic {
     ArgPtr,
     ArgPieces,
     ArgMemory,
+    ArgF64,
 }
 
 impl VaIntrinsic {
-    pub const ALL: [VaIntrinsic; 8] = [
+    pub const ALL: [VaIntrinsic; 9] = [
         VaIntrinsic::Start,
         VaIntrinsic::End,
         VaIntrinsic::Copy,
@@ -70,6 +73,7 @@ impl VaIntrinsic {
         VaIntrinsic::ArgPtr,
         VaIntrinsic::ArgPieces,
         VaIntrinsic::ArgMemory,
+        VaIntrinsic::ArgF64,
     ];
 
     pub fn name(self) -> &'static str {
@@ -82,6 +86,7 @@ impl VaIntrinsic {
             VaIntrinsic::ArgPtr => "__phi_va.arg.ptr",
             VaIntrinsic::ArgPieces => "__phi_va.arg.pieces",
             VaIntrinsic::ArgMemory => "__phi_va.arg.memory",
+            VaIntrinsic::ArgF64 => "__phi_va.arg.f64",
         }
     }
 
@@ -95,6 +100,7 @@ impl VaIntrinsic {
             IrType::I32 | IrType::U32 => Some(VaIntrinsic::ArgI32),
             IrType::I64 | IrType::U64 => Some(VaIntrinsic::ArgI64),
             IrType::Ptr => Some(VaIntrinsic::ArgPtr),
+            IrType::F64 => Some(VaIntrinsic::ArgF64),
             _ => None,
         }
     }
@@ -105,6 +111,7 @@ impl VaIntrinsic {
             VaIntrinsic::ArgI32 => IrType::I32,
             VaIntrinsic::ArgI64 => IrType::I64,
             VaIntrinsic::ArgPtr => IrType::Ptr,
+            VaIntrinsic::ArgF64 => IrType::F64,
             _ => IrType::Void,
         }
     }
@@ -114,9 +121,11 @@ impl VaIntrinsic {
         use IrType::*;
         let params = match self {
             VaIntrinsic::Start => vec![Ptr, I32, I8],
-            VaIntrinsic::End | VaIntrinsic::ArgI32 | VaIntrinsic::ArgI64 | VaIntrinsic::ArgPtr => {
-                vec![Ptr]
-            }
+            VaIntrinsic::End
+            | VaIntrinsic::ArgI32
+            | VaIntrinsic::ArgI64
+            | VaIntrinsic::ArgPtr
+            | VaIntrinsic::ArgF64 => vec![Ptr],
             VaIntrinsic::Copy => vec![Ptr, Ptr],
             VaIntrinsic::ArgPieces | VaIntrinsic::ArgMemory => vec![Ptr, Ptr, I32],
         };
