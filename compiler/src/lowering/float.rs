@@ -17,8 +17,9 @@
 //!   by the oracle). Arithmetic on constants is left to the passes' folder.
 
 use super::builder::const_value;
-use super::function::FnLower;
-use crate::frontend::ast::BinaryOp;
+use super::expr::RVal;
+use super::function::{FnLower, Res};
+use crate::frontend::ast::{BinaryOp, Expr, ExprKind};
 use crate::ir::eval_float::{eval_float_cast, is_nan};
 use crate::ir::{FBinOp, FCmpPred, Inst, IrConst, IrType, Operand};
 
@@ -45,6 +46,57 @@ pub fn float_predicate(op: BinaryOp) -> FCmpPred {
 }
 
 impl FnLower<'_, '_> {
+    /// `__builtin_inf()`, `__builtin_huge_val()` (+infinity) or, with `nan`,
+    /// `__builtin_nan("")` (the default quiet NaN, as gcc folds it), in the call's type
+    /// (`double`, or `float` for the `f` forms). A NaN with a payload string is refused.
+    pub fn float_constant_builtin(
+        &mut self,
+        nan: bool,
+        name: &str,
+        args: &[Expr],
+        e: &Expr,
+    ) -> Res<RVal> {
+        let t =
+            super::types::scalar_type(self.ctx.target, &e.ty.ty).map_err(|m| self.err(e.loc, m))?;
+        let expected = usize::from(nan);
+        if args.len() != expected || !t.is_float() {
+            return Err(self.err(
+                e.loc,
+                format!("call to the builtin `{name}` with arguments of the wrong type"),
+            ));
+        }
+        if nan && !self.is_empty_string(&args[0]) {
+            return Err(self.err(
+                args[0].loc,
+                format!("`{name}` with a payload is not supported by phicc (only \"\")"),
+            ));
+        }
+        let raw = if nan {
+            crate::ir::eval_float::default_nan(t)
+        } else if t == IrType::F32 {
+            u64::from(f32::INFINITY.to_bits())
+        } else {
+            f64::INFINITY.to_bits()
+        };
+        let k = IrConst::float_bits(t, raw).ok_or_else(|| self.err(e.loc, "not a float type"))?;
+        Ok(RVal::Scalar(Operand::Const(k), t))
+    }
+
+    /// `e` is the string literal `""` (possibly decayed and converted).
+    fn is_empty_string(&self, e: &Expr) -> bool {
+        let mut e = e;
+        loop {
+            match &e.kind {
+                ExprKind::Decay(inner) | ExprKind::Cast(inner) => e = inner,
+                ExprKind::Str(id) => {
+                    let bytes = self.ctx.unit.strings.get(id.0 as usize);
+                    return bytes.is_some_and(|b| b.iter().all(|&c| c == 0));
+                }
+                _ => return false,
+            }
+        }
+    }
+
     /// `fcmp pred t x, y` (an `i8` 0 or 1).
     pub fn fcmp(&mut self, pred: FCmpPred, t: IrType, x: Operand, y: Operand) -> Operand {
         let dest = self.value();

@@ -70,9 +70,9 @@ fn volatile_locals_get_volatile_allocas() {
 
 #[test]
 fn unreferenced_static_functions_are_skipped() {
-    // The float helper would be refused if it were lowered.
+    // The long double helper would be refused if it were lowered.
     let m = lower_c(
-        "static double h(double x) { return x * 2.0; }\n\
+        "static long double h(long double x) { return x * 2.0; }\n\
          static int used(void) { return 1; }\n\
          int main(void) { return used(); }",
     );
@@ -110,8 +110,11 @@ fn diagnostics_for_unsupported_input() {
         e.contains("t.c:1:") && e.contains("`x` is declared `extern`"),
         "{e}"
     );
-    let e = lower_err("int main(void) { double d = 2.5; d = d * 3; return (int)d; }");
-    assert!(e.contains("t.c:1:") && e.contains("floating-point"), "{e}");
+    let e = lower_err("int main(void) { long double d = 2.5L; d = d * 3; return (int)d; }");
+    assert!(
+        e.contains("t.c:1:") && e.contains("'long double' is not supported by phicc"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -196,10 +199,10 @@ fn lower_edited_err(src: &str, edit: impl FnOnce(Stmt, Loc) -> Stmt) -> String {
 fn expression_errors_are_at_the_expression() {
     // Line 5 is "  a = 1; g * h;": the `*` is at column 12 (2 spaces, "a = 1;" in
     // columns 3-8, a space, `g` at 10, a space, `*` at 12).
-    let src = "double g;\ndouble h;\nint f(int a)\n{\n  a = 1; g * h;\n  return a;\n}\n";
+    let src = "long double g;\nlong double h;\nint f(int a)\n{\n  a = 1; g * h;\n  return a;\n}\n";
     assert_eq!(
         lower_err(src).lines().next().unwrap_or(""),
-        "t.c:5:12: error: floating-point arithmetic is not supported yet"
+        "t.c:5:12: error: 'long double' is not supported by phicc"
     );
 }
 
