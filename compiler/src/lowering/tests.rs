@@ -197,12 +197,12 @@ fn lower_edited_err(src: &str, edit: impl FnOnce(Stmt, Loc) -> Stmt) -> String {
 
 #[test]
 fn expression_errors_are_at_the_expression() {
-    // Line 5 is "  a = 1; g * h;": the `*` is at column 12 (2 spaces, "a = 1;" in
-    // columns 3-8, a space, `g` at 10, a space, `*` at 12).
+    // Line 5 is "  a = 1; g * h;": `g` is at column 10 (2 spaces, "a = 1;" in columns
+    // 3-8, a space); reading the `long double` `g` is the first thing refused.
     let src = "long double g;\nlong double h;\nint f(int a)\n{\n  a = 1; g * h;\n  return a;\n}\n";
     assert_eq!(
         lower_err(src).lines().next().unwrap_or(""),
-        "t.c:5:12: error: 'long double' is not supported by phicc"
+        "t.c:5:10: error: 'long double' is not supported by phicc"
     );
 }
 
