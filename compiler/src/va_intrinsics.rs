@@ -32,10 +32,11 @@
 //!   `@__phi_va.arg.memory` the same for a record that always travels in the stack area
 //!   (x86-64's MEMORY class).
 //!
-//! - `%v = call f64 @__phi_va.arg.f64(ptr %ap)`: the next argument, a `double` (a
-//!   `float` argument arrives promoted). In the oracle the floating arguments have a
-//!   cursor of their own over the call's `f64` arguments (their registers are counted
-//!   apart on x86-64 and AArch64); natively x86-64 reads it through `fp_offset` from
+//! - `%v = call f64 @__phi_va.arg.f64(ptr %ap)` ([`ARG_F64`], [`arg_f64_decl`]): the next
+//!   argument, a `double` (a `float` argument arrives promoted). It is not a variant of
+//!   [`VaIntrinsic`], so code that matches the integer classes never takes it for one;
+//!   the oracle gives the floats a cursor of their own on x86-64 and AArch64. Natively
+//!   x86-64 reads it through `fp_offset` from
 //! offsets 48..176 of the register save area (the prologue stores %xmm0-7 there when %al
 //! is not 0), AArch64 through `__vr_offs`/`__vr_top` from the q registers' 128 bytes the
 //! save area already reserves, i686 and RISC-V (where unnamed doubles travel in integer
@@ -49,6 +50,19 @@
 
 use crate::ir::{Callee, Inst, IrDecl, IrType};
 
+/// The name of the `va_arg` of a `double`.
+pub const ARG_F64: &str = "__phi_va.arg.f64";
+
+/// `declare f64 @__phi_va.arg.f64(ptr)`.
+pub fn arg_f64_decl() -> IrDecl {
+    IrDecl {
+        name: ARG_F64.to_string(),
+        params: vec![IrType::Ptr],
+        variadic: false,
+        ret: IrType::F64,
+    }
+}
+
 /// One `<stdarg.h>` intrinsic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum VaIntrinsic {
@@ -60,11 +74,10 @@ pub enum VaIntrinsic {
     ArgPtr,
     ArgPieces,
     ArgMemory,
-    ArgF64,
 }
 
 impl VaIntrinsic {
-    pub const ALL: [VaIntrinsic; 9] = [
+    pub const ALL: [VaIntrinsic; 8] = [
         VaIntrinsic::Start,
         VaIntrinsic::End,
         VaIntrinsic::Copy,
@@ -73,7 +86,6 @@ impl VaIntrinsic {
         VaIntrinsic::ArgPtr,
         VaIntrinsic::ArgPieces,
         VaIntrinsic::ArgMemory,
-        VaIntrinsic::ArgF64,
     ];
 
     pub fn name(self) -> &'static str {
@@ -86,7 +98,6 @@ impl VaIntrinsic {
             VaIntrinsic::ArgPtr => "__phi_va.arg.ptr",
             VaIntrinsic::ArgPieces => "__phi_va.arg.pieces",
             VaIntrinsic::ArgMemory => "__phi_va.arg.memory",
-            VaIntrinsic::ArgF64 => "__phi_va.arg.f64",
         }
     }
 
@@ -100,7 +111,6 @@ impl VaIntrinsic {
             IrType::I32 | IrType::U32 => Some(VaIntrinsic::ArgI32),
             IrType::I64 | IrType::U64 => Some(VaIntrinsic::ArgI64),
             IrType::Ptr => Some(VaIntrinsic::ArgPtr),
-            IrType::F64 => Some(VaIntrinsic::ArgF64),
             _ => None,
         }
     }
@@ -111,7 +121,6 @@ impl VaIntrinsic {
             VaIntrinsic::ArgI32 => IrType::I32,
             VaIntrinsic::ArgI64 => IrType::I64,
             VaIntrinsic::ArgPtr => IrType::Ptr,
-            VaIntrinsic::ArgF64 => IrType::F64,
             _ => IrType::Void,
         }
     }
@@ -121,11 +130,9 @@ impl VaIntrinsic {
         use IrType::*;
         let params = match self {
             VaIntrinsic::Start => vec![Ptr, I32, I8],
-            VaIntrinsic::End
-            | VaIntrinsic::ArgI32
-            | VaIntrinsic::ArgI64
-            | VaIntrinsic::ArgPtr
-            | VaIntrinsic::ArgF64 => vec![Ptr],
+            VaIntrinsic::End | VaIntrinsic::ArgI32 | VaIntrinsic::ArgI64 | VaIntrinsic::ArgPtr => {
+                vec![Ptr]
+            }
             VaIntrinsic::Copy => vec![Ptr, Ptr],
             VaIntrinsic::ArgPieces | VaIntrinsic::ArgMemory => vec![Ptr, Ptr, I32],
         };

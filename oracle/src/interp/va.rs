@@ -53,6 +53,8 @@ use std::collections::HashMap;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum VaFn {
     Intrinsic(VaIntrinsic),
+    /// `@__phi_va.arg.f64`.
+    ArgF64,
     Vprintf,
     Vsprintf,
 }
@@ -62,6 +64,7 @@ impl VaFn {
         match name {
             "vprintf" => Some(VaFn::Vprintf),
             "vsprintf" => Some(VaFn::Vsprintf),
+            compiler::va_intrinsics::ARG_F64 => Some(VaFn::ArgF64),
             _ => VaIntrinsic::by_name(name).map(VaFn::Intrinsic),
         }
     }
@@ -70,6 +73,7 @@ impl VaFn {
     pub fn decl(self, name: &str) -> IrDecl {
         match self {
             VaFn::Intrinsic(k) => k.decl(),
+            VaFn::ArgF64 => compiler::va_intrinsics::arg_f64_decl(),
             VaFn::Vprintf | VaFn::Vsprintf => IrDecl {
                 name: name.to_string(),
                 params: vec![IrType::Ptr; if self == VaFn::Vprintf { 2 } else { 3 }],
@@ -320,7 +324,7 @@ impl VaMachine {
                 let v = state.take(1, class, false, ptr_bytes)?;
                 Ok(v[0])
             }
-            VaFn::Intrinsic(VaIntrinsic::ArgF64) => {
+            VaFn::ArgF64 => {
                 let ap = arg(0)?;
                 let (token, _) = self.state_at(ap, mem, pb, false)?;
                 let state = self.use_state(token, ap)?;
