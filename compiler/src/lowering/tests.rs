@@ -311,3 +311,35 @@ fn the_checked_lowering_adds_exactly_the_c_checks() {
         "{text}"
     );
 }
+
+#[test]
+fn floats_are_their_own_ir_types_in_signatures() {
+    let m = lower_c(
+        "double f(float a, double b, int c) { return a + b + c; }\n\
+         int main(void) { return (int)f(1.5f, 2.5, 3); }",
+    );
+    let f = m.function("f").expect("f");
+    assert_eq!(f.params, vec![IrType::F32, IrType::F64, IrType::I32]);
+    assert_eq!(f.ret, IrType::F64);
+}
+
+#[test]
+fn records_with_float_members_by_value_are_refused_where_gcc_uses_float_registers() {
+    // x86-64 (the default target): a 16-byte record with a double is SSE + INTEGER.
+    let e = lower_err(
+        "struct P { double x; int y; };\n\
+         struct P f(struct P p) { return p; }\n\
+         int main(void) { struct P a = {1, 2}; return f(a).y; }",
+    );
+    assert!(
+        e.contains("floating-point member") && e.contains("x86_64"),
+        "{e}"
+    );
+    // 24 bytes: MEMORY class, placed exactly like an integer record.
+    let m = lower_c(
+        "struct Q { double a, b, c; };\n\
+         struct Q g(struct Q q) { q.a += 1; return q; }\n\
+         int main(void) { struct Q b = {3, 4, 5}; return (int)g(b).a; }",
+    );
+    assert!(m.function("g").is_some());
+}
