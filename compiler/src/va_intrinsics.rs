@@ -36,13 +36,12 @@
 //!   argument, a `double` (a `float` argument arrives promoted). It is not a variant of
 //!   [`VaIntrinsic`], so code that matches the integer classes never takes it for one;
 //!   the oracle gives the floats a cursor of their own on x86-64 and AArch64. Natively
-//!   x86-64 reads it through `fp_offset` from
-//! offsets 48..176 of the register save area (the prologue stores %xmm0-7 there when %al
-//! is not 0), AArch64 through `__vr_offs`/`__vr_top` from the q registers' 128 bytes the
-//! save area already reserves, i686 and RISC-V (where unnamed doubles travel in integer
-//! registers) from the one pointer; `va_start` then counts the named floating parameters
-//! too (`fp_offset` = 48 + 16 × them, `__vr_offs` = -16 × the q registers left), and the
-//! oracle's cursors get a vector-register one.
+//!   x86-64 reads it through `fp_offset` from offsets 48..176 of the register save area
+//!   (the prologue stores %xmm0-7 there when %al is not 0), AArch64 through
+//!   `__vr_offs`/`__vr_top` from the q registers' 128 bytes the save area already
+//!   reserves, i686 and RISC-V (where unnamed doubles travel in integer registers) from
+//!   the one pointer; `va_start` then counts the named floating parameters too
+//!   (`fp_offset` = 48 + 16 × them, `__vr_offs` = -16 × the q registers left).
 //!
 //! Invariants: this enum is the whole set; each has exactly the signature
 //! [`VaIntrinsic::decl`] gives; a function that calls `start` is variadic and `noinline`
