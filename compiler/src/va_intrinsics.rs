@@ -32,20 +32,35 @@
 //!   `@__phi_va.arg.memory` the same for a record that always travels in the stack area
 //!   (x86-64's MEMORY class).
 //!
-//! Floating point (not yet in the IR; `va_arg` of a floating type is a front-end error
-//! until then) fits in as `@__phi_va.arg.f64`: x86-64 reads it through `fp_offset` from
-//! offsets 48..176 of the register save area (the prologue stores %xmm0-7 there when %al
-//! is not 0), AArch64 through `__vr_offs`/`__vr_top` from the q registers' 128 bytes the
-//! save area already reserves, i686 and RISC-V (where unnamed doubles travel in integer
-//! registers) from the one pointer; `va_start` then counts the named floating parameters
-//! too (`fp_offset` = 48 + 16 × them, `__vr_offs` = -16 × the q registers left), and the
-//! oracle's cursors get a vector-register one.
+//! - `%v = call f64 @__phi_va.arg.f64(ptr %ap)` ([`ARG_F64`], [`arg_f64_decl`]): the next
+//!   argument, a `double` (a `float` argument arrives promoted). It is not a variant of
+//!   [`VaIntrinsic`], so code that matches the integer classes never takes it for one;
+//!   the oracle gives the floats a cursor of their own on x86-64 and AArch64. Natively
+//!   x86-64 reads it through `fp_offset` from offsets 48..176 of the register save area
+//!   (the prologue stores %xmm0-7 there when %al is not 0), AArch64 through
+//!   `__vr_offs`/`__vr_top` from the q registers' 128 bytes the save area already
+//!   reserves, i686 and RISC-V (where unnamed doubles travel in integer registers) from
+//!   the one pointer; `va_start` then counts the named floating parameters too
+//!   (`fp_offset` = 48 + 16 × them, `__vr_offs` = -16 × the q registers left).
 //!
 //! Invariants: this enum is the whole set; each has exactly the signature
 //! [`VaIntrinsic::decl`] gives; a function that calls `start` is variadic and `noinline`
 //! (the intrinsic refers to its own incoming arguments).
 
 use crate::ir::{Callee, Inst, IrDecl, IrType};
+
+/// The name of the `va_arg` of a `double`.
+pub const ARG_F64: &str = "__phi_va.arg.f64";
+
+/// `declare f64 @__phi_va.arg.f64(ptr)`.
+pub fn arg_f64_decl() -> IrDecl {
+    IrDecl {
+        name: ARG_F64.to_string(),
+        params: vec![IrType::Ptr],
+        variadic: false,
+        ret: IrType::F64,
+    }
+}
 
 /// One `<stdarg.h>` intrinsic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

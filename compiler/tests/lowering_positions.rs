@@ -41,12 +41,12 @@ fn temp_file(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
 }
 
 #[test]
-fn a_float_multiplication_is_reported_at_its_operator() {
+fn a_long_double_multiplication_is_reported_at_its_operand() {
     let scratch = tempfile::tempdir().expect("a scratch directory");
     // Line 5 is "  a = 1; g * h;": two spaces, "a = 1;" in columns 3-8, a space, `g` in
-    // column 10, a space, `*` in column 12. The function starts on line 3.
-    let src = "double g;\n\
-               double h;\n\
+    // column 10 (its read is the first thing refused). The function starts on line 3.
+    let src = "long double g;\n\
+               long double h;\n\
                int f(int a)\n\
                {\n  a = 1; g * h;\n  return a;\n}\n\
                int main(void) { return f(2); }\n";
@@ -55,16 +55,16 @@ fn a_float_multiplication_is_reported_at_its_operator() {
     assert_eq!(code, Some(1), "{err}");
     assert_eq!(
         err.lines().next().unwrap_or(""),
-        format!("{path}:5:12: error: floating-point arithmetic is not supported yet")
+        format!("{path}:5:10: error: 'long double' is not supported by phicc")
     );
 }
 
 #[test]
-fn a_float_conversion_in_a_nested_statement_is_reported_at_its_expression() {
+fn a_long_double_conversion_in_a_nested_statement_is_reported_at_its_expression() {
     let scratch = tempfile::tempdir().expect("a scratch directory");
     // Line 7 is "      x = g;" inside a `while` inside an `if`: the conversion of `g`
-    // (a double) to int is placed at `g`, column 11 (six spaces, "x = " in 7-10).
-    let src = "double g;\n\
+    // (a long double) to int is placed at `g`, column 11 (six spaces, "x = " in 7-10).
+    let src = "long double g;\n\
                int f(int a)\n\
                {\n  int x = 0;\n  if (a)\n    while (a--)\n      x = g;\n  return x;\n}\n";
     let path = temp_file(&scratch, "conv.c", src);
@@ -72,7 +72,7 @@ fn a_float_conversion_in_a_nested_statement_is_reported_at_its_expression() {
     assert_eq!(code, Some(1), "{err}");
     let first = err.lines().next().unwrap_or("");
     assert!(
-        first.starts_with(&format!("{path}:7:11: error: ")) && first.contains("floating-point"),
+        first.starts_with(&format!("{path}:7:11: error: ")) && first.contains("'long double'"),
         "{first}"
     );
 }

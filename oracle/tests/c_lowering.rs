@@ -681,20 +681,38 @@ fn globals_pointers_strings_and_printf() {
 }
 
 #[test]
-fn floating_point_is_a_diagnostic_not_a_panic() {
+fn a_double_converted_to_int_truncates_at_every_stage() {
     let mut f = Func::new("main", int());
     let d = f.var("d", Type::Float(FloatKind::Double), false);
     let body = vec![
         decl(
             &d,
-            ex(ExprKind::FloatLit(1.5), Type::Float(FloatKind::Double)),
+            ex(ExprKind::FloatLit(-2.75), Type::Float(FloatKind::Double)),
+        ),
+        ret(cast(d.clone(), int())),
+    ];
+    let m = lower_ok(&unit(vec![f.finish(body)]));
+    check_all_stages(&m, &[], &Outcome::Returned(Some(-2)), "");
+}
+
+#[test]
+fn long_double_is_a_diagnostic_not_a_panic() {
+    let mut f = Func::new("main", int());
+    let d = f.var("d", Type::Float(FloatKind::LongDouble), false);
+    let body = vec![
+        decl(
+            &d,
+            ex(ExprKind::FloatLit(1.5), Type::Float(FloatKind::LongDouble)),
         ),
         ret(cast(d.clone(), int())),
     ];
     let err = compiler::lowering::lower(&unit(vec![f.finish(body)]), &SourceMap::new())
-        .expect_err("floating point must be refused");
+        .expect_err("long double must be refused");
     let text = err.to_string();
-    assert!(text.contains("error: floating-point"), "{text}");
+    assert!(
+        text.contains("error: 'long double' is not supported"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -38,7 +38,11 @@
 //! the intrinsics of `abi_intrinsics::AbiHi`; such a function is never inlined (the
 //! intrinsics must stay next to its `ret` and to the call).
 //!
-//! Records aligned beyond the word (only `aligned(N)` makes them) are refused.
+//! Records aligned beyond the word (only `aligned(N)` makes them) are refused, and so are
+//! records with a floating member wherever the psABI would use floating registers for
+//! them (`float_abi.rs`). A `float`/`double` scalar is one IR parameter of its own type;
+//! on x86-64 and AArch64 it takes none of the integer registers counted here (the
+//! backends give floats their own registers).
 //!
 //! Invariants: the caller and the callee build their signature with the same function
 //! from the same C types, so the IR parameter list of a definition equals the argument
@@ -237,6 +241,10 @@ fn record_facts(ctx: &ModuleCtx, ty: &Type) -> Result<(u64, u32), String> {
              supported yet"
         ));
     }
+    let memory = ctx.target == Target::X86_64 && x86_64_memory_class(ctx, ty);
+    if let Some(m) = super::float_abi::refusal(ctx, ty, size, memory) {
+        return Err(m);
+    }
     Ok((size, align))
 }
 
@@ -291,6 +299,12 @@ fn place(target: Target, hidden: bool, classes: &[Class]) -> AbiSignature {
         };
         let in_regs = match (target, c) {
             (_, Class::Stack { .. }) => false,
+            // Floats have registers of their own (x86-64 %xmm0-7, AArch64 v0-7) that the
+            // backends count apart; they never take or leave an integer register.
+            (Target::X86_64 | Target::Aarch64, Class::Scalar(t)) if t.is_float() => {
+                plan.push((true, tys));
+                continue;
+            }
             // RISC-V splits a pair between a7 and the stack: piece by piece, in order.
             (Target::Riscv64, _) => true,
             (_, Class::Small { .. }) => {

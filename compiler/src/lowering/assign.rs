@@ -140,7 +140,12 @@ impl FnLower<'_, '_> {
             let pt = scalar_type(self.ctx.target, &promoted).map_err(|m| self.err(e.loc, m))?;
             let x = self.convert(old, t, &promoted, pt);
             let op = if up { BinOp::Add } else { BinOp::Sub };
-            let r = self.c_bin(op, pt, x, exact(pt, 1));
+            let one = if pt.is_float() {
+                super::float::float_const(pt, 1.0)
+            } else {
+                exact(pt, 1)
+            };
+            let r = self.c_bin(op, pt, x, one);
             self.convert(r, pt, ty, t)
         };
         let stored = self.store_lvalue(lv, t, ty, new);

@@ -55,6 +55,16 @@ impl FnLower<'_, '_> {
 
     /// Branches on scalar `v` of type `ty` against zero.
     pub fn branch_on(&mut self, v: Operand, ty: IrType, t: BlockId, f: BlockId) {
+        if ty.is_float() {
+            // `x != 0.0`, which a constant NaN or -0.0 would get wrong as raw bits.
+            let c = self.float_nonzero(ty, v);
+            self.b.terminate(Terminator::CondBr {
+                cond: c,
+                if_true: t,
+                if_false: f,
+            });
+            return;
+        }
         if let Operand::Const(c) = v {
             let target = if const_value(c, ty, self.ctx.ptr_bytes) != 0 {
                 t

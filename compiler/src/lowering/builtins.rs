@@ -1,6 +1,6 @@
 //! GNU builtins (and the library functions gcc expands inline: `abs`, `ffs`, ...)
 //! computed in IR: popcount, parity, clz, ctz, ffs, clrsb, bswap, abs, expect,
-//! unreachable, trap, prefetch.
+//! unreachable, trap, prefetch, and the float constants inf/huge_val/nan (`float.rs`).
 //!
 //! Why in the lowering: the result is ordinary IR (shifts, masks, a multiply, selects),
 //! so the oracle, every pass and every backend see the same computation and no target
@@ -42,6 +42,10 @@ pub(crate) enum LoweredBuiltin {
     Unreachable,
     Trap,
     Prefetch,
+    /// `__builtin_inf`, `__builtin_huge_val` (and `f`): +infinity.
+    Infinity,
+    /// `__builtin_nan("")` (and `f`): the default quiet NaN.
+    Nan,
 }
 
 impl LoweredBuiltin {
@@ -61,6 +65,10 @@ impl LoweredBuiltin {
             "__builtin_unreachable" => Unreachable,
             "__builtin_trap" => Trap,
             "__builtin_prefetch" => Prefetch,
+            "__builtin_inf" | "__builtin_inff" | "__builtin_huge_val" | "__builtin_huge_valf" => {
+                Infinity
+            }
+            "__builtin_nan" | "__builtin_nanf" => Nan,
             _ => return None,
         })
     }
@@ -95,6 +103,9 @@ impl FnLower<'_, '_> {
         args: &[Expr],
         e: &Expr,
     ) -> Res<RVal> {
+        if matches!(b, LoweredBuiltin::Infinity | LoweredBuiltin::Nan) {
+            return self.float_constant_builtin(b == LoweredBuiltin::Nan, name, args, e);
+        }
         let mut values = vec![(exact(IrType::I32, 0), IrType::I32); args.len()];
         for (i, a) in args.iter().enumerate().rev() {
             values[i] = self.scalar(a)?;

@@ -57,6 +57,14 @@ impl FnLower<'_, '_> {
     /// A binary operation of C's arithmetic in IR type `t`: the checked intrinsic for a
     /// signed `+ - * <<` of `int` width or wider, the plain instruction otherwise.
     pub fn c_bin(&mut self, op: BinOp, t: IrType, x: Operand, y: Operand) -> Operand {
+        if t.is_float() {
+            let op = if op == BinOp::Sub {
+                crate::frontend::ast::BinaryOp::Sub
+            } else {
+                crate::frontend::ast::BinaryOp::Add
+            };
+            return self.float_arith(op, t, x, y);
+        }
         if self.ub_checks() {
             if let Some(k) = UbIntrinsic::signed_binary(op, t) {
                 if let Some(r) = self.intrinsic(k, vec![(t, x), (t, y)]) {
@@ -69,6 +77,9 @@ impl FnLower<'_, '_> {
 
     /// C's unary minus in IR type `t` (checked for signed `int` width or wider).
     pub fn c_neg(&mut self, t: IrType, v: Operand) -> Operand {
+        if t.is_float() {
+            return self.float_neg(t, v);
+        }
         if self.ub_checks() {
             if let Some(k) = UbIntrinsic::signed_neg(t) {
                 if let Some(r) = self.intrinsic(k, vec![(t, v)]) {

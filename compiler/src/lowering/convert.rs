@@ -1,5 +1,5 @@
 //! Conversions (`Cast` nodes): integer to integer, to `_Bool`, integer to and from
-//! pointers, pointer to pointer, to `void`.
+//! pointers, pointer to pointer, to `void`, and with a floating type on either side.
 //!
 //! Why: the parser made every conversion explicit; this file gives each its IR meaning.
 //! An IR `cast` truncates or extends by the *source* type's signedness (the oracle
@@ -8,9 +8,10 @@
 //! different widths. Conversion to `_Bool` is `!= 0`, never a truncation.
 //!
 //! Invariants: constant operands are folded (a literal stays a literal, so
-//! `(unsigned char)300` is the literal 44); floating-point conversions are refused with
-//! a diagnostic, except a floating constant converted to an integer type whose value it
-//! fits, which is folded as C says (truncation toward zero).
+//! `(unsigned char)300` is the literal 44); a conversion with a float on either side is
+//! an IR `cast` (`float.rs`: folded only when the result is certain, so an out-of-range
+//! float-to-integer conversion stays a `cast` the oracle judges undefined); a float
+//! converted to `_Bool` is `!= 0.0` (a NaN is true).
 //!
 //! Seeded bug: [`crate::mutants::Mutant::LowerU16WidenSignExtends`].
 
@@ -18,7 +19,7 @@ use super::builder::{const_value, literal};
 use super::expr::RVal;
 use super::function::{FnLower, Res};
 use super::types::scalar_type;
-use crate::frontend::ast::{Expr, ExprKind};
+use crate::frontend::ast::Expr;
 use crate::frontend::types::Type;
 use crate::frontend::Loc;
 use crate::ir::{CmpPred, IrType, Operand};
@@ -29,12 +30,6 @@ impl FnLower<'_, '_> {
         if let Type::Void = to {
             self.rvalue(inner)?;
             return Ok(RVal::Void);
-        }
-        if let (ExprKind::FloatLit(x), true) = (&inner.kind, to.is_integer()) {
-            return self.fold_float_to_int(*x, to, loc);
-        }
-        if matches!(inner.ty.ty, Type::Float(_)) || matches!(to, Type::Float(_)) {
-            return Err(self.err(loc, "floating-point conversion is not supported yet"));
         }
         if to.is_record() {
             // A record "converted" to its own type (the parser's assignment conversion).
@@ -49,6 +44,9 @@ impl FnLower<'_, '_> {
     pub fn convert(&mut self, v: Operand, from: IrType, to: &Type, to_ir: IrType) -> Operand {
         if let Type::Bool = to {
             return self.truth_value(v, from);
+        }
+        if from.is_float() || to_ir.is_float() {
+            return self.float_cast(from, v, to_ir);
         }
         if let Operand::Const(c) = v {
             let value = const_value(c, from, self.ctx.ptr_bytes);
@@ -67,6 +65,10 @@ impl FnLower<'_, '_> {
 
     /// `v != 0` as a `_Bool` (`u8` 0 or 1).
     pub fn truth_value(&mut self, v: Operand, from: IrType) -> Operand {
+        if from.is_float() {
+            let c = self.float_nonzero(from, v);
+            return self.cast(IrType::I8, c, IrType::U8);
+        }
         if let Operand::Const(c) = v {
             let value = const_value(c, from, self.ctx.ptr_bytes);
             return literal(IrType::U8, i64::from(value != 0));
@@ -74,34 +76,5 @@ impl FnLower<'_, '_> {
         let zero = super::builder::exact(from, 0);
         let c = self.cmp(CmpPred::Ne, from, v, zero);
         self.cast(IrType::I8, c, IrType::U8)
-    }
-
-    fn fold_float_to_int(&mut self, x: f64, to: &Type, loc: Loc) -> Res<RVal> {
-        let to_ir = scalar_type(self.ctx.target, to).map_err(|m| self.err(loc, m))?;
-        if let Type::Bool = to {
-            return Ok(RVal::Scalar(
-                literal(IrType::U8, i64::from(x != 0.0)),
-                to_ir,
-            ));
-        }
-        let t = x.trunc();
-        let bits = to_ir.bits(self.ctx.ptr_bytes);
-        let (lo, hi) = if to_ir.is_signed() {
-            (-(2f64.powi(bits as i32 - 1)), 2f64.powi(bits as i32 - 1))
-        } else {
-            (0.0, 2f64.powi(bits as i32))
-        };
-        if !(t >= lo && t < hi) {
-            return Err(self.err(
-                loc,
-                "floating-point constant out of range of its integer type (not supported yet)",
-            ));
-        }
-        let value = if to_ir.is_signed() {
-            t as i64
-        } else {
-            t as u64 as i64
-        };
-        Ok(RVal::Scalar(literal(to_ir, value), to_ir))
     }
 }

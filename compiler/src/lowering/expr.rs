@@ -62,13 +62,11 @@ impl FnLower<'_, '_> {
     // Every arm calls a separate function: the frame of this one stays small, and the
     // recursion through it (bounded by `MAX_DEPTH`) fits a test thread's 2 MiB stack.
     fn rvalue_inner(&mut self, e: &Expr) -> Res<RVal> {
-        if matches!(e.ty.ty, Type::Float(_)) {
-            return Err(self.err(e.loc, "floating-point arithmetic is not supported yet"));
-        }
         match &e.kind {
             ExprKind::IntLit(bits) => self.int_lit(*bits, e),
-            ExprKind::FloatLit(_) => {
-                Err(self.err(e.loc, "floating-point arithmetic is not supported yet"))
+            ExprKind::FloatLit(x) => {
+                let t = self.ir_type_of(e)?;
+                Ok(RVal::Scalar(super::float::float_const(t, *x), t))
             }
             ExprKind::Str(_)
             | ExprKind::Local(_)
@@ -233,7 +231,11 @@ impl FnLower<'_, '_> {
             }
             UnaryOp::LogNot => {
                 let rt = self.ir_type_of(e)?;
-                let c = self.cmp(CmpPred::Eq, t, v, exact(t, 0));
+                let c = if t.is_float() {
+                    self.float_is_zero(t, v)
+                } else {
+                    self.cmp(CmpPred::Eq, t, v, exact(t, 0))
+                };
                 Ok(RVal::Scalar(self.cast(IrType::I8, c, rt), rt))
             }
         }
@@ -298,6 +300,7 @@ impl FnLower<'_, '_> {
                     match (from, to) {
                         (Ok(f), Ok(t))
                             if f.size(self.ctx.ptr_bytes) == t.size(self.ctx.ptr_bytes)
+                                && f.is_float() == t.is_float()
                                 && !matches!(e.ty.ty, Type::Bool) =>
                         {
                             e = inner
@@ -313,6 +316,10 @@ impl FnLower<'_, '_> {
     /// A comparison of `a` and `b` (of one common type) as the `i8` 0/1 of `cmp`.
     pub fn compare(&mut self, op: BinaryOp, a: &Expr, b: &Expr) -> Res<Operand> {
         let ((x, t), (y, yt)) = self.operands_gcc_order(a, b)?;
+        if t.is_float() {
+            let y = self.cast(yt, y, t);
+            return Ok(self.fcmp(super::float::float_predicate(op), t, x, y));
+        }
         let signed = t.is_signed();
         let pred = match op {
             BinaryOp::Eq => CmpPred::Eq,
@@ -335,6 +342,9 @@ impl FnLower<'_, '_> {
 
     /// An arithmetic or bitwise operation in IR type `t` (signedness from `t`).
     pub fn arith(&mut self, op: BinaryOp, t: IrType, x: Operand, y: Operand) -> Operand {
+        if t.is_float() {
+            return self.float_arith(op, t, x, y);
+        }
         let signed = t.is_signed();
         let bop = match op {
             BinaryOp::Add => BinOp::Add,

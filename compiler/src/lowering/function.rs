@@ -189,7 +189,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 .map_err(|m| self.err(local.loc, format!("variable `{}` has {m}", local.name)))?;
             let align = object_align(self.ctx, ty);
             let slot_ty = match ty {
-                Type::Bool | Type::Int(_) | Type::Pointer(_) => {
+                Type::Bool | Type::Int(_) | Type::Pointer(_) | Type::Float(_) => {
                     scalar_type(self.ctx.target, ty).unwrap_or(IrType::I8)
                 }
                 _ => IrType::I8,
@@ -204,11 +204,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
             })?;
             match place {
                 ArgPlace::Scalar { index, ty } => {
-                    if matches!(local.ty.ty, Type::Float(_)) {
-                        return Err(
-                            self.err(local.loc, "floating-point parameters are not supported yet")
-                        );
-                    }
                     let v = self.paramref(*index, *ty);
                     let slot = self.locals[id.0 as usize];
                     self.emit(Inst::Store {
@@ -375,6 +370,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
     pub fn cast(&mut self, from: IrType, v: Operand, to: IrType) -> Operand {
         if from == to {
             return v;
+        }
+        if from.is_float() || to.is_float() {
+            return self.float_cast(from, v, to);
         }
         let dest = self.value();
         self.emit(Inst::Cast {

@@ -55,6 +55,8 @@ mod convert;
 mod derived_bounds;
 mod effective_types;
 mod expr;
+mod float;
+mod float_abi;
 mod fn_types;
 mod function;
 mod globals;

@@ -70,9 +70,9 @@ fn volatile_locals_get_volatile_allocas() {
 
 #[test]
 fn unreferenced_static_functions_are_skipped() {
-    // The float helper would be refused if it were lowered.
+    // The long double helper would be refused if it were lowered.
     let m = lower_c(
-        "static double h(double x) { return x * 2.0; }\n\
+        "static long double h(long double x) { return x * 2.0; }\n\
          static int used(void) { return 1; }\n\
          int main(void) { return used(); }",
     );
@@ -110,8 +110,11 @@ fn diagnostics_for_unsupported_input() {
         e.contains("t.c:1:") && e.contains("`x` is declared `extern`"),
         "{e}"
     );
-    let e = lower_err("int main(void) { double d = 2.5; d = d * 3; return (int)d; }");
-    assert!(e.contains("t.c:1:") && e.contains("floating-point"), "{e}");
+    let e = lower_err("int main(void) { long double d = 2.5L; d = d * 3; return (int)d; }");
+    assert!(
+        e.contains("t.c:1:") && e.contains("'long double' is not supported by phicc"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -194,12 +197,12 @@ fn lower_edited_err(src: &str, edit: impl FnOnce(Stmt, Loc) -> Stmt) -> String {
 
 #[test]
 fn expression_errors_are_at_the_expression() {
-    // Line 5 is "  a = 1; g * h;": the `*` is at column 12 (2 spaces, "a = 1;" in
-    // columns 3-8, a space, `g` at 10, a space, `*` at 12).
-    let src = "double g;\ndouble h;\nint f(int a)\n{\n  a = 1; g * h;\n  return a;\n}\n";
+    // Line 5 is "  a = 1; g * h;": `g` is at column 10 (2 spaces, "a = 1;" in columns
+    // 3-8, a space); reading the `long double` `g` is the first thing refused.
+    let src = "long double g;\nlong double h;\nint f(int a)\n{\n  a = 1; g * h;\n  return a;\n}\n";
     assert_eq!(
         lower_err(src).lines().next().unwrap_or(""),
-        "t.c:5:12: error: floating-point arithmetic is not supported yet"
+        "t.c:5:10: error: 'long double' is not supported by phicc"
     );
 }
 
@@ -307,4 +310,36 @@ fn the_checked_lowering_adds_exactly_the_c_checks() {
         text.contains("declare @__phi_ub.add.i32(i32, i32) -> i32"),
         "{text}"
     );
+}
+
+#[test]
+fn floats_are_their_own_ir_types_in_signatures() {
+    let m = lower_c(
+        "double f(float a, double b, int c) { return a + b + c; }\n\
+         int main(void) { return (int)f(1.5f, 2.5, 3); }",
+    );
+    let f = m.function("f").expect("f");
+    assert_eq!(f.params, vec![IrType::F32, IrType::F64, IrType::I32]);
+    assert_eq!(f.ret, IrType::F64);
+}
+
+#[test]
+fn records_with_float_members_by_value_are_refused_where_gcc_uses_float_registers() {
+    // x86-64 (the default target): a 16-byte record with a double is SSE + INTEGER.
+    let e = lower_err(
+        "struct P { double x; int y; };\n\
+         struct P f(struct P p) { return p; }\n\
+         int main(void) { struct P a = {1, 2}; return f(a).y; }",
+    );
+    assert!(
+        e.contains("floating-point member") && e.contains("x86_64"),
+        "{e}"
+    );
+    // 24 bytes: MEMORY class, placed exactly like an integer record.
+    let m = lower_c(
+        "struct Q { double a, b, c; };\n\
+         struct Q g(struct Q q) { q.a += 1; return q; }\n\
+         int main(void) { struct Q b = {3, 4, 5}; return (int)g(b).a; }",
+    );
+    assert!(m.function("g").is_some());
 }

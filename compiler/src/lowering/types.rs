@@ -6,13 +6,14 @@
 //! arrays have no IR type (they live in memory); a record parameter or return value
 //! travels as the target's ABI says (`abi.rs`).
 //!
-//! Invariants: floating-point types are refused here with a message, so no float value is
-//! ever given an integer representation by accident.
+//! `float` and `double` are `f32` and `f64`; `long double` is refused here with a message
+//! (at the position of the expression or declaration that needs its value), so no such
+//! value is ever given another representation by accident.
 
 use super::abi::{abi_signature, AbiSignature};
 use super::ModuleCtx;
 use crate::frontend::ast::{FunctionDecl, FunctionDef};
-use crate::frontend::types::{FunctionType, QualType, Type};
+use crate::frontend::types::{FloatKind, FunctionType, QualType, Type};
 use crate::frontend::Target;
 use crate::ir::{IrDecl, IrType};
 
@@ -36,7 +37,9 @@ pub fn scalar_type(target: Target, ty: &Type) -> Result<IrType, String> {
         Type::Bool => Ok(IrType::U8),
         Type::Int(k) => Ok(int_type(k.size(target), k.is_signed(target))),
         Type::Pointer(_) => Ok(IrType::Ptr),
-        Type::Float(_) => Err("floating-point arithmetic is not supported yet".into()),
+        Type::Float(FloatKind::Float) => Ok(IrType::F32),
+        Type::Float(FloatKind::Double) => Ok(IrType::F64),
+        Type::Float(FloatKind::LongDouble) => Err("'long double' is not supported by phicc".into()),
         Type::Void => Err("a void value is used".into()),
         Type::Array(..) => Err("an array is used as a value".into()),
         Type::Function(_) => Err("a function is used as a value".into()),

@@ -196,6 +196,18 @@ impl FnLower<'_, '_> {
             return Ok(RVal::Record(copy));
         }
         let ty = scalar_type(target, &e.ty.ty).map_err(|m| self.err(e.loc, m))?;
+        if ty == IrType::F64 {
+            let decl = crate::va_intrinsics::arg_f64_decl();
+            self.ctx.decls.entry(decl.name.clone()).or_insert(decl);
+            let dest = self.value();
+            self.emit(Inst::Call {
+                dest: Some(dest),
+                ret: IrType::F64,
+                callee: Callee::Direct(crate::va_intrinsics::ARG_F64.to_string()),
+                args: vec![(IrType::Ptr, ap)],
+            });
+            return Ok(RVal::Scalar(Operand::Value(dest), ty));
+        }
         let Some(k) = VaIntrinsic::arg_for(ty) else {
             return Err(self.err(e.loc, format!("va_arg of IR type {ty} is not supported")));
         };

@@ -607,7 +607,11 @@ pub fn judge_program(
             match gcc_reference(cc.target, &attempt.source(), &p.include_dirs, limits)? {
                 CReference::Discarded(why) => CcOutcome::Discarded(format!("cc reference: {why}")),
                 CReference::Usable { o0, .. }
-                    if o0.exit == expected.exit && o0.stdout == expected.stdout =>
+                    if o0.exit == expected.exit
+                        && oracle::native::c_stdout::same_c_stdout(
+                            &o0.stdout,
+                            &expected.stdout,
+                        ) =>
                 {
                     CcOutcome::Failed {
                         kind,

@@ -178,7 +178,7 @@ pub fn check_expected(p: &CProgram, verdict: &Verdict) -> ExpectedCheck {
         Outcome::Exited(c) => c & 0xff == 0,
         _ => false,
     };
-    if status_0 && r.stdout == want {
+    if status_0 && oracle::native::c_stdout::same_c_stdout(&r.stdout, want) {
         return ExpectedCheck::Holds;
     }
     ExpectedCheck::FrontEndFinding(format!(

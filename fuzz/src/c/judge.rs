@@ -88,7 +88,11 @@ pub fn gcc_verdict_on(
     };
     let want = p.expected(target).as_bytes();
     Ok(match run.outcome {
-        NativeOutcome::Exited { code: 0, stdout } if stdout == want => GccVerdict::Agrees,
+        NativeOutcome::Exited { code: 0, stdout }
+            if oracle::native::c_stdout::same_c_stdout(&stdout, want) =>
+        {
+            GccVerdict::Agrees
+        }
         NativeOutcome::Exited { code, stdout } => GccVerdict::GeneratorBug(format!(
             "gcc's binary: exit {code}, stdout {} (expected {})",
             quote_stdout(&stdout),

@@ -104,7 +104,12 @@ pub fn confirm(
                 Reason::of_reference(&why),
                 format!("{}: {why}", target.name()),
             )),
-            CReference::Usable { o0, .. } if o0.exit == Exit::Code(0) && o0.stdout == want => None,
+            CReference::Usable { o0, .. }
+                if o0.exit == Exit::Code(0)
+                    && oracle::native::c_stdout::same_c_stdout(&o0.stdout, want) =>
+            {
+                None
+            }
             CReference::Usable { o0, .. } => Some((
                 Reason::ExpectedOutputContradicted,
                 format!(

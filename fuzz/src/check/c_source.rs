@@ -250,11 +250,16 @@ pub fn judge_stages_at(
             Ok(r) if lowered && r.outcome.is_invalid_reference() => {
                 return Err(Invalid::OracleInvalid(r.outcome.to_string()))
             }
-            Ok(r) if exit_status(&r) == Some(*want_code) && r.stdout == *want_stdout => Cell {
-                ok: true,
-                discarded: false,
-                text: "ok".into(),
-            },
+            Ok(r)
+                if exit_status(&r) == Some(*want_code)
+                    && oracle::native::c_stdout::same_c_stdout(&r.stdout, want_stdout) =>
+            {
+                Cell {
+                    ok: true,
+                    discarded: false,
+                    text: "ok".into(),
+                }
+            }
             Ok(r) => Cell {
                 ok: false,
                 discarded: false,

@@ -236,6 +236,13 @@ pub(crate) fn compile_reusing(
             continue;
         }
         let f = LibcFn::by_name(&d.name).ok_or_else(|| {
+            if super::libm::UNMODELLED.contains(&d.name.as_str()) {
+                return err(format!(
+                    "@{} is not modelled by the oracle: its result is not correctly rounded \
+                     on every target (docs/c-floats.md)",
+                    d.name
+                ));
+            }
             err(format!(
                 "external @{} is not in the oracle's libc subset (printf putchar puts abort \
                  exit vprintf vsprintf memcpy memmove memset memcmp strcmp strlen strncmp \

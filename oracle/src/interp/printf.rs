@@ -1,4 +1,5 @@
-//! `printf` with the integer conversions, byte-exact with glibc.
+//! `printf` with the integer conversions, byte-exact with glibc (the floating ones are
+//! `printf_float.rs`).
 //!
 //! Why: the differential harness compares stdout byte for byte with native builds linked
 //! against glibc, so the oracle's printf must print what glibc prints: conversions
@@ -9,7 +10,8 @@
 //! - every conversion that takes an argument checks it: present, and of the size the
 //!   conversion reads after C's default promotions (`int` for `%d %c %hhd` and `*`,
 //!   `long` and `size_t` of pointer width, `long long` 8 bytes), a `ptr` for `%s %p`;
-//!   a mismatch, a missing argument, or a conversion outside the subset (`%f`, `%n`,
+//!   a `double` for `%f %e %g %a` (and their upper-case forms, `l` allowed);
+//!   a mismatch, a missing argument, or a conversion outside the subset (`%Lf`, `%n`,
 //!   `%1$d`, `%lc`, ...) is `Undefined(BadLibcCall)`, never a guess;
 //! - the rules follow glibc's `vfprintf`: a precision turns the `0` flag off for
 //!   integers; `-` beats `0`; `+` beats space; unsigned conversions ignore `+` and space;
@@ -226,6 +228,26 @@ fn conversion(
                 let spec = Spec { alt: true, ..spec };
                 integer(out, &spec, sign, p, 16, false)?;
             }
+        }
+        b'f' | b'F' | b'e' | b'E' | b'g' | b'G' | b'a' | b'A'
+            if matches!(length, Length::None | Length::Long) =>
+        {
+            // `%lf` is `%f` (C99); a `float` argument arrives as a `double`.
+            let &(ty, v) = args.list.get(args.next).ok_or(Ub::BadLibcCall)?;
+            args.next += 1;
+            if ty != IrType::F64 {
+                return Err(Ub::BadLibcCall);
+            }
+            let float_spec = super::printf_float::FloatSpec {
+                left: spec.left,
+                plus: spec.plus,
+                space: spec.space,
+                alt: spec.alt,
+                zero: spec.zero,
+                width: spec.width,
+                precision: spec.precision,
+            };
+            super::printf_float::print_float(out, &float_spec, conv, f64::from_bits(v))?;
         }
         b'%' if length == Length::None => out.write(b"%")?,
         _ => return Err(Ub::BadLibcCall),

@@ -23,6 +23,13 @@
 //!   cursor. With `R` = 0 (i686, RISC-V) one cursor walks every position. A position past
 //!   the call's arguments, or holding a filler (an `i8` unnamed argument, which the front
 //!   end passes only for registers left free before a stack argument), is past the end.
+//! - `double` arguments (`va_arg.f64`): on i686 and RISC-V an ordinary position of the one
+//!   cursor; on x86-64 and AArch64, where floats travel in registers of their own
+//!   (`fp_offset`, `__vr_offs`), the state keeps the unnamed `f64` arguments apart with a
+//!   cursor of their own, and the integer cursors count integer positions only. Floats
+//!   beyond the eight float registers are still read in order from that cursor (natively
+//!   they share the stack area with the integers: a program that reads them out of order
+//!   is not told apart; docs/c-floats.md).
 //! - Which `va_list` object last used a state is its *owner*; once another object (a copy
 //!   passed by value) has used it, the earlier owner may only be `va_end`ed — as C says of
 //!   a `va_list` passed to a function that called `va_arg` on it. `vprintf` leaves its
@@ -46,6 +53,8 @@ use std::collections::HashMap;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum VaFn {
     Intrinsic(VaIntrinsic),
+    /// `@__phi_va.arg.f64`.
+    ArgF64,
     Vprintf,
     Vsprintf,
 }
@@ -55,6 +64,7 @@ impl VaFn {
         match name {
             "vprintf" => Some(VaFn::Vprintf),
             "vsprintf" => Some(VaFn::Vsprintf),
+            compiler::va_intrinsics::ARG_F64 => Some(VaFn::ArgF64),
             _ => VaIntrinsic::by_name(name).map(VaFn::Intrinsic),
         }
     }
@@ -63,6 +73,7 @@ impl VaFn {
     pub fn decl(self, name: &str) -> IrDecl {
         match self {
             VaFn::Intrinsic(k) => k.decl(),
+            VaFn::ArgF64 => compiler::va_intrinsics::arg_f64_decl(),
             VaFn::Vprintf | VaFn::Vsprintf => IrDecl {
                 name: name.to_string(),
                 params: vec![IrType::Ptr; if self == VaFn::Vprintf { 2 } else { 3 }],
@@ -78,6 +89,8 @@ struct VaFrame {
     /// `frames.len()` of the machine while the frame runs.
     depth: usize,
     named: usize,
+    /// How many of the named parameters are floats.
+    named_floats: usize,
     args: Vec<(IrType, u64)>,
 }
 
@@ -91,6 +104,12 @@ struct VaState {
     closes: bool,
     reg_cursor: usize,
     stack_cursor: usize,
+    /// The position in the call's unnamed arguments of each of `args`.
+    index: Vec<usize>,
+    /// With registers of their own (`regs` > 0: x86-64, AArch64), the unnamed `f64`
+    /// arguments (position, bits), left out of `args`; `float_cursor` is the next one.
+    floats: Vec<(usize, u64)>,
+    float_cursor: usize,
     /// The `va_list` object that used the state last (its address).
     owner: Option<u64>,
     /// Objects that used it before a copy did: they may only be `va_end`ed.
@@ -114,6 +133,7 @@ enum Class {
     Ptr,
     /// Record pieces (the target's piece type).
     Piece,
+    F64,
 }
 
 impl Class {
@@ -122,6 +142,7 @@ impl Class {
             Class::I32 => matches!(ty, IrType::I32 | IrType::U32),
             Class::I64 => matches!(ty, IrType::I64 | IrType::U64),
             Class::Ptr => ty == IrType::Ptr,
+            Class::F64 => ty == IrType::F64,
             Class::Piece if ptr_bytes == 4 => matches!(ty, IrType::I32 | IrType::U32),
             Class::Piece => matches!(ty, IrType::I64 | IrType::U64),
         }
@@ -148,6 +169,27 @@ impl VaState {
     fn passed(&self, pos: usize) -> Option<(IrType, u64)> {
         let &(ty, v) = pos.checked_sub(self.named).and_then(|i| self.args.get(i))?;
         (ty != IrType::I8).then_some((ty, v))
+    }
+
+    /// Where the call passed the argument at IR position `pos` among its unnamed ones.
+    fn position(&self, pos: usize) -> Option<usize> {
+        pos.checked_sub(self.named)
+            .and_then(|i| self.index.get(i))
+            .copied()
+    }
+
+    /// The next `double` argument: from the floats' own cursor where floats have registers
+    /// of their own, else the next position of the one cursor.
+    fn take_f64(&mut self, ptr_bytes: u32) -> Result<u64, Ub> {
+        if self.indeterminate {
+            return Err(Ub::VaListInvalid);
+        }
+        if self.regs == 0 {
+            return Ok(self.take(1, Class::F64, false, ptr_bytes)?[0]);
+        }
+        let &(_, v) = self.floats.get(self.float_cursor).ok_or(Ub::VaArgPastEnd)?;
+        self.float_cursor += 1;
+        Ok(v)
     }
 
     /// The values of the next argument of `n` slots of `class`.
@@ -178,8 +220,14 @@ impl VaMachine {
     /// A frame at `depth` starts with `args` (all of the call's, typed) for a function of
     /// `named` parameters.
     pub fn enter(&mut self, depth: usize, named: usize, args: Vec<(IrType, u64)>) {
+        let named_floats = args.iter().take(named).filter(|a| a.0.is_float()).count();
         let args = args.into_iter().skip(named).collect();
-        self.frames.push(VaFrame { depth, named, args });
+        self.frames.push(VaFrame {
+            depth,
+            named,
+            named_floats,
+            args,
+        });
     }
 
     /// The frame at `depth` returns: its unnamed arguments and every state it started go.
@@ -211,14 +259,33 @@ impl VaMachine {
                     .ok_or(Ub::VaListInvalid)?;
                 let ap = arg(0)?;
                 let regs = arg(1)? as u32 as usize;
+                let mut named = frame.named;
+                let mut args = Vec::new();
+                let mut index = Vec::new();
+                let mut floats = Vec::new();
+                for (i, &(ty, v)) in frame.args.iter().enumerate() {
+                    if regs > 0 && ty.is_float() {
+                        floats.push((i, v));
+                    } else {
+                        args.push((ty, v));
+                        index.push(i);
+                    }
+                }
+                if regs > 0 {
+                    // The integer cursors count integer positions only.
+                    named -= frame.named_floats;
+                }
                 let state = VaState {
                     depth,
-                    named: frame.named,
-                    args: frame.args.clone(),
+                    named,
+                    args,
                     regs,
                     closes: arg(2)? & 0xff != 0,
-                    reg_cursor: frame.named.min(regs),
-                    stack_cursor: frame.named.max(regs),
+                    reg_cursor: named.min(regs),
+                    stack_cursor: named.max(regs),
+                    index,
+                    floats,
+                    float_cursor: 0,
                     owner: Some(ap),
                     retired: Vec::new(),
                     indeterminate: false,
@@ -256,6 +323,12 @@ impl VaMachine {
                 let state = self.use_state(token, ap)?;
                 let v = state.take(1, class, false, ptr_bytes)?;
                 Ok(v[0])
+            }
+            VaFn::ArgF64 => {
+                let ap = arg(0)?;
+                let (token, _) = self.state_at(ap, mem, pb, false)?;
+                let state = self.use_state(token, ap)?;
+                state.take_f64(ptr_bytes)
             }
             VaFn::Intrinsic(k @ (VaIntrinsic::ArgPieces | VaIntrinsic::ArgMemory)) => {
                 let (ap, dst, n) = (arg(0)?, arg(1)?, arg(2)? as u32 as usize);
@@ -347,12 +420,18 @@ impl VaMachine {
         let mut probe = state.clone();
         while let Some(a) = {
             let first = probe.advance(1, false);
-            probe.passed(first)
+            probe
+                .passed(first)
+                .map(|a| (probe.position(first).unwrap_or(usize::MAX), a))
         } {
             list.push(a);
         }
+        // The floats a `va_arg` would still read, each where the call passed it.
+        let floats = state.floats.iter().skip(state.float_cursor);
+        list.extend(floats.map(|&(i, v)| (i, (IrType::F64, v))));
+        list.sort_by_key(|a| a.0);
         state.indeterminate = true;
-        Ok(list)
+        Ok(list.into_iter().map(|a| a.1).collect())
     }
 }
 
@@ -369,6 +448,9 @@ mod tests {
             closes,
             reg_cursor: named.min(regs),
             stack_cursor: named.max(regs),
+            index: Vec::new(),
+            floats: Vec::new(),
+            float_cursor: 0,
             owner: None,
             retired: Vec::new(),
             indeterminate: false,

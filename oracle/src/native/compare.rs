@@ -72,7 +72,7 @@ pub fn judge_against_oracle(
         (Outcome::Trapped(_), _) => false,
         (Outcome::Undefined(..) | Outcome::OutOfFuel, _) => false,
     };
-    if same_outcome && exec.stdout == expected.stdout {
+    if same_outcome && super::c_stdout::same_c_stdout(&exec.stdout, &expected.stdout) {
         return NativeVerdict::Agrees;
     }
     let mut got = exec.exit.describe();
@@ -95,7 +95,10 @@ pub fn judge_against_oracle(
 /// either side never agrees (callers classify timeouts first).
 pub fn judge_against_reference(reference: &Execution, exec: &Execution) -> NativeVerdict {
     let timed_out = reference.exit == Exit::TimedOut || exec.exit == Exit::TimedOut;
-    if !timed_out && reference.exit == exec.exit && reference.stdout == exec.stdout {
+    if !timed_out
+        && reference.exit == exec.exit
+        && super::c_stdout::same_c_stdout(&reference.stdout, &exec.stdout)
+    {
         return NativeVerdict::Agrees;
     }
     let mut expected = reference.exit.describe();

@@ -24,6 +24,7 @@
 //! the program did.
 
 pub mod build;
+pub mod c_stdout;
 pub mod compare;
 pub mod gcc;
 pub mod ir_driver;

@@ -26,7 +26,7 @@ use crate::frontend::ast::{Expr, FunctionDecl};
 use crate::frontend::diag::Diagnostic;
 use crate::frontend::source::Loc;
 use crate::frontend::token::Punct;
-use crate::frontend::types::{FunctionType, IntKind, QualType, Type};
+use crate::frontend::types::{FloatKind, FunctionType, IntKind, QualType, Type};
 use std::rc::Rc;
 
 /// A C type in a builtin's prototype.
@@ -49,6 +49,12 @@ enum CType {
     Str,
     /// `const char *`
     ConstStr,
+    Float,
+    Double,
+    /// `int *`, `float *`, `double *` (frexp's and modf's results)
+    IntPtr,
+    FloatPtr,
+    DoublePtr,
 }
 
 use CType::*;
@@ -78,6 +84,33 @@ const LIBRARY: &[Entry] = &[
     ("malloc", Ptr, &[SizeT], false),
     ("calloc", Ptr, &[SizeT, SizeT], false),
     ("free", Void, &[Ptr], false),
+    // The exact <math.h> functions (the oracle's `libm.rs`).
+    ("sqrt", Double, &[Double], false),
+    ("sqrtf", Float, &[Float], false),
+    ("fabs", Double, &[Double], false),
+    ("fabsf", Float, &[Float], false),
+    ("floor", Double, &[Double], false),
+    ("floorf", Float, &[Float], false),
+    ("ceil", Double, &[Double], false),
+    ("ceilf", Float, &[Float], false),
+    ("trunc", Double, &[Double], false),
+    ("truncf", Float, &[Float], false),
+    ("round", Double, &[Double], false),
+    ("roundf", Float, &[Float], false),
+    ("fmod", Double, &[Double, Double], false),
+    ("fmodf", Float, &[Float, Float], false),
+    ("copysign", Double, &[Double, Double], false),
+    ("copysignf", Float, &[Float, Float], false),
+    ("fmin", Double, &[Double, Double], false),
+    ("fminf", Float, &[Float, Float], false),
+    ("fmax", Double, &[Double, Double], false),
+    ("fmaxf", Float, &[Float, Float], false),
+    ("ldexp", Double, &[Double, Int], false),
+    ("ldexpf", Float, &[Float, Int], false),
+    ("frexp", Double, &[Double, IntPtr], false),
+    ("frexpf", Float, &[Float, IntPtr], false),
+    ("modf", Double, &[Double, DoublePtr], false),
+    ("modff", Float, &[Float, FloatPtr], false),
 ];
 
 /// Functions computed in IR (`lowering::builtins`); each name is also its IR name.
@@ -110,6 +143,13 @@ const LOWERED: &[Entry] = &[
     ("__builtin_unreachable", Void, &[], false),
     ("__builtin_trap", Void, &[], false),
     ("__builtin_prefetch", Void, &[ConstPtr], true),
+    // Float constants (`lowering::float`).
+    ("__builtin_inf", Double, &[], false),
+    ("__builtin_inff", Float, &[], false),
+    ("__builtin_huge_val", Double, &[], false),
+    ("__builtin_huge_valf", Float, &[], false),
+    ("__builtin_nan", Double, &[ConstStr], false),
+    ("__builtin_nanf", Float, &[ConstStr], false),
 ];
 
 /// A known function: its IR name and C type.
@@ -163,6 +203,11 @@ impl Parser<'_> {
             ConstPtr => pointer(Type::Void, true),
             Str => pointer(Type::Int(IntKind::Char), false),
             ConstStr => pointer(Type::Int(IntKind::Char), true),
+            Float => QualType::new(Type::Float(FloatKind::Float)),
+            Double => QualType::new(Type::Float(FloatKind::Double)),
+            IntPtr => pointer(Type::Int(IntKind::Int), false),
+            FloatPtr => pointer(Type::Float(FloatKind::Float), false),
+            DoublePtr => pointer(Type::Float(FloatKind::Double), false),
         }
     }
 

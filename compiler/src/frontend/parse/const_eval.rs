@@ -348,11 +348,15 @@ fn eval_float_binary(op: BinaryOp, x: f64, y: f64, ty: &Type) -> Option<ConstVal
         BinaryOp::Ge => return b(x >= y),
         _ => return None,
     };
-    Some(ConstValue::Float(if *ty == Type::Float(FloatKind::Float) {
+    // Each operation in its own type (an f32 operation computed in f64 and rounded once
+    // to f32 is the correctly rounded f32 result: 53 >= 2*24+2); a NaN is the IR's
+    // default NaN (positive), whatever sign the host's division produced.
+    let r = if *ty == Type::Float(FloatKind::Float) {
         r as f32 as f64
     } else {
         r
-    }))
+    };
+    Some(ConstValue::Float(if r.is_nan() { f64::NAN } else { r }))
 }
 
 /// Truncates `v` to `bits` (1..=64) and sign- or zero-extends it back.

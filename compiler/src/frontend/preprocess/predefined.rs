@@ -16,6 +16,45 @@ use std::fmt::Write;
 pub(super) const FIXED_DATE: &str = "\"Jan  1 1970\"";
 pub(super) const FIXED_TIME: &str = "\"00:00:00\"";
 
+/// gcc's predefined `float`/`double` macros (IEEE binary32/binary64 on every target; the
+/// values as exact hexadecimal constants, equal to gcc's decimal spellings).
+/// `__FLT_EVAL_METHOD__` is 0: phicc evaluates each operation in its own type, also on
+/// i686 (docs/c-floats.md). No `__LDBL_*__`: `long double` is not supported.
+const FLOAT_MACROS: &[(&str, &str)] = &[
+    ("__FLT_EVAL_METHOD__", "0"),
+    ("__FLT_RADIX__", "2"),
+    ("__FLT_MANT_DIG__", "24"),
+    ("__FLT_DIG__", "6"),
+    ("__FLT_MIN_EXP__", "(-125)"),
+    ("__FLT_MIN_10_EXP__", "(-37)"),
+    ("__FLT_MAX_EXP__", "128"),
+    ("__FLT_MAX_10_EXP__", "38"),
+    ("__FLT_DECIMAL_DIG__", "9"),
+    ("__FLT_MAX__", "0x1.fffffep+127F"),
+    ("__FLT_MIN__", "0x1p-126F"),
+    ("__FLT_NORM_MAX__", "0x1.fffffep+127F"),
+    ("__FLT_EPSILON__", "0x1p-23F"),
+    ("__FLT_DENORM_MIN__", "0x1p-149F"),
+    ("__FLT_HAS_DENORM__", "1"),
+    ("__FLT_HAS_INFINITY__", "1"),
+    ("__FLT_HAS_QUIET_NAN__", "1"),
+    ("__DBL_MANT_DIG__", "53"),
+    ("__DBL_DIG__", "15"),
+    ("__DBL_MIN_EXP__", "(-1021)"),
+    ("__DBL_MIN_10_EXP__", "(-307)"),
+    ("__DBL_MAX_EXP__", "1024"),
+    ("__DBL_MAX_10_EXP__", "308"),
+    ("__DBL_DECIMAL_DIG__", "17"),
+    ("__DBL_MAX__", "((double)0x1.fffffffffffffp+1023)"),
+    ("__DBL_MIN__", "((double)0x1p-1022)"),
+    ("__DBL_NORM_MAX__", "((double)0x1.fffffffffffffp+1023)"),
+    ("__DBL_EPSILON__", "((double)0x1p-52)"),
+    ("__DBL_DENORM_MIN__", "((double)0x1p-1074)"),
+    ("__DBL_HAS_DENORM__", "1"),
+    ("__DBL_HAS_INFINITY__", "1"),
+    ("__DBL_HAS_QUIET_NAN__", "1"),
+];
+
 /// The `<built-in>` file: standard and target macros.
 pub(super) fn builtin_source(target: Target) -> String {
     let lp64 = target.is_lp64();
@@ -178,6 +217,7 @@ pub(super) fn builtin_source(target: Target) -> String {
         Target::Riscv64 => &[("__riscv", "1"), ("__riscv_xlen", "64")],
     };
     defs.extend(arch.iter().map(|&(n, v)| (n, v.to_string())));
+    defs.extend(FLOAT_MACROS.iter().map(|&(n, v)| (n, v.to_string())));
     let mut text = String::new();
     for (name, value) in defs {
         let _ = writeln!(text, "#define {name} {value}");

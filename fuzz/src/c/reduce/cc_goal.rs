@@ -72,7 +72,8 @@ pub fn judge_cc(goal: &CGoal, path: &Path, want: &Signature) -> Result<Check, St
     }
     match gcc_reference(target, path, includes, &goal.limits)? {
         CReference::Usable { o0, .. }
-            if o0.exit == Exit::Code(status) && o0.stdout == run.stdout =>
+            if o0.exit == Exit::Code(status)
+                && oracle::native::c_stdout::same_c_stdout(&o0.stdout, &run.stdout) =>
         {
             Ok(Check::Interesting {
                 status,

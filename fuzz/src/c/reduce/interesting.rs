@@ -435,7 +435,9 @@ fn native_check(
         CReference::Usable { o0, .. } => o0,
         CReference::Discarded(why) => return Ok(rejected("gcc", why)),
     };
-    if o0.exit != Exit::Code(status) || o0.stdout != stdout {
+    if o0.exit != Exit::Code(status)
+        || !oracle::native::c_stdout::same_c_stdout(&o0.stdout, &stdout)
+    {
         return Ok(rejected(
             "gcc",
             format!("{}'s gcc -O0 differs from the oracle", stage.target.name()),
