@@ -97,10 +97,23 @@ pub enum Mutant {
     /// Backend (riscv64): a 32-bit add uses `add` instead of `addw`, so the result is not
     /// sign-extended from bit 31.
     Riscv64I32AddNotWord,
+    // -- floats in the aarch64 and riscv64 backends (farm) --
+    /// Backend (aarch64): a float converts to an unsigned integer with `fcvtzs` at the
+    /// integer's own width (values at or above the signed maximum saturate).
+    Aarch64FloatToUnsignedSigned,
+    /// Backend (aarch64): a call passes its float register arguments in the next x
+    /// register instead of a v register.
+    Aarch64FloatArgInGpr,
+    /// Backend (riscv64): a float-to-integer `fcvt` uses the dynamic rounding mode
+    /// (nearest-even) instead of `rtz`.
+    Riscv64FcvtNoRtz,
+    /// Backend (riscv64): `fcmp ole`/`oge` use `flt` instead of `fle` (equal operands
+    /// compare false).
+    Riscv64FleAsFlt,
 }
 
 impl Mutant {
-    pub const ALL: [Mutant; 33] = [
+    pub const ALL: [Mutant; 37] = [
         Mutant::PhiElimNoTemporaries,
         Mutant::PhiElimNoTrampoline,
         Mutant::PhiElimRepeatedTargetOnce,
@@ -134,6 +147,10 @@ impl Mutant {
         Mutant::Riscv64DivZeroNoTrap,
         Mutant::Riscv64LuiNoRounding,
         Mutant::Riscv64I32AddNotWord,
+        Mutant::Aarch64FloatToUnsignedSigned,
+        Mutant::Aarch64FloatArgInGpr,
+        Mutant::Riscv64FcvtNoRtz,
+        Mutant::Riscv64FleAsFlt,
     ];
 
     /// The stable name used by `--mutant` and `PHIHUNT_MUTANT`.
@@ -172,6 +189,10 @@ impl Mutant {
             Mutant::Riscv64DivZeroNoTrap => "riscv64_div_zero_no_trap",
             Mutant::Riscv64LuiNoRounding => "riscv64_lui_no_rounding",
             Mutant::Riscv64I32AddNotWord => "riscv64_i32_add_not_word",
+            Mutant::Aarch64FloatToUnsignedSigned => "aarch64_float_to_unsigned_signed",
+            Mutant::Aarch64FloatArgInGpr => "aarch64_float_arg_in_gpr",
+            Mutant::Riscv64FcvtNoRtz => "riscv64_fcvt_no_rtz",
+            Mutant::Riscv64FleAsFlt => "riscv64_fle_as_flt",
         }
     }
 
@@ -194,11 +215,15 @@ impl Mutant {
             Mutant::I686AddNoCarry => &[I686],
             Mutant::Aarch64NarrowParamNotExtended
             | Mutant::Aarch64DivZeroNoTrap
-            | Mutant::Aarch64WideImmediateTruncated => &[Aarch64],
+            | Mutant::Aarch64WideImmediateTruncated
+            | Mutant::Aarch64FloatToUnsignedSigned
+            | Mutant::Aarch64FloatArgInGpr => &[Aarch64],
             Mutant::Riscv64NarrowParamNotExtended
             | Mutant::Riscv64DivZeroNoTrap
             | Mutant::Riscv64LuiNoRounding
-            | Mutant::Riscv64I32AddNotWord => &[Riscv64],
+            | Mutant::Riscv64I32AddNotWord
+            | Mutant::Riscv64FcvtNoRtz
+            | Mutant::Riscv64FleAsFlt => &[Riscv64],
             Mutant::PhiElimNoTemporaries
             | Mutant::PhiElimNoTrampoline
             | Mutant::PhiElimRepeatedTargetOnce

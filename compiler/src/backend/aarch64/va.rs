@@ -51,11 +51,11 @@ impl Selector<'_> {
         let Some(area) = self.frame.alloca_offset(*area) else {
             return Err(self.va_error("va_start's save area is not an alloca"));
         };
-        let named = self.func.params.len();
+        let (named, named_stack) = self.frame.named_gprs_and_stack_slots();
         let ap_reg = Reg(9);
         let tmp = Reg(10);
         self.load_into(ap, IrType::Ptr, ap_reg);
-        let stack = 16 + 8 * named.saturating_sub(ARG_REGS.len()) as i64;
+        let stack = 16 + 8 * named_stack as i64;
         let fields: [(i64, Reg, i64); 3] = [
             (0, Reg::FP, stack),
             (8, Reg::SP, area + GR_BYTES),
