@@ -55,6 +55,11 @@ fn unary_ops_comparisons_casts_selects_and_switches_at_every_width() {
 }
 
 #[test]
+fn every_float_operation_predicate_and_conversion_computes_what_ir_eval_computes() {
+    native_support::every_float_operation_predicate_and_conversion(TARGET);
+}
+
+#[test]
 fn frames_stack_arguments_and_memcpy_of_every_size() {
     native_support::frames_stack_arguments_and_memcpy_of_every_size(TARGET);
 }
