@@ -20,9 +20,7 @@ use super::ops::{check_ops_module, lit, values, OpsModule};
 use super::toolchain::require_toolchain;
 use compiler::backend::Target;
 use compiler::ir::eval::eval_cast;
-use compiler::ir::eval_float::{
-    eval_bitcast, eval_fbin, eval_fcmp, eval_float_cast, eval_fneg,
-};
+use compiler::ir::eval_float::{eval_bitcast, eval_fbin, eval_fcmp, eval_float_cast, eval_fneg};
 use compiler::ir::{FBinOp, FCmpPred, IrType};
 
 /// Interesting `f64` bit patterns.
@@ -40,21 +38,21 @@ fn f64_values() -> Vec<u64> {
         d(-1.5),
         d(f64::INFINITY),
         d(f64::NEG_INFINITY),
-        0x7ff8_0000_0000_0000,          // the default NaN
-        0x7ff8_0000_0000_1234,          // quiet, with a payload
-        0xfff8_0000_0000_0001,          // negative quiet, with a payload
-        0x7ff0_0000_0000_0001,          // signalling
-        0x0000_0000_0000_0001,          // smallest subnormal
-        0x000f_ffff_ffff_ffff,          // largest subnormal
-        0x0010_0000_0000_0000,          // smallest normal
+        0x7ff8_0000_0000_0000, // the default NaN
+        0x7ff8_0000_0000_1234, // quiet, with a payload
+        0xfff8_0000_0000_0001, // negative quiet, with a payload
+        0x7ff0_0000_0000_0001, // signalling
+        0x0000_0000_0000_0001, // smallest subnormal
+        0x000f_ffff_ffff_ffff, // largest subnormal
+        0x0010_0000_0000_0000, // smallest normal
         d(f64::MAX),
         d(-f64::MAX),
         d(2147483647.75),
         d(-2147483648.75),
         d(4294967295.5),
-        d(9223372036854774784.0),       // the largest f64 below 2^63
-        d(9223372036854775808.0),       // 2^63
-        d(18446744073709549568.0),      // the largest f64 below 2^64
+        d(9223372036854774784.0),  // the largest f64 below 2^63
+        d(9223372036854775808.0),  // 2^63
+        d(18446744073709549568.0), // the largest f64 below 2^64
         d(255.99),
         d(-128.5),
         d(65535.9),
@@ -86,11 +84,11 @@ fn f32_values() -> Vec<u64> {
         0x0080_0000, // smallest normal
         f(f32::MAX),
         f(-f32::MAX),
-        f(2147483520.0),  // the largest f32 below 2^31
-        f(-2147483648.0), // -2^31
-        f(4294967040.0),  // the largest f32 below 2^32
+        f(2147483520.0),          // the largest f32 below 2^31
+        f(-2147483648.0),         // -2^31
+        f(4294967040.0),          // the largest f32 below 2^32
         f(9223371487098961920.0), // the largest f32 below 2^63
-        f(16777217.0),    // 2^24 + 1 rounds to 2^24
+        f(16777217.0),            // 2^24 + 1 rounds to 2^24
         f(255.99),
         f(-128.5),
         f(1e30),
@@ -168,7 +166,10 @@ fn add_comparisons(m: &mut OpsModule, ty: IrType) {
     for pred in FCmpPred::ALL {
         let p = pred.name();
         let name = format!("f_fcmp_{p}_{ty}");
-        let body = format!("    %10 = fcmp {p} {ty} %0, %1\n{}", return_bits(IrType::I8));
+        let body = format!(
+            "    %10 = fcmp {p} {ty} %0, %1\n{}",
+            return_bits(IrType::I8)
+        );
         m.function(&name, &[ty, ty], IrType::I64, &body);
         let branch = format!("f_fcmpbr_{p}_{ty}");
         let (yes, no) = (m.block(), m.block());
@@ -181,7 +182,12 @@ fn add_comparisons(m: &mut OpsModule, ty: IrType) {
             for &b in &vals {
                 let r = eval_fcmp(pred, ty, a, b).expect("fcmp");
                 m.call(&name, IrType::I64, &[(ty, a), (ty, b)], u64::from(r));
-                m.call(&branch, IrType::I64, &[(ty, a), (ty, b)], if r { 7 } else { 3 });
+                m.call(
+                    &branch,
+                    IrType::I64,
+                    &[(ty, a), (ty, b)],
+                    if r { 7 } else { 3 },
+                );
             }
         }
     }
