@@ -101,9 +101,9 @@ pub enum Mutant {
     /// Backend (aarch64): a float converts to an unsigned integer with `fcvtzs` at the
     /// integer's own width (values at or above the signed maximum saturate).
     Aarch64FloatToUnsignedSigned,
-    /// Backend (aarch64): a call passes its float register arguments in the next x
-    /// register instead of a v register.
-    Aarch64FloatArgInGpr,
+    /// Backend (aarch64): `fcmp olt` reads the flags with `lt` (true for unordered
+    /// operands too) instead of `mi`.
+    Aarch64FcmpOltAsLt,
     /// Backend (riscv64): a float-to-integer `fcvt` uses the dynamic rounding mode
     /// (nearest-even) instead of `rtz`.
     Riscv64FcvtNoRtz,
@@ -148,7 +148,7 @@ impl Mutant {
         Mutant::Riscv64LuiNoRounding,
         Mutant::Riscv64I32AddNotWord,
         Mutant::Aarch64FloatToUnsignedSigned,
-        Mutant::Aarch64FloatArgInGpr,
+        Mutant::Aarch64FcmpOltAsLt,
         Mutant::Riscv64FcvtNoRtz,
         Mutant::Riscv64FleAsFlt,
     ];
@@ -190,7 +190,7 @@ impl Mutant {
             Mutant::Riscv64LuiNoRounding => "riscv64_lui_no_rounding",
             Mutant::Riscv64I32AddNotWord => "riscv64_i32_add_not_word",
             Mutant::Aarch64FloatToUnsignedSigned => "aarch64_float_to_unsigned_signed",
-            Mutant::Aarch64FloatArgInGpr => "aarch64_float_arg_in_gpr",
+            Mutant::Aarch64FcmpOltAsLt => "aarch64_fcmp_olt_as_lt",
             Mutant::Riscv64FcvtNoRtz => "riscv64_fcvt_no_rtz",
             Mutant::Riscv64FleAsFlt => "riscv64_fle_as_flt",
         }
@@ -217,7 +217,7 @@ impl Mutant {
             | Mutant::Aarch64DivZeroNoTrap
             | Mutant::Aarch64WideImmediateTruncated
             | Mutant::Aarch64FloatToUnsignedSigned
-            | Mutant::Aarch64FloatArgInGpr => &[Aarch64],
+            | Mutant::Aarch64FcmpOltAsLt => &[Aarch64],
             Mutant::Riscv64NarrowParamNotExtended
             | Mutant::Riscv64DivZeroNoTrap
             | Mutant::Riscv64LuiNoRounding

@@ -257,19 +257,15 @@ impl Frame {
         }
     }
 
-    /// How many x registers and stack slots the named parameters take (`va_start`).
-    pub(super) fn named_gprs_and_stack_slots(&self) -> (usize, usize) {
-        let gprs = self
-            .params
-            .iter()
-            .filter(|s| matches!(s, ArgSlot::Gpr(_)))
-            .count();
-        let stack = self
-            .params
-            .iter()
-            .filter(|s| matches!(s, ArgSlot::Stack(_)))
-            .count();
-        (gprs, stack)
+    /// How many x registers, v registers and stack slots the named parameters take
+    /// (`va_start`).
+    pub(super) fn named_slots(&self) -> (usize, usize, usize) {
+        let count = |f: fn(&ArgSlot) -> bool| self.params.iter().filter(|s| f(s)).count();
+        (
+            count(|s| matches!(s, ArgSlot::Gpr(_))),
+            count(|s| matches!(s, ArgSlot::Fpr(_))),
+            count(|s| matches!(s, ArgSlot::Stack(_))),
+        )
     }
 
     /// The instructions that set up the frame and store the register parameters.
@@ -463,20 +459,7 @@ impl Selector<'_> {
         if let Callee::Indirect(fp) = callee {
             self.load_into(fp, IrType::Ptr, S1);
         }
-        let mut slots = float_abi::assign(args.iter().map(|a| a.0));
-        if mutants::enabled(Mutant::Aarch64FloatArgInGpr) {
-            // The seeded bug: a float register argument goes to the next free x register.
-            let mut next_gpr = slots
-                .iter()
-                .filter(|s| matches!(s, ArgSlot::Gpr(_)))
-                .count();
-            for s in slots.iter_mut() {
-                if matches!(s, ArgSlot::Fpr(_)) && next_gpr < ARG_REGS.len() {
-                    *s = ArgSlot::Gpr(ARG_REGS[next_gpr]);
-                    next_gpr += 1;
-                }
-            }
-        }
+        let slots = float_abi::assign(args.iter().map(|a| a.0));
         // Stack arguments, each in an 8-byte slot of the outgoing area.
         for ((ty, op), slot) in args.iter().zip(&slots) {
             if let ArgSlot::Stack(k) = slot {

@@ -61,6 +61,7 @@ fn fcmp_conditions(pred: FCmpPred) -> (Cond, Option<Cond>) {
     match pred {
         FCmpPred::Oeq => (Cond::Eq, None),
         FCmpPred::One => (Cond::Mi, Some(Cond::Gt)),
+        FCmpPred::Olt if mutants::enabled(Mutant::Aarch64FcmpOltAsLt) => (Cond::Lt, None),
         FCmpPred::Olt => (Cond::Mi, None),
         FCmpPred::Ole => (Cond::Ls, None),
         FCmpPred::Ogt => (Cond::Gt, None),
