@@ -98,15 +98,15 @@ pub enum Mutant {
     /// sign-extended from bit 31.
     Riscv64I32AddNotWord,
     // -- floats in the aarch64 and riscv64 backends (farm) --
-    /// Backend (aarch64): a float converts to an unsigned integer with `fcvtzs` at the
-    /// integer's own width (values at or above the signed maximum saturate).
-    Aarch64FloatToUnsignedSigned,
+    /// Backend (aarch64): an unsigned integer converts to a float with `scvtf` (a `u64`
+    /// at or above 2^63 comes out negative).
+    Aarch64UnsignedToFloatSigned,
     /// Backend (aarch64): `fcmp olt` reads the flags with `lt` (true for unordered
     /// operands too) instead of `mi`.
     Aarch64FcmpOltAsLt,
-    /// Backend (riscv64): a float-to-integer `fcvt` uses the dynamic rounding mode
-    /// (nearest-even) instead of `rtz`.
-    Riscv64FcvtNoRtz,
+    /// Backend (riscv64): an unsigned integer converts to a float with `fcvt.{s,d}.l`
+    /// (a `u64` at or above 2^63 comes out negative).
+    Riscv64UnsignedToFloatSigned,
     /// Backend (riscv64): `fcmp ole`/`oge` use `flt` instead of `fle` (equal operands
     /// compare false).
     Riscv64FleAsFlt,
@@ -147,9 +147,9 @@ impl Mutant {
         Mutant::Riscv64DivZeroNoTrap,
         Mutant::Riscv64LuiNoRounding,
         Mutant::Riscv64I32AddNotWord,
-        Mutant::Aarch64FloatToUnsignedSigned,
+        Mutant::Aarch64UnsignedToFloatSigned,
         Mutant::Aarch64FcmpOltAsLt,
-        Mutant::Riscv64FcvtNoRtz,
+        Mutant::Riscv64UnsignedToFloatSigned,
         Mutant::Riscv64FleAsFlt,
     ];
 
@@ -189,9 +189,9 @@ impl Mutant {
             Mutant::Riscv64DivZeroNoTrap => "riscv64_div_zero_no_trap",
             Mutant::Riscv64LuiNoRounding => "riscv64_lui_no_rounding",
             Mutant::Riscv64I32AddNotWord => "riscv64_i32_add_not_word",
-            Mutant::Aarch64FloatToUnsignedSigned => "aarch64_float_to_unsigned_signed",
+            Mutant::Aarch64UnsignedToFloatSigned => "aarch64_unsigned_to_float_signed",
             Mutant::Aarch64FcmpOltAsLt => "aarch64_fcmp_olt_as_lt",
-            Mutant::Riscv64FcvtNoRtz => "riscv64_fcvt_no_rtz",
+            Mutant::Riscv64UnsignedToFloatSigned => "riscv64_unsigned_to_float_signed",
             Mutant::Riscv64FleAsFlt => "riscv64_fle_as_flt",
         }
     }
@@ -216,13 +216,13 @@ impl Mutant {
             Mutant::Aarch64NarrowParamNotExtended
             | Mutant::Aarch64DivZeroNoTrap
             | Mutant::Aarch64WideImmediateTruncated
-            | Mutant::Aarch64FloatToUnsignedSigned
+            | Mutant::Aarch64UnsignedToFloatSigned
             | Mutant::Aarch64FcmpOltAsLt => &[Aarch64],
             Mutant::Riscv64NarrowParamNotExtended
             | Mutant::Riscv64DivZeroNoTrap
             | Mutant::Riscv64LuiNoRounding
             | Mutant::Riscv64I32AddNotWord
-            | Mutant::Riscv64FcvtNoRtz
+            | Mutant::Riscv64UnsignedToFloatSigned
             | Mutant::Riscv64FleAsFlt => &[Riscv64],
             Mutant::PhiElimNoTemporaries
             | Mutant::PhiElimNoTrampoline

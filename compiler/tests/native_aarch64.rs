@@ -173,23 +173,23 @@ fn seeded_backend_bugs_change_what_runs() {
 }
 
 /// Each AArch64 float mutant changes what a program computes, and the correct backend
-/// computes the hand-worked value: 3e9 converts to the u32 3000000000 (fcvtzs at 32 bits
-/// saturates at 2^31 - 1), and `nan olt 1.0` is false (`lt` holds for unordered
+/// computes the hand-worked value: the u64 2^64 - 1 converts to the double 2^64
+/// (`scvtf` reads it as -1), and `nan olt 1.0` is false (`lt` holds for unordered
 /// operands).
 #[test]
 fn seeded_float_bugs_change_what_runs() {
     require_toolchain(TARGET);
-    let to_unsigned = "func noinline @u(f64) -> u32 {\n.LBB0:\n    %0 = paramref 0, f64\n    \
-        %1 = cast f64 %0 to u32\n    ret u32 %1\n}\n\
-        func @main() -> i32 {\n.LBB1:\n    %0 = call u32 @u(f64 3000000000.0)\n    \
-        %1 = cmp eq u32 %0, 3000000000\n    %2 = cast i8 %1 to i32\n    ret i32 %2\n}\n";
+    let from_unsigned = "func noinline @u(u64) -> f64 {\n.LBB0:\n    %0 = paramref 0, u64\n    \
+        %1 = cast u64 %0 to f64\n    ret f64 %1\n}\n\
+        func @main() -> i32 {\n.LBB1:\n    %0 = call f64 @u(u64 18446744073709551615)\n    \
+        %1 = fcmp oeq f64 %0, 18446744073709551616.0\n    %2 = cast i8 %1 to i32\n    ret i32 %2\n}\n";
     let less_than = "func noinline @lt(f64, f64) -> i32 {\n.LBB0:\n    %0 = paramref 0, f64\n    \
         %1 = paramref 1, f64\n    %2 = fcmp olt f64 %0, %1\n    %3 = cast i8 %2 to i32\n    \
         ret i32 %3\n}\n\
         func @main() -> i32 {\n.LBB1:\n    %0 = call i32 @lt(f64 nan, f64 1.0)\n    \
         %1 = add i32 %0, 1\n    ret i32 %1\n}\n";
     for (mutant, text) in [
-        (Mutant::Aarch64FloatToUnsignedSigned, to_unsigned),
+        (Mutant::Aarch64UnsignedToFloatSigned, from_unsigned),
         (Mutant::Aarch64FcmpOltAsLt, less_than),
     ] {
         seeded_bug_changes_what_runs(TARGET, mutant, text, &[], "1", &RegallocMode::ALL);

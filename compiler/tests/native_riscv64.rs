@@ -367,20 +367,21 @@ fn a_real_segfault_in_a_forked_case_is_reported_after_its_rerun() {
 }
 
 /// Each riscv64 float mutant changes what a program computes, and the correct backend
-/// computes the hand-worked value: 2.75 truncates to 2 (nearest-even would give 3), and
-/// 1.0 ole 1.0 holds (flt would say no).
+/// computes the hand-worked value: the u64 2^64 - 1 converts to the double 2^64
+/// (`fcvt.d.l` reads it as -1), and 1.0 ole 1.0 holds (flt would say no).
 #[test]
 fn seeded_float_bugs_change_what_runs() {
     require_toolchain(TARGET);
-    let truncation = "func noinline @t(f64) -> i32 {\n.LBB0:\n    %0 = paramref 0, f64\n    \
-        %1 = cast f64 %0 to i32\n    ret i32 %1\n}\n\
-        func @main() -> i32 {\n.LBB1:\n    %0 = call i32 @t(f64 2.75)\n    ret i32 %0\n}\n";
+    let from_unsigned = "func noinline @u(u64) -> f64 {\n.LBB0:\n    %0 = paramref 0, u64\n    \
+        %1 = cast u64 %0 to f64\n    ret f64 %1\n}\n\
+        func @main() -> i32 {\n.LBB1:\n    %0 = call f64 @u(u64 18446744073709551615)\n    \
+        %1 = fcmp oeq f64 %0, 18446744073709551616.0\n    %2 = cast i8 %1 to i32\n    ret i32 %2\n}\n";
     let less_equal = "func noinline @le(f64, f64) -> i32 {\n.LBB0:\n    %0 = paramref 0, f64\n    \
         %1 = paramref 1, f64\n    %2 = fcmp ole f64 %0, %1\n    %3 = cast i8 %2 to i32\n    \
         ret i32 %3\n}\n\
         func @main() -> i32 {\n.LBB1:\n    %0 = call i32 @le(f64 1.0, f64 1.0)\n    ret i32 %0\n}\n";
     for (mutant, text, right) in [
-        (Mutant::Riscv64FcvtNoRtz, truncation, "2"),
+        (Mutant::Riscv64UnsignedToFloatSigned, from_unsigned, "1"),
         (Mutant::Riscv64FleAsFlt, less_equal, "1"),
     ] {
         seeded_bug_changes_what_runs(TARGET, mutant, text, &[], right, &RegallocMode::ALL);

@@ -207,7 +207,8 @@ impl Selector<'_> {
                 let p = prec(to);
                 self.load_into(src, from, S0);
                 self.fpush(FInst::FromInt {
-                    signed: from.is_signed(),
+                    signed: from.is_signed()
+                        || mutants::enabled(Mutant::Aarch64UnsignedToFloatSigned),
                     p,
                     vd: FA,
                     rn: S0,
@@ -218,15 +219,9 @@ impl Selector<'_> {
                 let p = prec(from);
                 self.fp_operand(src, from, FA);
                 let r = self.dest_reg(dest);
-                let (signed, w) =
-                    if mutants::enabled(Mutant::Aarch64FloatToUnsignedSigned) && !to.is_signed() {
-                        (true, Width::for_bytes(to.size(8)))
-                    } else {
-                        (to.is_signed(), Width::X)
-                    };
                 self.fpush(FInst::ToInt {
-                    signed,
-                    w,
+                    signed: to.is_signed(),
+                    w: Width::X,
                     p,
                     rd: r,
                     vn: FA,
@@ -283,11 +278,11 @@ mod tests {
             Cond::Vs => v,
             Cond::Vc => !v,
             Cond::Hi => cf && !z,
-            Cond::Ls => !(cf && !z),
+            Cond::Ls => !cf || z,
             Cond::Ge => n == v,
             Cond::Lt => n != v,
             Cond::Gt => !z && n == v,
-            Cond::Le => !(!z && n == v),
+            Cond::Le => z || n != v,
             Cond::Hs => cf,
             Cond::Lo => !cf,
         };

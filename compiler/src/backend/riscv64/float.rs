@@ -237,7 +237,8 @@ impl Selector<'_> {
                 // signed types, zero-extended for unsigned ones).
                 let r = self.read(src, from, Reg::T0);
                 self.fpush(FInst::FromInt {
-                    signed: from.is_signed(),
+                    signed: from.is_signed()
+                        || mutants::enabled(Mutant::Riscv64UnsignedToFloatSigned),
                     p: prec(to),
                     fd: FA,
                     rs: r,
@@ -252,7 +253,7 @@ impl Selector<'_> {
                     p: prec(from),
                     rd,
                     fs: FA,
-                    rtz: !mutants::enabled(Mutant::Riscv64FcvtNoRtz),
+                    rtz: true,
                 });
                 self.extend_into(to, rd, rd);
                 self.write_dest(dest, rd);

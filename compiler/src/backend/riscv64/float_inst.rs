@@ -9,7 +9,7 @@
 //! Invariants: an [`FReg`] is `f0..f31`, printed by number; the integer side of a
 //! conversion is always the 64-bit form (`.l`/`.lu`), which holds every canonical integer
 //! exactly; a float-to-integer conversion names its rounding mode (`rtz` for C's
-//! truncation; the dynamic mode, nearest-even, is only there for the seeded bug).
+//! truncation; without it the dynamic mode, nearest-even, would round).
 
 use super::inst::Reg;
 use std::fmt;
