@@ -139,10 +139,23 @@ pub enum Mutant {
     /// Backend (i686): a 64-bit shift by a variable count forgets that x86 masks the count
     /// to 5 bits: for counts 32..63 the words are not moved over (`shld`/`shl` alone).
     I686WideShiftNoWordFixup,
+    // -- floats in the aarch64 and riscv64 backends (farm) --
+    /// Backend (aarch64): an unsigned integer converts to a float with `scvtf` (a `u64`
+    /// at or above 2^63 comes out negative).
+    Aarch64UnsignedToFloatSigned,
+    /// Backend (aarch64): `fcmp olt` reads the flags with `lt` (true for unordered
+    /// operands too) instead of `mi`.
+    Aarch64FcmpOltAsLt,
+    /// Backend (riscv64): an unsigned integer converts to a float with `fcvt.{s,d}.l`
+    /// (a `u64` at or above 2^63 comes out negative).
+    Riscv64UnsignedToFloatSigned,
+    /// Backend (riscv64): `fcmp ole`/`oge` use `flt` instead of `fle` (equal operands
+    /// compare false).
+    Riscv64FleAsFlt,
 }
 
 impl Mutant {
-    pub const ALL: [Mutant; 46] = [
+    pub const ALL: [Mutant; 50] = [
         Mutant::PhiElimNoTemporaries,
         Mutant::PhiElimNoTrampoline,
         Mutant::PhiElimRepeatedTargetOnce,
@@ -189,6 +202,10 @@ impl Mutant {
         Mutant::LicmPreheaderFirstEntry,
         Mutant::DominatorsSinglePass,
         Mutant::I686WideShiftNoWordFixup,
+        Mutant::Aarch64UnsignedToFloatSigned,
+        Mutant::Aarch64FcmpOltAsLt,
+        Mutant::Riscv64UnsignedToFloatSigned,
+        Mutant::Riscv64FleAsFlt,
     ];
 
     /// The stable name used by `--mutant` and `PHIHUNT_MUTANT`.
@@ -240,6 +257,10 @@ impl Mutant {
             Mutant::LicmPreheaderFirstEntry => "licm_preheader_first_entry",
             Mutant::DominatorsSinglePass => "dominators_single_pass",
             Mutant::I686WideShiftNoWordFixup => "i686_wide_shift_no_word_fixup",
+            Mutant::Aarch64UnsignedToFloatSigned => "aarch64_unsigned_to_float_signed",
+            Mutant::Aarch64FcmpOltAsLt => "aarch64_fcmp_olt_as_lt",
+            Mutant::Riscv64UnsignedToFloatSigned => "riscv64_unsigned_to_float_signed",
+            Mutant::Riscv64FleAsFlt => "riscv64_fle_as_flt",
         }
     }
 
@@ -262,11 +283,15 @@ impl Mutant {
             Mutant::I686AddNoCarry | Mutant::I686WideShiftNoWordFixup => &[I686],
             Mutant::Aarch64NarrowParamNotExtended
             | Mutant::Aarch64DivZeroNoTrap
-            | Mutant::Aarch64WideImmediateTruncated => &[Aarch64],
+            | Mutant::Aarch64WideImmediateTruncated
+            | Mutant::Aarch64UnsignedToFloatSigned
+            | Mutant::Aarch64FcmpOltAsLt => &[Aarch64],
             Mutant::Riscv64NarrowParamNotExtended
             | Mutant::Riscv64DivZeroNoTrap
             | Mutant::Riscv64LuiNoRounding
-            | Mutant::Riscv64I32AddNotWord => &[Riscv64],
+            | Mutant::Riscv64I32AddNotWord
+            | Mutant::Riscv64UnsignedToFloatSigned
+            | Mutant::Riscv64FleAsFlt => &[Riscv64],
             Mutant::PhiElimNoTemporaries
             | Mutant::PhiElimNoTrampoline
             | Mutant::PhiElimRepeatedTargetOnce
@@ -306,7 +331,9 @@ impl Mutant {
         Mutant::ALL.iter().copied().find(|m| m.name() == name)
     }
 
+    /// The active set is one `u64` mask: at most 64 seeded bugs (checked at compile time).
     fn bit(self) -> u64 {
+        const _: () = assert!(Mutant::ALL.len() <= 64, "the active-mutant mask holds 64");
         1 << (self as u32)
     }
 }

@@ -53,6 +53,11 @@ fn unary_ops_comparisons_casts_selects_and_switches_at_every_width() {
 }
 
 #[test]
+fn every_float_operation_predicate_and_conversion_computes_what_ir_eval_computes() {
+    native_support::every_float_operation_predicate_and_conversion(TARGET);
+}
+
+#[test]
 fn frames_stack_arguments_and_memcpy_of_every_size() {
     native_support::frames_stack_arguments_and_memcpy_of_every_size(TARGET);
 }
@@ -164,5 +169,29 @@ fn seeded_backend_bugs_change_what_runs() {
     for (mutant, text, c, right) in cases {
         let c_sources: Vec<&Path> = c.into_iter().collect();
         seeded_bug_changes_what_runs(TARGET, mutant, text, &c_sources, right, &RegallocMode::ALL);
+    }
+}
+
+/// Each AArch64 float mutant changes what a program computes, and the correct backend
+/// computes the hand-worked value: the u64 2^64 - 1 converts to the double 2^64
+/// (`scvtf` reads it as -1), and `nan olt 1.0` is false (`lt` holds for unordered
+/// operands).
+#[test]
+fn seeded_float_bugs_change_what_runs() {
+    require_toolchain(TARGET);
+    let from_unsigned = "func noinline @u(u64) -> f64 {\n.LBB0:\n    %0 = paramref 0, u64\n    \
+        %1 = cast u64 %0 to f64\n    ret f64 %1\n}\n\
+        func @main() -> i32 {\n.LBB1:\n    %0 = call f64 @u(u64 18446744073709551615)\n    \
+        %1 = fcmp oeq f64 %0, 18446744073709551616.0\n    %2 = cast i8 %1 to i32\n    ret i32 %2\n}\n";
+    let less_than = "func noinline @lt(f64, f64) -> i32 {\n.LBB0:\n    %0 = paramref 0, f64\n    \
+        %1 = paramref 1, f64\n    %2 = fcmp olt f64 %0, %1\n    %3 = cast i8 %2 to i32\n    \
+        ret i32 %3\n}\n\
+        func @main() -> i32 {\n.LBB1:\n    %0 = call i32 @lt(f64 nan, f64 1.0)\n    \
+        %1 = add i32 %0, 1\n    ret i32 %1\n}\n";
+    for (mutant, text) in [
+        (Mutant::Aarch64UnsignedToFloatSigned, from_unsigned),
+        (Mutant::Aarch64FcmpOltAsLt, less_than),
+    ] {
+        seeded_bug_changes_what_runs(TARGET, mutant, text, &[], "1", &RegallocMode::ALL);
     }
 }

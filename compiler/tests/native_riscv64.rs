@@ -55,6 +55,11 @@ fn unary_ops_comparisons_casts_selects_and_switches_at_every_width() {
 }
 
 #[test]
+fn every_float_operation_predicate_and_conversion_computes_what_ir_eval_computes() {
+    native_support::every_float_operation_predicate_and_conversion(TARGET);
+}
+
+#[test]
 fn frames_stack_arguments_and_memcpy_of_every_size() {
     native_support::frames_stack_arguments_and_memcpy_of_every_size(TARGET);
 }
@@ -359,4 +364,26 @@ fn seeded_backend_bugs_change_what_runs() {
 #[test]
 fn a_real_segfault_in_a_forked_case_is_reported_after_its_rerun() {
     native_support::forking_driver::a_real_segfault_is_reported_after_its_rerun(TARGET);
+}
+
+/// Each riscv64 float mutant changes what a program computes, and the correct backend
+/// computes the hand-worked value: the u64 2^64 - 1 converts to the double 2^64
+/// (`fcvt.d.l` reads it as -1), and 1.0 ole 1.0 holds (flt would say no).
+#[test]
+fn seeded_float_bugs_change_what_runs() {
+    require_toolchain(TARGET);
+    let from_unsigned = "func noinline @u(u64) -> f64 {\n.LBB0:\n    %0 = paramref 0, u64\n    \
+        %1 = cast u64 %0 to f64\n    ret f64 %1\n}\n\
+        func @main() -> i32 {\n.LBB1:\n    %0 = call f64 @u(u64 18446744073709551615)\n    \
+        %1 = fcmp oeq f64 %0, 18446744073709551616.0\n    %2 = cast i8 %1 to i32\n    ret i32 %2\n}\n";
+    let less_equal = "func noinline @le(f64, f64) -> i32 {\n.LBB0:\n    %0 = paramref 0, f64\n    \
+        %1 = paramref 1, f64\n    %2 = fcmp ole f64 %0, %1\n    %3 = cast i8 %2 to i32\n    \
+        ret i32 %3\n}\n\
+        func @main() -> i32 {\n.LBB1:\n    %0 = call i32 @le(f64 1.0, f64 1.0)\n    ret i32 %0\n}\n";
+    for (mutant, text, right) in [
+        (Mutant::Riscv64UnsignedToFloatSigned, from_unsigned, "1"),
+        (Mutant::Riscv64FleAsFlt, less_equal, "1"),
+    ] {
+        seeded_bug_changes_what_runs(TARGET, mutant, text, &[], right, &RegallocMode::ALL);
+    }
 }

@@ -99,6 +99,26 @@ pub fn collect_slots(
     alloc: &super::regalloc::Allocation,
     rules: &FrameRules,
 ) -> Result<FrameSlots, super::BackendError> {
+    let positional = vec![true; rules.arg_regs];
+    let stack_slots = |inst: &crate::ir::Inst| match inst {
+        crate::ir::Inst::Call { args, .. } => args.len().saturating_sub(rules.arg_regs),
+        _ => 0,
+    };
+    collect_slots_with(func, alloc, rules, &positional, &stack_slots)
+}
+
+/// [`collect_slots`] for a target whose argument registers do not follow the argument's
+/// position alone (separate float argument registers): `in_register[i]` says whether
+/// parameter `i` arrives in a register (it gets a home when a `paramref` reads it; a
+/// parameter beyond the slice never does), and `stack_slots(call)` how many 8-byte
+/// outgoing stack slots a call's arguments take.
+pub fn collect_slots_with(
+    func: &crate::ir::IrFunction,
+    alloc: &super::regalloc::Allocation,
+    rules: &FrameRules,
+    in_register: &[bool],
+    stack_slots: &dyn Fn(&crate::ir::Inst) -> usize,
+) -> Result<FrameSlots, super::BackendError> {
     use crate::ir::Inst;
     let error = |inst: Option<&Inst>, message: String| {
         super::BackendError::new(rules.target, func, inst, message)
@@ -106,7 +126,7 @@ pub fn collect_slots(
     let mut slots: Vec<SlotShape> = Vec::new();
     let mut alloca_slots = rustc_hash::FxHashMap::default();
     let mut outgoing_args = 0usize;
-    let mut referenced_params = vec![false; rules.arg_regs];
+    let mut referenced_params = vec![false; in_register.len()];
     for (b, block) in func.blocks.iter().enumerate() {
         for inst in &block.insts {
             match inst {
@@ -144,8 +164,8 @@ pub fn collect_slots(
                         *r = true;
                     }
                 }
-                Inst::Call { args, .. } => {
-                    outgoing_args = outgoing_args.max(args.len().saturating_sub(rules.arg_regs));
+                Inst::Call { .. } => {
+                    outgoing_args = outgoing_args.max(stack_slots(inst));
                 }
                 _ => {}
             }
@@ -153,9 +173,9 @@ pub fn collect_slots(
     }
     let spill_base = slots.len();
     slots.extend(alloc.spill_slots.iter().copied());
-    let mut homes = vec![None; rules.arg_regs];
+    let mut homes = vec![None; in_register.len()];
     for (i, referenced) in referenced_params.iter().enumerate() {
-        if *referenced {
+        if *referenced && in_register[i] {
             homes[i] = Some(slots.len());
             slots.push(SlotShape { size: 8, align: 8 });
         }

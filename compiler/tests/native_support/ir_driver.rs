@@ -20,7 +20,7 @@ use super::corpus::corpus_files;
 use super::forking_driver::{forking_limit, forking_main, split_runs, CaseRun, FORKING_INCLUDES};
 use super::phicc::assemble;
 use super::process::{assert_no_problems, on_two_threads};
-use super::run_lines::{run_lines, Expect, RunLine};
+use super::run_lines::{run_lines, value_bits, Expect, RunLine};
 use super::toolchain::{gcc, require_toolchain, run_binary_for};
 use compiler::backend::{RegallocMode, Target};
 use compiler::ir::{Callee, GlobalInit, GlobalItem, Inst, IrModule, IrType};
@@ -111,8 +111,8 @@ fn callee_name(line: &RunLine) -> &str {
 /// A C program that makes each call of `lines` in a child process of its own
 /// ([`forking_main`]); the child prints `result N` (the value as a `long long`; pointers
 /// zero-extended) or `result void` on stderr when the call returns.
-pub fn c_driver(module: &IrModule, lines: &[RunLine]) -> Result<String, String> {
-    let mut text = String::from(FORKING_INCLUDES);
+pub fn c_driver(module: &IrModule, lines: &[RunLine], target: Target) -> Result<String, String> {
+    let mut text = format!("{FORKING_INCLUDES}#include <string.h>\n");
     let mut declared = std::collections::HashSet::new();
     let mut cases = String::new();
     for (i, line) in lines.iter().enumerate() {
@@ -137,18 +137,32 @@ pub fn c_driver(module: &IrModule, lines: &[RunLine]) -> Result<String, String> 
                 c_type(f.ret)
             );
         }
+        let ptr_bytes = target.sizeof_pointer();
         let args: Vec<String> = f
             .params
             .iter()
             .zip(&line.args)
-            .map(|(t, a)| c_value(*t, *a as u64))
-            .collect();
+            .map(|(t, a)| {
+                value_bits(*t, a, ptr_bytes)
+                    .map(|bits| c_value(*t, bits))
+                    .map_err(|e| format!("{}: {e}", line.text))
+            })
+            .collect::<Result<_, _>>()?;
+        if let Expect::Returns(v) = &line.expect {
+            value_bits(f.ret, v, ptr_bytes).map_err(|e| format!("{}: {e}", line.text))?;
+        }
         let call = format!("{c_name}({})", args.join(", "));
         let report = match f.ret {
             IrType::Void => format!("{call}; fprintf(stderr, \"result void\\n\");"),
             IrType::Ptr => format!(
                 "long long r = (long long)(unsigned long){call}; \
                  fprintf(stderr, \"result %lld\\n\", r);"
+            ),
+            // A float result's bits, zero-extended (never a conversion).
+            IrType::F32 | IrType::F64 => format!(
+                "{} f = {call}; unsigned long long r = 0; memcpy(&r, &f, sizeof f); \
+                 fprintf(stderr, \"result %lld\\n\", (long long)r);",
+                c_type(f.ret)
             ),
             _ => {
                 format!("long long r = (long long){call}; fprintf(stderr, \"result %lld\\n\", r);")
@@ -173,10 +187,10 @@ fn line_holds(line: &RunLine, ret: IrType, target: Target, got: &CaseRun) -> boo
     };
     let result = got.result.as_deref();
     let ok = match &line.expect {
-        Expect::Returns(v) => {
-            let want = ret.canonicalize(*v as u64, ptr_size) as i64;
-            status == "0" && result == Some(want.to_string().as_str())
-        }
+        Expect::Returns(v) => match value_bits(ret, v, ptr_size) {
+            Ok(bits) => status == "0" && result == Some((bits as i64).to_string().as_str()),
+            Err(_) => false,
+        },
         Expect::ReturnsVoid => status == "0" && result == Some("void"),
         Expect::Exits(code) => status == code.to_string() && result.is_none(),
         Expect::Signal(sig) => status == format!("signal {sig}"),
@@ -215,9 +229,10 @@ fn float_refusal_problems(
 pub fn check_ir_file(target: Target, file: &Path) -> Result<Vec<String>, String> {
     let src = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
     let module = compiler::ir::text::parse_module(&src).map_err(|e| e.to_string())?;
-    // No backend compiles floats yet: each must refuse them with its clear error (the
-    // oracle checks these files' run lines at every stage in the fuzz crate's tests).
-    if compiler::backend::float_gate::module_uses_float(&module) {
+    // A backend without floats must refuse them with its clear error (the oracle checks
+    // these files' run lines at every stage in the fuzz crate's tests); the others run
+    // them like any file.
+    if compiler::backend::float_gate::native_refuses(&module, target) {
         let module = run_pipeline(module, &PipelineOptions::default(), &mut |_, _| {})
             .map_err(|e| e.to_string())?;
         return Ok(float_refusal_problems(target, file, &module));
@@ -231,7 +246,7 @@ pub fn check_ir_file(target: Target, file: &Path) -> Result<Vec<String>, String>
     prepare_for_driver(&mut module);
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     let (c, o) = (dir.path().join("driver.c"), dir.path().join("driver.o"));
-    std::fs::write(&c, c_driver(&module, &lines)?).map_err(|e| e.to_string())?;
+    std::fs::write(&c, c_driver(&module, &lines, target)?).map_err(|e| e.to_string())?;
     gcc(target, &["-O0", "-w", "-c"], &[&c], &o)?;
     let mut problems = Vec::new();
     for mode in RegallocMode::ALL {

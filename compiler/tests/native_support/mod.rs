@@ -22,6 +22,7 @@
 pub mod gcc_cross;
 
 pub mod corpus;
+pub mod float_ops;
 pub mod forking_driver;
 pub mod frames;
 pub mod ir_driver;
@@ -33,6 +34,7 @@ pub mod toolchain;
 pub mod traps;
 
 pub use corpus::{corpus_c_runs_like_gcc, csmith_programs_run_like_gcc};
+pub use float_ops::every_float_operation_predicate_and_conversion;
 pub use frames::frames_stack_arguments_and_memcpy_of_every_size;
 pub use ir_driver::corpus_ir_run_lines_hold;
 pub use ops::{

@@ -49,6 +49,9 @@ pub fn toolchain(target: Target) -> Toolchain {
     };
     let link_flags: &[&str] = match target {
         Target::Riscv64 => &[],
+        // gold's Cortex-A53 erratum 843419 rewrite (which Debian's gcc asks for) dies
+        // with an internal error on some layouts; qemu needs no erratum fix.
+        Target::Aarch64 => &["-fuse-ld=gold", "-mno-fix-cortex-a53-843419"],
         _ => &["-fuse-ld=gold"],
     };
     Toolchain {

@@ -57,7 +57,11 @@ pub fn ir_native_rows(
     if plan.is_empty() {
         return Ok((stages, rows, notes));
     }
-    if compiler::backend::float_gate::module_uses_float(module) {
+    if plan
+        .stages
+        .iter()
+        .all(|s| compiler::backend::float_gate::native_refuses(module, s.target))
+    {
         notes.push(format!(
             "native stages skipped: {}",
             crate::native::ir_program::FLOAT_UNSUPPORTED

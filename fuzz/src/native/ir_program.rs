@@ -124,7 +124,7 @@ pub fn run_ir_stage(
 ) -> Result<IrStageResult, String> {
     // Until the backends select float instructions, a float program has no native verdict
     // (counted as discarded, never a finding: the refusal is known and intended).
-    if compiler::backend::float_gate::module_uses_float(module) {
+    if compiler::backend::float_gate::native_refuses(module, stage.target) {
         return Ok(IrStageResult::Discarded(FLOAT_UNSUPPORTED.to_string()));
     }
     let mut renamed = module.clone();

@@ -145,8 +145,19 @@ pub fn build(target: Target, sources: &[Source], cfg: &BuildConfig) -> Result<Bu
         ))
     })?;
     let gold = gold_flag(gcc);
+    // gold's Cortex-A53 erratum 843419 rewrite (which Debian's gcc asks for) dies with an
+    // internal error on some layouts ("try_fix_erratum_843419_optimized"); qemu needs no
+    // erratum fix.
+    let no_erratum_fix = (gold.is_some() && target == Target::Aarch64)
+        .then(|| "-mno-fix-cortex-a53-843419".to_string());
     let cfg = BuildConfig {
-        extra_flags: cfg.extra_flags.iter().cloned().chain(gold).collect(),
+        extra_flags: cfg
+            .extra_flags
+            .iter()
+            .cloned()
+            .chain(gold)
+            .chain(no_erratum_fix)
+            .collect(),
         ..cfg.clone()
     };
     build_with(&driver, true, sources, &cfg)

@@ -40,12 +40,15 @@
 //!   register x11 ([`FRAME_SCRATCH`]), which nothing else uses between the address
 //!   computation and the access.
 
+use super::float::prec;
+use super::float_abi::{self, ArgSlot};
+use super::float_inst::{FInst, VReg};
 use super::imm::{add_sub_imm, mov_sequence};
 use super::inst::{Inst, Mem, Op3, OpImm, Reg, Width};
 use super::isel::{Selector, S0, S1};
 use super::AARCH64;
 use crate::abi_intrinsics::{AbiHi, AbiSret};
-use crate::backend::frame::{collect_slots, FrameLayout, FrameRules, FrameSlots};
+use crate::backend::frame::{collect_slots_with, FrameLayout, FrameRules, FrameSlots};
 use crate::backend::parallel_move::{self, Move, Source};
 use crate::backend::regalloc::{Allocation, Loc, SpillSlot};
 use crate::backend::second_result::{second_result_intrinsic, sret_intrinsic};
@@ -164,8 +167,11 @@ pub(super) struct Frame {
     alloca_slots: FxHashMap<Value, usize>,
     /// Slot index of spill slot 0 (spill slots follow in order).
     spill_base: usize,
-    /// Slot index of the home of each register parameter a `paramref` reads.
+    /// Slot index of the home of each register parameter a `paramref` reads (by
+    /// parameter index).
     homes: Vec<Option<usize>>,
+    /// Where each parameter arrives (`float_abi`).
+    params: Vec<ArgSlot>,
     /// Callee-saved registers the prologue saves, in order.
     saved: Vec<Reg>,
     /// Bytes below x29 for them (a multiple of 16).
@@ -185,17 +191,30 @@ impl Frame {
             alloca_slots,
             spill_base,
             homes,
-        } = collect_slots(
-            func,
-            alloc,
-            &FrameRules {
-                target: AARCH64,
-                arg_regs: ARG_REGS.len(),
-                max_frame: MAX_FRAME,
-                max_align: 1 << 20,
-                stack_align: STACK_ALIGN,
-            },
-        )?;
+        } = {
+            let params = float_abi::assign(func.params.iter().copied());
+            let in_register: Vec<bool> = params
+                .iter()
+                .map(|s| !matches!(s, ArgSlot::Stack(_)))
+                .collect();
+            let stack_slots = |inst: &IrInst| match inst {
+                IrInst::Call { args, .. } => float_abi::stack_slots(args.iter().map(|a| a.0)),
+                _ => 0,
+            };
+            collect_slots_with(
+                func,
+                alloc,
+                &FrameRules {
+                    target: AARCH64,
+                    arg_regs: ARG_REGS.len(),
+                    max_frame: MAX_FRAME,
+                    max_align: 1 << 20,
+                    stack_align: STACK_ALIGN,
+                },
+                &in_register,
+                &stack_slots,
+            )?
+        };
         let realign = (layout.max_align > STACK_ALIGN).then_some(layout.max_align);
         let saved: Vec<Reg> = alloc.used_callee_saved.iter().map(|&p| Reg(p.0)).collect();
         let save_area = (8 * saved.len() as u32).div_ceil(16) * 16;
@@ -204,6 +223,7 @@ impl Frame {
             alloca_slots,
             spill_base,
             homes,
+            params: float_abi::assign(func.params.iter().copied()),
             saved,
             save_area,
             realign,
@@ -228,15 +248,24 @@ impl Frame {
     }
 
     /// Where parameter `index`'s incoming value is: its home slot (register parameters,
-    /// from sp) or the caller's outgoing area (the ninth and later, from x29).
+    /// from sp) or the caller's outgoing area (stack parameters, from x29).
     pub(super) fn param_location(&self, index: u32) -> Option<(Reg, i64)> {
         let index = index as usize;
-        if index < ARG_REGS.len() {
-            self.homes[index].map(|s| (Reg::SP, self.slot_offset(s)))
-        } else {
-            let k = (index - ARG_REGS.len()) as i64;
-            Some((Reg::FP, 16 + 8 * k))
+        match self.params.get(index)? {
+            ArgSlot::Stack(k) => Some((Reg::FP, 16 + 8 * *k as i64)),
+            _ => self.homes[index].map(|s| (Reg::SP, self.slot_offset(s))),
         }
+    }
+
+    /// How many x registers, v registers and stack slots the named parameters take
+    /// (`va_start`).
+    pub(super) fn named_slots(&self) -> (usize, usize, usize) {
+        let count = |f: fn(&ArgSlot) -> bool| self.params.iter().filter(|s| f(s)).count();
+        (
+            count(|s| matches!(s, ArgSlot::Gpr(_))),
+            count(|s| matches!(s, ArgSlot::Fpr(_))),
+            count(|s| matches!(s, ArgSlot::Stack(_))),
+        )
     }
 
     /// The instructions that set up the frame and store the register parameters.
@@ -307,15 +336,23 @@ impl Frame {
                 _ => continue,
             });
         }
-        for (i, home) in self.homes.iter().enumerate() {
-            if let Some(slot) = home {
+        // Float parameters first (FP registers are never allocated, so the order does
+        // not matter for correctness; it is the design's rule), then the integer ones.
+        for floats in [true, false] {
+            for (i, home) in self.homes.iter().enumerate() {
+                let Some(slot) = home else { continue };
                 let (setup, mem) = mem_at(Reg::SP, self.slot_offset(*slot), 8);
-                out.extend(setup);
-                out.push(Inst::Store {
-                    bytes: 8,
-                    rt: ARG_REGS[i],
-                    mem,
-                });
+                match (self.params[i], floats) {
+                    (ArgSlot::Fpr(vt), true) => {
+                        out.extend(setup);
+                        out.push(Inst::Float(FInst::StoreD { vt, mem }));
+                    }
+                    (ArgSlot::Gpr(rt), false) => {
+                        out.extend(setup);
+                        out.push(Inst::Store { bytes: 8, rt, mem });
+                    }
+                    _ => {}
+                }
             }
         }
         if let Some(off) = self.va_save {
@@ -422,15 +459,26 @@ impl Selector<'_> {
         if let Callee::Indirect(fp) = callee {
             self.load_into(fp, IrType::Ptr, S1);
         }
+        let slots = float_abi::assign(args.iter().map(|a| a.0));
         // Stack arguments, each in an 8-byte slot of the outgoing area.
-        for (k, (ty, op)) in args.iter().enumerate().skip(ARG_REGS.len()) {
-            let r = self.read_or_zero(op, *ty, S0);
-            self.store_mem(8, r, Reg::SP, 8 * (k - ARG_REGS.len()) as i64);
+        for ((ty, op), slot) in args.iter().zip(&slots) {
+            if let ArgSlot::Stack(k) = slot {
+                let r = self.read_or_zero(op, *ty, S0);
+                self.store_mem(8, r, Reg::SP, 8 * *k as i64);
+            }
         }
-        // Register arguments: one parallel move.
+        // Float register arguments, through x16 into v0..v7: FP registers are never
+        // allocated, so the integer moves below cannot disturb them.
+        for ((ty, op), slot) in args.iter().zip(&slots) {
+            if let ArgSlot::Fpr(v) = slot {
+                self.fp_operand(op, *ty, *v);
+            }
+        }
+        // Integer register arguments: one parallel move.
         let mut moves: Vec<Move<MoveLoc, u64>> = Vec::new();
-        for (i, (ty, op)) in args.iter().enumerate().take(ARG_REGS.len()) {
-            let dst = MoveLoc::Reg(ARG_REGS[i]);
+        for ((ty, op), slot) in args.iter().zip(&slots) {
+            let ArgSlot::Gpr(reg) = slot else { continue };
+            let dst = MoveLoc::Reg(*reg);
             moves.push(match op {
                 IrOperand::Value(v) => Move::from_loc(dst, self.move_loc(*v)),
                 IrOperand::Const(c) => Move::from_const(dst, self.const_value(*c, *ty)),
@@ -468,6 +516,11 @@ impl Selector<'_> {
             Callee::Indirect(_) => self.push(Inst::Blr(S1)),
         }
         if let Some(d) = dest {
+            if ret.is_float() {
+                // In s0/d0: the `fmov` to a w register zero-extends an f32.
+                self.fp_result(d, prec(ret), VReg(0));
+                return Ok(());
+            }
             // AAPCS64 leaves the bits above a narrow result unspecified.
             let r = self.dest_reg(d);
             self.extend_into(ret, ARG_REGS[0], r);
@@ -483,10 +536,15 @@ impl Selector<'_> {
         }
     }
 
-    /// `ret [TYPE V]`: the value in x0 (canonical already), then the epilogue.
+    /// `ret [TYPE V]`: the value in x0 (canonical already) or, a float, in s0/d0; then
+    /// the epilogue.
     pub(super) fn select_ret(&mut self, value: Option<&(IrType, IrOperand)>) {
         if let Some((ty, op)) = value {
-            self.load_into(op, *ty, ARG_REGS[0]);
+            if ty.is_float() {
+                self.fp_operand(op, *ty, VReg(0));
+            } else {
+                self.load_into(op, *ty, ARG_REGS[0]);
+            }
         }
         for inst in self.frame.epilogue() {
             self.push(inst);

@@ -260,6 +260,7 @@ impl Printer {
             Inst::Ret => writeln!(out, "\tret"),
             Inst::Udf => writeln!(out, "\tudf #0"),
             Inst::Svc => writeln!(out, "\tsvc #0"),
+            Inst::Float(f) => writeln!(out, "\t{f}"),
         };
     }
 }

@@ -97,6 +97,14 @@ pub enum Cond {
     Hi,
     /// Unsigned higher or same.
     Hs,
+    /// Negative (after `fcmp`: less than).
+    Mi,
+    /// Positive or zero (after `fcmp`: greater, equal or unordered).
+    Pl,
+    /// Overflow (after `fcmp`: unordered).
+    Vs,
+    /// No overflow (after `fcmp`: ordered).
+    Vc,
 }
 
 impl Cond {
@@ -113,6 +121,10 @@ impl Cond {
             Cond::Hs => Cond::Lo,
             Cond::Ls => Cond::Hi,
             Cond::Hi => Cond::Ls,
+            Cond::Mi => Cond::Pl,
+            Cond::Pl => Cond::Mi,
+            Cond::Vs => Cond::Vc,
+            Cond::Vc => Cond::Vs,
         }
     }
 
@@ -128,6 +140,10 @@ impl Cond {
             Cond::Ls => "ls",
             Cond::Hi => "hi",
             Cond::Hs => "hs",
+            Cond::Mi => "mi",
+            Cond::Pl => "pl",
+            Cond::Vs => "vs",
+            Cond::Vc => "vc",
         }
     }
 }
@@ -413,6 +429,8 @@ pub enum Inst {
     Udf,
     /// `svc #0`: a Linux system call (number in x8).
     Svc,
+    /// A floating-point instruction (`super::float_inst`).
+    Float(super::float_inst::FInst),
 }
 
 impl fmt::Display for Cond {

@@ -77,7 +77,7 @@ pub(super) struct Selector<'a> {
     next_label: u32,
     /// The value the flags were last computed for by a comparison, and the condition
     /// under which it is 1: a `condbr` or `select` right after its `cmp` uses the flags.
-    flags: Option<(Value, Cond)>,
+    pub(super) flags: Option<(Value, Cond)>,
     /// Values defined only by an entry-block alloca: their stack object's offset from
     /// sp, which loads and stores through them address directly.
     stable_allocas: FxHashMap<Value, i64>,
@@ -577,6 +577,12 @@ impl<'a> Selector<'a> {
                 from,
                 src,
                 to,
+            } if from.is_float() || to.is_float() => self.select_float_cast(*dest, *from, src, *to),
+            IrInst::Cast {
+                dest,
+                from,
+                src,
+                to,
             } => {
                 let r = self.dest_reg(*dest);
                 self.load_into(src, *from, r);
@@ -585,15 +591,27 @@ impl<'a> Selector<'a> {
                 }
                 self.write_dest(*dest, r);
             }
-            IrInst::FBin { .. }
-            | IrInst::FNeg { .. }
-            | IrInst::FCmp { .. }
-            | IrInst::Bitcast { .. } => {
-                return Err(self.error(
-                    Some(inst),
-                    crate::backend::float_gate::unsupported_message(AARCH64),
-                ));
-            }
+            IrInst::FBin {
+                dest,
+                op,
+                ty,
+                lhs,
+                rhs,
+            } => self.select_fbin(*dest, *op, *ty, lhs, rhs),
+            IrInst::FNeg { dest, ty, src } => self.select_fneg(*dest, *ty, src),
+            IrInst::FCmp {
+                dest,
+                pred,
+                ty,
+                lhs,
+                rhs,
+            } => self.select_fcmp(*dest, *pred, *ty, lhs, rhs),
+            IrInst::Bitcast {
+                dest,
+                from,
+                src,
+                to,
+            } => self.select_bitcast(*dest, *from, src, *to),
             IrInst::Copy { dest, ty, src } => self.select_copy(*dest, *ty, src),
             IrInst::Select {
                 dest,

@@ -35,6 +35,9 @@
 
 mod abi;
 mod emit;
+mod float;
+mod float_abi;
+mod float_inst;
 mod imm;
 mod inst;
 mod isel;

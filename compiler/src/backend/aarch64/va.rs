@@ -7,15 +7,17 @@
 //! `__stack` to the first incoming stack slot after the named ones (x29 + 16 + 8k),
 //! `__gr_top` to the end of the x registers' part, `__gr_offs` to -8 × the x registers the
 //! unnamed arguments may use, `__vr_top` to the end of the q registers' part and
-//! `__vr_offs` to 0: no vector register is saved yet (phicc has no floating point), so a
-//! floating `va_arg` of a gcc-compiled callee reads the stack instead of stale bytes; with
-//! floats the prologue stores q0-q7 there and `__vr_offs` becomes -128.
+//! `__vr_offs` to -16 × the v registers the unnamed arguments may use: the prologue also
+//! stores q0..q7 at offsets 64..192, so a floating `va_arg` of a gcc-compiled callee given
+//! phicc's `va_list` (`vprintf("%f", ap)`) reads the double the caller passed in a v
+//! register.
 //!
-//! Invariants: the IR parameter list is x0..x7 in order then the stack slots
-//! (`lowering::abi`, NGRN = 8 fillers included), so the counts follow from its length;
-//! only scratch registers (x9, x10, x11) are written.
+//! Invariants: the named parameters' x registers, v registers and stack slots are
+//! counted by `float_abi`'s assignment (`lowering::abi`'s NGRN = 8 fillers included); only
+//! scratch registers (x9, x10, x11) are written.
 
 use super::abi::{add_offset, mov_imm, ARG_REGS, FRAME_SCRATCH};
+use super::float_inst::{FInst, VReg};
 use super::inst::{Inst, Mem, Reg};
 use super::isel::Selector;
 use crate::backend::BackendError;
@@ -26,7 +28,10 @@ const GR_BYTES: i64 = 64;
 /// Bytes of the whole save area (the q registers' part follows).
 const AREA_BYTES: i64 = 192;
 
-/// The prologue's stores of x0..x7 into the save area at `sp + off`.
+/// Bytes of one saved q register.
+const VR_BYTES: i64 = 16;
+
+/// The prologue's stores of x0..x7 and q0..q7 into the save area at `sp + off`.
 pub(super) fn save_registers(off: i64) -> Vec<Inst> {
     let mut out = add_offset(FRAME_SCRATCH, Reg::SP, off, FRAME_SCRATCH);
     for (j, pair) in ARG_REGS.chunks(2).enumerate() {
@@ -35,6 +40,13 @@ pub(super) fn save_registers(off: i64) -> Vec<Inst> {
             rt2: pair[1],
             mem: Mem::at(FRAME_SCRATCH, 16 * j as i64),
         });
+    }
+    for j in 0..4u8 {
+        out.push(Inst::Float(FInst::StpQ {
+            vt1: VReg(2 * j),
+            vt2: VReg(2 * j + 1),
+            mem: Mem::at(FRAME_SCRATCH, GR_BYTES + 2 * VR_BYTES * i64::from(j)),
+        }));
     }
     out
 }
@@ -51,11 +63,11 @@ impl Selector<'_> {
         let Some(area) = self.frame.alloca_offset(*area) else {
             return Err(self.va_error("va_start's save area is not an alloca"));
         };
-        let named = self.func.params.len();
+        let (named, named_fprs, named_stack) = self.frame.named_slots();
         let ap_reg = Reg(9);
         let tmp = Reg(10);
         self.load_into(ap, IrType::Ptr, ap_reg);
-        let stack = 16 + 8 * named.saturating_sub(ARG_REGS.len()) as i64;
+        let stack = 16 + 8 * named_stack as i64;
         let fields: [(i64, Reg, i64); 3] = [
             (0, Reg::FP, stack),
             (8, Reg::SP, area + GR_BYTES),
@@ -72,7 +84,8 @@ impl Selector<'_> {
             });
         }
         let gr_offs = -8 * (ARG_REGS.len() - named.min(ARG_REGS.len())) as i64;
-        for (field, value) in [(24, gr_offs), (28, 0)] {
+        let vr_offs = -VR_BYTES * (8 - named_fprs.min(8)) as i64;
+        for (field, value) in [(24, gr_offs), (28, vr_offs)] {
             for inst in mov_imm(tmp, u64::from(value as i32 as u32)) {
                 self.push(inst);
             }

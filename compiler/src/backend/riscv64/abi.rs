@@ -46,11 +46,13 @@
 //! - memory below sp is never used (the kernel may write there for a signal).
 
 use super::constants::materialize;
+use super::float_abi::{self, ArgSlot, VariadicCallees};
+use super::float_inst::{FInst, FReg};
 use super::inst::{fits_imm12, AluImmOp, AluOp, Inst, LoadKind, Reg, StoreKind};
 use super::isel::Selector;
 use super::RISCV64;
 use crate::abi_intrinsics::AbiHi;
-use crate::backend::frame::{collect_slots, FrameLayout, FrameRules, FrameSlots};
+use crate::backend::frame::{collect_slots_with, FrameLayout, FrameRules, FrameSlots};
 use crate::backend::parallel_move::{self, Move, Source};
 use crate::backend::regalloc::{Allocation, Loc, SpillSlot};
 use crate::backend::second_result::second_result_intrinsic;
@@ -87,8 +89,11 @@ pub(super) struct Frame {
     alloca_slots: FxHashMap<Value, usize>,
     /// Slot index of spill slot 0 (spill slots follow in order).
     spill_base: usize,
-    /// Slot index of the home of each register parameter a `paramref` reads.
+    /// Slot index of the home of each register parameter a `paramref` reads (by
+    /// parameter index).
     homes: Vec<Option<usize>>,
+    /// Where each parameter arrives (`float_abi`; all named).
+    params: Vec<ArgSlot>,
     /// Callee-saved registers the prologue saves, in order (at -24, -32, ... from s0).
     saved: Vec<Reg>,
     /// Bytes between s0 and the top of the slot area: ra, s0, the saved registers,
@@ -124,13 +129,29 @@ pub(super) fn add_offset(dst: Reg, base: Reg, offset: i64, out: &mut Vec<Inst>) 
 
 impl Frame {
     /// Lays out the frame of `func` under allocation `alloc`.
-    pub(super) fn build(func: &IrFunction, alloc: &Allocation) -> Result<Frame, BackendError> {
+    pub(super) fn build(
+        func: &IrFunction,
+        alloc: &Allocation,
+        variadic: &VariadicCallees,
+    ) -> Result<Frame, BackendError> {
+        let params = float_abi::assign(&func.params, func.params.len());
+        let in_register: Vec<bool> = params
+            .iter()
+            .map(|s| !matches!(s, ArgSlot::Stack(_)))
+            .collect();
+        let stack_slots = |inst: &IrInst| match inst {
+            IrInst::Call { callee, args, .. } => {
+                let types: Vec<IrType> = args.iter().map(|a| a.0).collect();
+                float_abi::stack_slots(&types, variadic.named(callee, types.len()))
+            }
+            _ => 0,
+        };
         let FrameSlots {
             layout,
             alloca_slots,
             spill_base,
             homes,
-        } = collect_slots(
+        } = collect_slots_with(
             func,
             alloc,
             &FrameRules {
@@ -140,6 +161,8 @@ impl Frame {
                 max_align: MAX_ALIGN,
                 stack_align: STACK_ALIGN,
             },
+            &in_register,
+            &stack_slots,
         )?;
         let realign = (layout.max_align > STACK_ALIGN).then_some(layout.max_align);
         let saved: Vec<Reg> = alloc
@@ -153,6 +176,7 @@ impl Frame {
             alloca_slots,
             spill_base,
             homes,
+            params,
             saved,
             header,
             realign,
@@ -179,14 +203,22 @@ impl Frame {
     }
 
     /// Where parameter `index`'s incoming value is (base register and offset): its home
-    /// slot (register parameters) or the caller's outgoing area (the ninth and later).
+    /// slot (register parameters) or the caller's outgoing area (stack parameters).
     pub(super) fn param_location(&self, index: u32) -> Option<(Reg, i64)> {
         let index = index as usize;
-        if index < ARG_REGS.len() {
-            self.homes[index].map(|s| (Reg::Sp, self.slot_offset(s)))
-        } else {
-            Some((Reg::S0, 8 * (index - ARG_REGS.len()) as i64))
+        match self.params.get(index)? {
+            ArgSlot::Stack(k) => Some((Reg::S0, 8 * *k as i64)),
+            _ => self.homes[index].map(|s| (Reg::Sp, self.slot_offset(s))),
         }
+    }
+
+    /// How many of the 8-byte argument slots (a0-a7, then the stack) the named
+    /// parameters take: where `va_start` finds the first unnamed argument.
+    pub(super) fn named_integer_slots(&self) -> usize {
+        self.params
+            .iter()
+            .filter(|s| !matches!(s, ArgSlot::Fpr(_)))
+            .count()
     }
 
     /// The instructions that set up the frame and store the register parameters.
@@ -231,15 +263,29 @@ impl Frame {
                 out.push(Inst::alu(AluOp::And, Reg::Sp, Reg::Sp, Reg::T6));
             }
         }
-        for (i, home) in self.homes.iter().enumerate() {
-            if let Some(slot) = home {
-                let (base, offset) = frame_address(Reg::Sp, self.slot_offset(*slot), &mut out);
-                out.push(Inst::Store {
-                    kind: StoreKind::D,
-                    src: ARG_REGS[i],
-                    base,
-                    offset,
-                });
+        // Float parameters first (the design's order; FP registers are never allocated),
+        // then the integer ones.
+        for floats in [true, false] {
+            for (i, home) in self.homes.iter().enumerate() {
+                let Some(slot) = home else { continue };
+                match (self.params[i], floats) {
+                    (ArgSlot::Fpr(fs), true) => {
+                        let (base, offset) =
+                            frame_address(Reg::Sp, self.slot_offset(*slot), &mut out);
+                        out.push(Inst::Float(FInst::StoreD { fs, base, offset }));
+                    }
+                    (ArgSlot::Gpr(src), false) => {
+                        let (base, offset) =
+                            frame_address(Reg::Sp, self.slot_offset(*slot), &mut out);
+                        out.push(Inst::Store {
+                            kind: StoreKind::D,
+                            src,
+                            base,
+                            offset,
+                        });
+                    }
+                    _ => {}
+                }
             }
         }
         out
@@ -359,17 +405,26 @@ impl Selector<'_> {
         if let Callee::Indirect(fp) = callee {
             self.load_into(fp, IrType::Ptr, Reg::T1);
         }
+        let types: Vec<IrType> = args.iter().map(|a| a.0).collect();
+        let slots = float_abi::assign(&types, self.variadic.named(callee, types.len()));
         // Stack arguments: they read their sources before any argument register changes.
-        for (k, (ty, op)) in args.iter().enumerate().skip(ARG_REGS.len()) {
+        for ((ty, op), slot) in args.iter().zip(&slots) {
+            let ArgSlot::Stack(k) = slot else { continue };
             let r = self.read(op, *ty, Reg::T0);
             let r = self.abi_extend(*ty, r, Reg::T0);
-            let offset = 8 * (k - ARG_REGS.len()) as i64;
-            self.store_mem(StoreKind::D, r, Reg::Sp, offset);
+            self.store_mem(StoreKind::D, r, Reg::Sp, 8 * *k as i64);
         }
-        // Register arguments: one parallel move (t0 breaks cycles).
+        // Float register arguments, through t0 into fa0-fa7: FP registers are never
+        // allocated, so the integer moves below cannot disturb them.
+        for ((ty, op), slot) in args.iter().zip(&slots) {
+            if let ArgSlot::Fpr(fd) = slot {
+                self.fp_operand(op, *ty, *fd);
+            }
+        }
+        // Integer register arguments: one parallel move (t0 breaks cycles).
         let mut moves: Vec<Move<Reg, ArgConst>> = Vec::new();
-        for (i, (ty, op)) in args.iter().enumerate().take(ARG_REGS.len()) {
-            let dst = ARG_REGS[i];
+        for ((ty, op), slot) in args.iter().zip(&slots) {
+            let ArgSlot::Gpr(dst) = *slot else { continue };
             let m = match op {
                 IrOperand::Value(v) => match self.alloc.loc(*v) {
                     Loc::Reg(r) => Move::from_loc(dst, Reg::from_preg(r)),
@@ -394,15 +449,20 @@ impl Selector<'_> {
                 }
             }
         }
-        for (i, (ty, _)) in args.iter().enumerate().take(ARG_REGS.len()) {
-            let r = ARG_REGS[i];
-            self.abi_extend(*ty, r, r);
+        for ((ty, _), slot) in args.iter().zip(&slots) {
+            if let ArgSlot::Gpr(r) = *slot {
+                self.abi_extend(*ty, r, r);
+            }
         }
         match callee {
             Callee::Direct(name) => self.push(Inst::Call(name.clone())),
             Callee::Indirect(_) => self.push(Inst::CallReg(Reg::T1)),
         }
         if let Some(d) = dest {
+            if ret.is_float() {
+                self.fp_result(d, ret, FReg(10));
+                return Ok(());
+            }
             // The ABI's form of a narrow result is not always phicc's (u32), and the
             // result is re-extended whatever the callee did.
             let rd = self.dest_reg(d);
@@ -426,8 +486,12 @@ impl Selector<'_> {
     /// `ret [TYPE V]`: the value in a0 in the ABI's form, then the epilogue.
     pub(super) fn select_ret(&mut self, value: Option<&(IrType, IrOperand)>) {
         if let Some((ty, op)) = value {
-            self.load_into(op, *ty, Reg::A0);
-            self.abi_extend(*ty, Reg::A0, Reg::A0);
+            if ty.is_float() {
+                self.fp_operand(op, *ty, FReg(10));
+            } else {
+                self.load_into(op, *ty, Reg::A0);
+                self.abi_extend(*ty, Reg::A0, Reg::A0);
+            }
         }
         let epilogue = self.frame.epilogue();
         for inst in epilogue {

@@ -82,6 +82,7 @@ pub fn text(inst: &Inst) -> String {
         Inst::PcrelLo { rd, rs1, label } => format!("addi {rd}, {rs1}, %pcrel_lo({label})"),
         Inst::Ecall => "ecall".into(),
         Inst::Unimp => "unimp".into(),
+        Inst::Float(f) => f.to_string(),
     }
 }
 

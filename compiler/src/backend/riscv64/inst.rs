@@ -400,6 +400,8 @@ pub enum Inst {
     Ecall,
     /// `unimp` (an illegal instruction: SIGILL).
     Unimp,
+    /// A floating-point instruction (`super::float_inst`).
+    Float(super::float_inst::FInst),
 }
 
 impl Inst {

@@ -37,6 +37,7 @@
 use super::abi::{canonical_load, frame_address, Frame};
 use super::constants;
 use super::emit::expand_far_branches;
+use super::float_abi::VariadicCallees;
 use super::inst::{fits_imm12, AluImmOp, AluOp, BranchCond, Inst, LoadKind, Reg, StoreKind};
 use super::RISCV64;
 use crate::backend::regalloc::{Allocation, Loc};
@@ -70,6 +71,8 @@ pub(super) struct Selector<'a> {
     func_index: usize,
     pub(super) alloc: &'a Allocation,
     pub(super) frame: &'a Frame,
+    /// The module's variadic callees (which call arguments are named: `float_abi`).
+    pub(super) variadic: &'a VariadicCallees,
     text: Vec<Inst>,
     rodata: Vec<Inst>,
     next_label: u32,
@@ -127,12 +130,14 @@ impl<'a> Selector<'a> {
         func_index: usize,
         alloc: &'a Allocation,
         frame: &'a Frame,
+        variadic: &'a VariadicCallees,
     ) -> Selector<'a> {
         Selector {
             func,
             func_index,
             alloc,
             frame,
+            variadic,
             text: Vec::new(),
             rodata: Vec::new(),
             next_label: 0,
@@ -447,6 +452,12 @@ impl<'a> Selector<'a> {
                 from,
                 src,
                 to,
+            } if from.is_float() || to.is_float() => self.select_float_cast(*dest, *from, src, *to),
+            IrInst::Cast {
+                dest,
+                from,
+                src,
+                to,
             } => {
                 let r = self.read(src, *from, Reg::T0);
                 let rd = self.dest_reg(*dest);
@@ -457,15 +468,27 @@ impl<'a> Selector<'a> {
                 }
                 self.write_dest(*dest, rd);
             }
-            IrInst::FBin { .. }
-            | IrInst::FNeg { .. }
-            | IrInst::FCmp { .. }
-            | IrInst::Bitcast { .. } => {
-                return Err(self.error(
-                    Some(inst),
-                    crate::backend::float_gate::unsupported_message(RISCV64),
-                ));
-            }
+            IrInst::FBin {
+                dest,
+                op,
+                ty,
+                lhs,
+                rhs,
+            } => self.select_fbin(*dest, *op, *ty, lhs, rhs),
+            IrInst::FNeg { dest, ty, src } => self.select_fneg(*dest, *ty, src),
+            IrInst::FCmp {
+                dest,
+                pred,
+                ty,
+                lhs,
+                rhs,
+            } => self.select_fcmp(*dest, *pred, *ty, lhs, rhs),
+            IrInst::Bitcast {
+                dest,
+                from,
+                src,
+                to,
+            } => self.select_bitcast(*dest, *from, src, *to),
             IrInst::Copy { dest, ty, src } => {
                 let r = self.read(src, *ty, self.dest_reg(*dest));
                 self.write_dest(*dest, r);

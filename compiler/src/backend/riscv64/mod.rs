@@ -36,6 +36,9 @@
 mod abi;
 mod constants;
 mod emit;
+mod float;
+mod float_abi;
+mod float_inst;
 mod inst;
 mod isel;
 mod va;
@@ -70,6 +73,7 @@ pub fn register_file() -> RegisterFile {
 pub fn emit_module(module: &IrModule, opts: &BackendOptions) -> Result<String, BackendError> {
     let regs = register_file();
     let mut out = String::new();
+    let variadic = float_abi::VariadicCallees::of(module);
     emit::emit_header(&mut out);
     for (index, func) in module.functions.iter().enumerate() {
         if func.blocks.is_empty() {
@@ -86,8 +90,8 @@ pub fn emit_module(module: &IrModule, opts: &BackendOptions) -> Result<String, B
             regalloc::check(func, &regs, &alloc)
                 .map_err(|e| e.into_backend_error(RISCV64, func))?;
         }
-        let frame = abi::Frame::build(func, &alloc)?;
-        let code = isel::Selector::new(func, index, &alloc, &frame).select_function()?;
+        let frame = abi::Frame::build(func, &alloc, &variadic)?;
+        let code = isel::Selector::new(func, index, &alloc, &frame, &variadic).select_function()?;
         emit::emit_function(func, &code.text, &code.rodata, &mut out);
     }
     data::emit_globals(module, RISCV64, &mut out)?;

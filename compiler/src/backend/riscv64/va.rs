@@ -8,8 +8,9 @@
 //! 2×XLEN *alignment* would start at an even register (an aligned slot); phicc has none
 //! (records aligned beyond 8 bytes are refused by `lowering::abi`).
 //!
-//! Invariants: the named parameters take the first slots in IR order, so `va_start`
-//! points at slot `params.len()`; only scratch registers are written.
+//! Invariants: the named parameters take the first slots in IR order, except named
+//! floats that found an fa register, so `va_start` points at the slot after the named
+//! parameters' integer-register and stack slots; only scratch registers are written.
 
 use super::abi::ARG_REGS;
 use super::inst::{AluImmOp, Inst, Reg, StoreKind};
@@ -47,7 +48,7 @@ impl Selector<'_> {
         let Some((_, ap)) = args.first() else {
             return Err(self.error(None, "va_start without its va_list".into()));
         };
-        let named = self.func.params.len() as i64;
+        let named = self.frame.named_integer_slots() as i64;
         let ap = self.read(ap, IrType::Ptr, Reg::T0);
         let first = -SAVE_AREA + 8 * named;
         if (-2048..2048).contains(&first) {
