@@ -26,6 +26,8 @@
 //! - `asm_stmt.rs`: `asm` statements with an empty template (optimisation barriers).
 //! - `compound_literal.rs`: `(T){ ... }` in functions.
 //! - `builtins.rs`: library functions and GNU builtins known without a declaration.
+//! - `enum_identity.rs`: which enumerated type a type name denotes (for
+//!   `__builtin_types_compatible_p`; the types themselves are integers).
 //! - `old_style.rs`: implicit `int` at file scope and old-style (K&R) definitions.
 //!
 //! Invariants:
@@ -35,9 +37,10 @@
 
 mod asm_stmt;
 mod attributes;
-mod builtins;
+pub(crate) mod builtins;
 mod compound_literal;
 mod const_eval;
+mod enum_identity;
 mod convert;
 mod decl;
 #[cfg(test)]
@@ -114,6 +117,9 @@ pub(crate) enum TagEntity {
 pub(crate) struct Scope {
     pub ordinary: HashMap<Rc<str>, OrdinaryEntity>,
     pub tags: HashMap<Rc<str>, TagEntity>,
+    /// The enumerated types declared here, by `enum TAG` and by typedef name
+    /// (`enum_identity.rs`).
+    pub enum_identities: HashMap<Rc<str>, u32>,
 }
 
 /// Per-function state while a function body is parsed.
