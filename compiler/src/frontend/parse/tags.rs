@@ -346,7 +346,10 @@ impl Parser<'_> {
                 return Err(self.error_expected("'{'"));
             };
             return match self.lookup_tag(&name).cloned() {
-                Some(TagEntity::Enum(t)) => Ok((t, true)),
+                Some(TagEntity::Enum(t)) => {
+                    self.decl.enum_spec_identity = self.tag_enum_identity(&name);
+                    Ok((t, true))
+                }
                 Some(TagEntity::Record(_)) => {
                     Err(self.error_at(loc, format!("'{name}' defined as wrong kind of tag")))
                 }
@@ -357,6 +360,7 @@ impl Parser<'_> {
                     self.decl
                         .forward_enums
                         .insert((name.to_string(), self.scopes.len()));
+                    self.decl.enum_spec_identity = Some(self.new_enum_identity(Some(&name)));
                     self.declare_tag(name, TagEntity::Enum(t.clone()));
                     Ok((t, true))
                 }
@@ -433,6 +437,18 @@ impl Parser<'_> {
                 );
             }
         }
+        let forward = tag.as_ref().and_then(|(name, _)| {
+            let key = (name.to_string(), self.scopes.len());
+            if self.decl.forward_enums.contains(&key) {
+                self.tag_enum_identity(name)
+            } else {
+                None
+            }
+        });
+        self.decl.enum_spec_identity = Some(match forward {
+            Some(id) => id,
+            None => self.new_enum_identity(tag.as_ref().map(|(n, _)| &**n)),
+        });
         if let Some((name, _)) = tag {
             self.decl
                 .forward_enums
