@@ -27,6 +27,7 @@ use super::builder::exact;
 use super::expr::RVal;
 use super::function::{FnLower, Res};
 use crate::frontend::ast::Expr;
+use crate::frontend::types::{QualType, Type};
 use crate::ir::{BinOp, CmpPred, Inst, IrType, Operand, Terminator};
 
 /// A builtin the lowering computes.
@@ -69,9 +70,11 @@ impl LoweredBuiltin {
 }
 
 /// Whether a direct call to the lowered builtin `name` calls the unit's own function
-/// instead (gcc -O0, checked with gcc 12: a `static` definition, or one whose type is not
-/// the builtin's prototype, replaces the builtin; a compatible external definition does
-/// not, and a call through a pointer always reaches the definition).
+/// instead (gcc -O0, checked with gcc 12: a `static` definition, or one whose parameter
+/// or result types differ from the builtin's prototype, replaces the builtin; a matching
+/// external definition does not). gcc matches the types by machine mode, so `long
+/// labs(int)` matches on i686 (where both are 32-bit) and not on LP64: the types are
+/// compared as IR types here, which are exactly width and signedness.
 pub(crate) fn program_overrides(ctx: &super::ModuleCtx, name: &str) -> bool {
     let Some(def) = ctx.definition(name) else {
         return false;
@@ -79,8 +82,10 @@ pub(crate) fn program_overrides(ctx: &super::ModuleCtx, name: &str) -> bool {
     let Some(proto) = crate::frontend::parse::builtins::lowered_prototype(name) else {
         return true;
     };
-    let same =
-        |a: &crate::frontend::types::QualType, b: &crate::frontend::types::QualType| a.ty == b.ty;
+    let ir = |t: &Type| super::types::scalar_type(ctx.target, t).ok();
+    let same = |a: &QualType, b: &QualType| {
+        a.ty == b.ty || ir(&a.ty).is_some_and(|x| Some(x) == ir(&b.ty))
+    };
     def.is_static
         || def.ty.variadic != proto.variadic
         || !same(&def.ty.ret, &proto.ret)
