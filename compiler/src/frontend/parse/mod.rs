@@ -29,6 +29,8 @@
 //! - `enum_identity.rs`: which enumerated type a type name denotes (for
 //!   `__builtin_types_compatible_p`; the types themselves are integers).
 //! - `old_style.rs`: implicit `int` at file scope and old-style (K&R) definitions.
+//! - `stmt_expr.rs`: GNU statement expressions `({ ... })` and `a ?: b`;
+//!   `case_range.rs`: `case` values, GNU case ranges included.
 //!
 //! Invariants:
 //! - The parser never panics on any token stream; it stops at the first error and
@@ -38,6 +40,7 @@
 mod asm_stmt;
 mod attributes;
 pub(crate) mod builtins;
+mod case_range;
 mod compound_literal;
 mod const_eval;
 mod enum_identity;
@@ -55,6 +58,7 @@ mod layout;
 mod old_style;
 mod static_init;
 mod stmt;
+mod stmt_expr;
 #[cfg(test)]
 mod stmt_tests;
 mod tags;
@@ -133,6 +137,8 @@ pub(crate) struct FunctionState {
     pub num_cases: u32,
     /// Counter for the IR names of `static` locals.
     pub num_static_locals: u32,
+    /// Statement expressions around labels and `goto`s (`stmt_expr.rs`).
+    pub stmt_exprs: stmt_expr::StmtExprJumps,
 }
 
 pub(crate) struct Parser<'s> {
