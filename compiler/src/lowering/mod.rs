@@ -62,6 +62,7 @@ mod globals;
 mod goto_scopes;
 mod init;
 mod lvalue;
+mod overflow;
 mod pieces;
 mod positions;
 mod stmt;

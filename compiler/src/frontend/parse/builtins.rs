@@ -243,6 +243,7 @@ impl Parser<'_> {
     /// The builtins that are not functions, at their name (`None`: not one of them):
     ///     '__builtin_constant_p' '(' assignment-expression ')'
     ///     '__builtin_types_compatible_p' '(' type-name ',' type-name ')'
+    ///     checked arithmetic (`overflow_builtins.rs`)
     pub(crate) fn parse_special_builtin(
         &mut self,
         name: &str,
@@ -275,6 +276,9 @@ impl Parser<'_> {
                     (&QualType::new(b.ty), b_enum),
                 );
                 Ok(Some(Expr::int_lit(same as u64, Type::int(), loc)))
+            }
+            _ if super::overflow_builtins::overflow_builtin(name).is_some() => {
+                self.parse_overflow_builtin(name, loc).map(Some)
             }
             _ => Ok(None),
         }

@@ -29,6 +29,7 @@
 //! - `enum_identity.rs`: which enumerated type a type name denotes (for
 //!   `__builtin_types_compatible_p`; the types themselves are integers).
 //! - `old_style.rs`: implicit `int` at file scope and old-style (K&R) definitions.
+//! - `overflow_builtins.rs`: `__builtin_{add,sub,mul}_overflow` and their `_p` forms.
 //! - `stmt_expr.rs`: GNU statement expressions `({ ... })` and `a ?: b`;
 //!   `case_range.rs`: `case` values, GNU case ranges included.
 //!
@@ -56,11 +57,14 @@ mod init;
 mod int_const_type;
 mod layout;
 mod old_style;
+pub(crate) mod overflow_builtins;
 mod static_init;
 mod stmt;
 mod stmt_expr;
 #[cfg(test)]
 mod stmt_tests;
+#[cfg(test)]
+mod gnu_tests;
 mod tags;
 mod type_name;
 pub(crate) mod va_builtins;
