@@ -259,6 +259,7 @@ impl Parser<'_> {
         let spec = self.parse_decl_specs(SpecContext::SpecifierQualifierList)?;
         let d = self.parse_declarator(DeclaratorKind::Abstract)?;
         let ty = self.apply_declarator(spec.ty.clone(), &d)?;
+        let ty = self.apply_mode(ty, &spec.attrs, spec.loc)?;
         self.decl.type_name_enum_identity = spec.enum_identity.filter(|_| ty.ty == spec.ty.ty);
         Ok(ty)
     }
@@ -303,6 +304,7 @@ impl Parser<'_> {
             last_initialized = self.is_punct(Punct::Assign);
             let ty = self.apply_declarator(spec.ty.clone(), &d)?;
             let (name, loc) = self.declarator_name(&d)?;
+            let ty = self.apply_mode(ty, &attrs, loc)?;
             if let Type::Function(fty) = &ty.ty {
                 let identifier_list = matches!(
                     d.derivations.last(),
@@ -801,6 +803,7 @@ impl Parser<'_> {
             last_initialized = self.is_punct(Punct::Assign);
             let ty = self.apply_declarator(spec.ty.clone(), &d)?;
             let (name, loc) = self.declarator_name(&d)?;
+            let ty = self.apply_mode(ty, &attrs, loc)?;
             if self.is_punct(Punct::LBrace) && matches!(ty.ty, Type::Function(_)) {
                 return Err(self.error_at(loc, "nested functions are not supported"));
             }

@@ -685,8 +685,11 @@ impl Parser<'_> {
             let ploc = self.loc();
             let spec = self.parse_decl_specs(SpecContext::Parameter)?;
             let d = self.parse_declarator(DeclaratorKind::Either)?;
-            let _ = self.parse_declarator_suffix_attrs()?;
+            let mut attrs = self.parse_declarator_suffix_attrs()?;
+            attrs.merge(spec.attrs);
+            attrs.merge(d.attrs);
             let ty = self.apply_declarator(spec.ty.clone(), &d)?;
+            let ty = self.apply_mode(ty, &attrs, d.loc)?;
             if ty.ty == Type::Void && d.name.is_none() && d.derivations.is_empty() {
                 if !params.is_empty() || saw_void || !self.is_punct(Punct::RParen) {
                     return Err(self.error_at(ploc, "'void' must be the only parameter"));

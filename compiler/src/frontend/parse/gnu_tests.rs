@@ -1,5 +1,5 @@
 //! Tests of the GNU C extensions' diagnostics (statement expressions, case ranges,
-//! checked arithmetic builtins): gcc 12's message and column for the same source
+//! checked arithmetic builtins, the `mode` attribute): gcc 12's message and column for the same source
 //! (`gcc -std=gnu11 -fsyntax-only`), and the jumps out of a statement expression that
 //! gcc accepts. The behaviour is tested by `corpus/c/gnu_*.c` against gcc's output.
 
@@ -61,6 +61,20 @@ fn gnu_extension_errors_are_gcc_worded_and_located() {
         (
             "int main(void) { return __builtin_add_overflow_p(1, 2, (_Bool)0); }",
             "t.c:1:56: error: argument 3 in call to function '__builtin_add_overflow_p' has boolean type",
+        ),
+        // gcc's message; gcc places it at the declaration (1:1), phicc at the mode name.
+        (
+            "typedef int t __attribute__((mode(XY)));",
+            "t.c:1:35: error: unknown machine mode 'XY'",
+        ),
+        // phicc's own errors (gcc has __int128 for TI and other meanings on pointers).
+        (
+            "typedef int t __attribute__((mode(TI)));",
+            "t.c:1:35: error: the machine mode 'TI' is not supported by phicc",
+        ),
+        (
+            "int *p __attribute__((mode(DI)));",
+            "t.c:1:6: error: the 'mode' attribute on a type other than an integer is not supported by phicc",
         ),
         (
             "int main(void) { break; }",

@@ -12,7 +12,8 @@
 //!   names, typedefs, function definitions, linkage and redeclaration merging.
 //! - `declarator.rs`: declaration specifiers and declarators (the types they build).
 //! - `tags.rs`: struct / union / enum specifiers, members, bit-fields, enumerators.
-//! - `attributes.rs`: `__attribute__`, `__asm__` labels and `#pragma pack`.
+//! - `attributes.rs`: `__attribute__`, `__asm__` labels and `#pragma pack`;
+//!   `mode_attr.rs`: the `mode` attribute's integer types.
 //! - `layout.rs`: record layout (sizes, alignment, bit-fields, packing) per target.
 //! - `init.rs`: initializers (brace lists, designators, string literals) for locals
 //!   (`ast::Initializer`) and for static objects; `static_init.rs` turns the latter
@@ -56,6 +57,7 @@ mod expr_tests;
 mod init;
 mod int_const_type;
 mod layout;
+mod mode_attr;
 mod old_style;
 pub(crate) mod overflow_builtins;
 mod static_init;

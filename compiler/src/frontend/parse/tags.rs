@@ -195,6 +195,7 @@ impl Parser<'_> {
                 };
                 let name = d.as_ref().and_then(|d| d.name.clone());
                 let loc = name.as_ref().map_or(mloc, |n| n.1);
+                let ty = self.apply_mode(ty, &mattrs, loc)?;
                 let shown = name
                     .as_ref()
                     .map_or_else(|| "<anonymous>".to_string(), |n| n.0.to_string());
