@@ -86,7 +86,7 @@ impl FnLower<'_, '_> {
                 cases,
                 ranges,
                 default,
-            } => self.switch(cond, body, (cases, ranges), *default),
+            } => self.switch(cond, body, cases, ranges, *default),
             Stmt::Case(..) | Stmt::Label(..) | Stmt::Goto(_) | Stmt::Break | Stmt::Continue => {
                 self.label_or_jump(s)
             }

@@ -21,7 +21,8 @@ impl FnLower<'_, '_> {
         &mut self,
         cond: &Expr,
         body: &Stmt,
-        (cases, ranges): (&[(u64, CaseId)], &[(u64, u64, CaseId)]),
+        cases: &[(u64, CaseId)],
+        ranges: &[(u64, u64, CaseId)],
         default: Option<CaseId>,
     ) -> Res<()> {
         let (v, ty) = self.scalar(cond)?;
