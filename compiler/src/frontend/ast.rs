@@ -214,6 +214,15 @@ pub enum ExprKind {
         args: Vec<Expr>,
         fn_ty: Rc<FunctionType>,
     },
+    /// A GNU statement expression `({ block-item* })` (`parse/stmt_expr.rs`): `body` is a
+    /// block with its own scope, and `value`, the block's last item when that is an
+    /// expression statement, is evaluated last inside that scope; the whole expression
+    /// has `value`'s value and (unqualified, lvalue-converted) type, or is `void` without
+    /// one. Not an lvalue. No `goto` or `case` label outside it targets a label inside.
+    StmtExpr {
+        body: Vec<Stmt>,
+        value: Option<Box<Expr>>,
+    },
 }
 
 /// How a local object (or a compound member) is initialized.
@@ -269,11 +278,14 @@ pub enum Stmt {
         body: Box<Stmt>,
     },
     /// `cond` is promoted; `cases` lists each `case` label's value (converted to the
-    /// promoted type, bits truncated to its width) and id; values are distinct.
+    /// promoted type, bits truncated to its width) and id; `ranges` each GNU case range
+    /// `case lo ... hi:` (both bounds so converted, `lo <= hi` in the promoted type's
+    /// signedness); no value is in two of them.
     Switch {
         cond: Expr,
         body: Box<Stmt>,
         cases: Vec<(u64, CaseId)>,
+        ranges: Vec<(u64, u64, CaseId)>,
         default: Option<CaseId>,
     },
     /// A `case`/`default` label (of the innermost enclosing `Switch`) on a statement.

@@ -9,8 +9,10 @@
 //!
 //! Invariants:
 //! - [`LoweredBuiltin::by_name`] lists exactly the names `frontend::parse::builtins`
-//!   marks as lowered; a call is lowered here only when the unit does not define a
-//!   function of that name (a program's own `abs` wins).
+//!   marks as lowered; a direct call is lowered here unless [`program_overrides`] the
+//!   name: gcc's rule, which computes `llabs(x)` as the builtin even in a unit that
+//!   defines its own `llabs` (c-torture `20021127-1.c`), and calls the program's function
+//!   only when that definition is `static` or has another type than the builtin's.
 //! - The arguments arrive converted to the builtin's prototype (the parser did it); their
 //!   IR width (32 or 64 bits; `long` is 32 on i686) chooses the computation. A call whose
 //!   arguments have other widths (through a program's own unprototyped declaration) is
@@ -25,6 +27,7 @@ use super::builder::exact;
 use super::expr::RVal;
 use super::function::{FnLower, Res};
 use crate::frontend::ast::Expr;
+use crate::frontend::types::{QualType, Type};
 use crate::ir::{BinOp, CmpPred, Inst, IrType, Operand, Terminator};
 
 /// A builtin the lowering computes.
@@ -72,6 +75,35 @@ impl LoweredBuiltin {
             _ => return None,
         })
     }
+}
+
+/// Whether a direct call to the lowered builtin `name` calls the unit's own function
+/// instead (gcc -O0, checked with gcc 12: a `static` definition, or one whose parameter
+/// or result types differ from the builtin's prototype, replaces the builtin; a matching
+/// external definition does not). gcc matches the types by machine mode, so `long
+/// labs(int)` matches on i686 (where both are 32-bit) and not on LP64: the types are
+/// compared as IR types here, which are exactly width and signedness.
+pub(crate) fn program_overrides(ctx: &super::ModuleCtx, name: &str) -> bool {
+    let Some(def) = ctx.definition(name) else {
+        return false;
+    };
+    let Some(proto) = crate::frontend::parse::builtins::lowered_prototype(name) else {
+        return true;
+    };
+    let ir = |t: &Type| super::types::scalar_type(ctx.target, t).ok();
+    let same = |a: &QualType, b: &QualType| {
+        a.ty == b.ty || ir(&a.ty).is_some_and(|x| Some(x) == ir(&b.ty))
+    };
+    def.is_static
+        || def.ty.variadic != proto.variadic
+        || !same(&def.ty.ret, &proto.ret)
+        || def.ty.params.len() != proto.params.len()
+        || def
+            .ty
+            .params
+            .iter()
+            .zip(&proto.params)
+            .any(|(a, b)| !same(a, b))
 }
 
 /// The unsigned IR type of an argument's width, and the width in bits.

@@ -43,9 +43,13 @@ impl FnLower<'_, '_> {
         if let Some(name) = direct.filter(|n| super::varargs::is_va_builtin(n)) {
             return self.va_builtin(name, args, e);
         }
+        if let Some(name) = direct.filter(|n| super::overflow::is_overflow_builtin(n)) {
+            return self.overflow_builtin(name, args, e);
+        }
         if let Some(name) = direct {
             let builtin = super::builtins::LoweredBuiltin::by_name(name);
-            if let Some(b) = builtin.filter(|_| self.ctx.definition(name).is_none()) {
+            if let Some(b) = builtin.filter(|_| !super::builtins::program_overrides(self.ctx, name))
+            {
                 return self.lower_builtin(b, name, args, e);
             }
         }

@@ -120,6 +120,7 @@ impl FnLower<'_, '_> {
                 args,
                 fn_ty,
             } => self.call(callee, args, fn_ty, e),
+            ExprKind::StmtExpr { body, value } => self.stmt_expr(body, value.as_deref(), e),
         }
     }
 

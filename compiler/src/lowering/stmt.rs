@@ -84,8 +84,9 @@ impl FnLower<'_, '_> {
                 cond,
                 body,
                 cases,
+                ranges,
                 default,
-            } => self.switch(cond, body, cases, *default),
+            } => self.switch(cond, body, cases, ranges, *default),
             Stmt::Case(..) | Stmt::Label(..) | Stmt::Goto(_) | Stmt::Break | Stmt::Continue => {
                 self.label_or_jump(s)
             }

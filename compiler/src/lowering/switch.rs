@@ -7,6 +7,7 @@
 //!
 //! Invariants: case values are canonical for the IR type of the promoted controlling
 //! expression (the parser already truncated them to its width and made them distinct);
+//! GNU case ranges are tested before the terminator (`case_ranges.rs`);
 //! without `default` the switch's default edge goes to the exit; control falls from one
 //! case into the next as in C; `break` inside the body goes to the exit.
 //!
@@ -23,6 +24,7 @@ impl FnLower<'_, '_> {
         cond: &Expr,
         body: &Stmt,
         cases: &[(u64, CaseId)],
+        ranges: &[(u64, u64, CaseId)],
         default: Option<CaseId>,
     ) -> Res<()> {
         let (v, ty) = self.scalar(cond)?;
@@ -57,6 +59,7 @@ impl FnLower<'_, '_> {
             }
             v => v,
         };
+        self.case_ranges(v, ty, ranges, cond.loc)?;
         self.b.terminate(Terminator::Switch {
             ty,
             val: v,

@@ -226,6 +226,9 @@ fn collect_value(e: &Expr, out: &mut Vec<Access>) {
                 }
             }
         },
+        // A statement expression's block is full expressions (sequence points between
+        // them) that nothing here collects: it can only hide a report, never make one.
+        ExprKind::StmtExpr { .. } => {}
         ExprKind::Call { callee, args, .. } => {
             // Complete before the call (a sequence point), so before its value.
             collect_marked(callee, out, false, true);

@@ -22,12 +22,17 @@ pub(crate) struct Attrs {
     /// `aligned(N)` in bytes (the largest if repeated).
     pub aligned: Option<u64>,
     pub noinline: bool,
+    /// `mode(M)`: the integer size in bytes it gives the declared type (`mode_attr.rs`).
+    pub mode: Option<super::mode_attr::ModeBytes>,
 }
 
 impl Attrs {
     pub fn merge(&mut self, other: Attrs) {
         self.packed |= other.packed;
         self.noinline |= other.noinline;
+        if other.mode.is_some() {
+            self.mode = other.mode;
+        }
         if let Some(a) = other.aligned {
             self.aligned = Some(self.aligned.map_or(a, |b| b.max(a)));
         }
@@ -144,6 +149,13 @@ impl Parser<'_> {
                             aligned: Some(n),
                             ..Attrs::default()
                         });
+                        continue;
+                    }
+                    "mode" => {
+                        self.expect_punct(Punct::LParen)?;
+                        let (mode, loc) = self.expect_ident()?;
+                        self.expect_punct(Punct::RParen)?;
+                        attrs.mode = Some(self.mode_bytes(&mode, loc)?);
                         continue;
                     }
                     _ if IGNORED_ATTRIBUTES.contains(&bare) => {}

@@ -18,9 +18,12 @@
 //!   externals.
 //! - An unknown `__builtin_*` name is an error at its position, never an implicit
 //!   declaration (it would only fail later, in the oracle or the linker).
-//! - A program's own declaration of a name always wins over this table.
+//! - A program's own declaration of a name always wins over this table, as the callee's
+//!   type. Which code runs is the lowering's choice, gcc's rule: a direct call to a
+//!   lowered library name (`abs`, `llabs`, `ffs`, ...) is computed as the builtin even
+//!   when the unit defines that function, unless the definition is `static` or its type
+//!   differs from the prototype here ([`lowered_prototype`]; c-torture `20021127-1.c`).
 
-use super::decl::compatible;
 use super::{OrdinaryEntity, Parser};
 use crate::frontend::ast::{Expr, FunctionDecl};
 use crate::frontend::diag::Diagnostic;
@@ -158,6 +161,32 @@ pub(crate) struct KnownFunction {
     pub ty: Rc<FunctionType>,
 }
 
+/// The prototype of a function computed in IR (`LOWERED`: no `size_t` in it, so it is the
+/// same on every target), `None` for any other name.
+pub(crate) fn lowered_prototype(name: &str) -> Option<FunctionType> {
+    let (_, ret, params, variadic) = LOWERED.iter().find(|e| e.0 == name).copied()?;
+    let int = |t: CType| -> Option<QualType> {
+        Some(QualType::new(match t {
+            Void => Type::Void,
+            Int => Type::Int(IntKind::Int),
+            UInt => Type::Int(IntKind::UInt),
+            Long => Type::Int(IntKind::Long),
+            ULong => Type::Int(IntKind::ULong),
+            LongLong => Type::Int(IntKind::LongLong),
+            ULongLong => Type::Int(IntKind::ULongLong),
+            UShort => Type::Int(IntKind::UShort),
+            // Pointers and size_t: not in a library name's prototype here.
+            SizeT | Ptr | ConstPtr | Str | ConstStr => return None,
+        }))
+    };
+    Some(FunctionType {
+        ret: int(ret)?,
+        params: params.iter().map(|&p| int(p)).collect::<Option<Vec<_>>>()?,
+        variadic,
+        has_prototype: true,
+    })
+}
+
 impl Parser<'_> {
     /// The function `name` denotes without a declaration, if it is a known one.
     pub(crate) fn known_function(&self, name: &str) -> Option<KnownFunction> {
@@ -259,6 +288,7 @@ impl Parser<'_> {
     /// The builtins that are not functions, at their name (`None`: not one of them):
     ///     '__builtin_constant_p' '(' assignment-expression ')'
     ///     '__builtin_types_compatible_p' '(' type-name ',' type-name ')'
+    ///     checked arithmetic (`overflow_builtins.rs`)
     pub(crate) fn parse_special_builtin(
         &mut self,
         name: &str,
@@ -279,12 +309,21 @@ impl Parser<'_> {
                 self.bump();
                 self.expect_punct(Punct::LParen)?;
                 let a = self.parse_type_name()?;
+                let a_enum = self.decl.type_name_enum_identity;
                 self.expect_punct(Punct::Comma)?;
                 let b = self.parse_type_name()?;
+                let b_enum = self.decl.type_name_enum_identity;
                 self.expect_punct(Punct::RParen)?;
-                // Top-level qualifiers are ignored (gcc's documentation).
-                let same = compatible(&QualType::new(a.ty), &QualType::new(b.ty));
+                // Top-level qualifiers are ignored (gcc's documentation); two different
+                // enumerated types are not compatible.
+                let same = super::enum_identity::types_compatible(
+                    (&QualType::new(a.ty), a_enum),
+                    (&QualType::new(b.ty), b_enum),
+                );
                 Ok(Some(Expr::int_lit(same as u64, Type::int(), loc)))
+            }
+            _ if super::overflow_builtins::overflow_builtin(name).is_some() => {
+                self.parse_overflow_builtin(name, loc).map(Some)
             }
             _ => Ok(None),
         }

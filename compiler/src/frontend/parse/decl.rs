@@ -56,6 +56,12 @@ pub(crate) struct DeclState {
     /// Enum tags declared without a body, by (name, scope depth).
     pub forward_enums: HashSet<(String, usize)>,
     pub functions: HashMap<String, FunctionInfo>,
+    /// The next fresh enumerated-type identity (`enum_identity.rs`).
+    pub next_enum_identity: u32,
+    /// The identity of the enum specifier just parsed (`parse_enum_specifier` sets it).
+    pub enum_spec_identity: Option<u32>,
+    /// The identity of the type name just parsed (`parse_type_name` sets it).
+    pub type_name_enum_identity: Option<u32>,
 }
 
 /// Are two types compatible (C99 6.2.7), qualifiers included?
@@ -252,7 +258,10 @@ impl Parser<'_> {
     pub(crate) fn parse_type_name(&mut self) -> Result<QualType, Diagnostic> {
         let spec = self.parse_decl_specs(SpecContext::SpecifierQualifierList)?;
         let d = self.parse_declarator(DeclaratorKind::Abstract)?;
-        self.apply_declarator(spec.ty, &d)
+        let ty = self.apply_declarator(spec.ty.clone(), &d)?;
+        let ty = self.apply_mode(ty, &spec.attrs, spec.loc)?;
+        self.decl.type_name_enum_identity = spec.enum_identity.filter(|_| ty.ty == spec.ty.ty);
+        Ok(ty)
     }
 
     /// The declared name (declarators parsed with `Named` always have one).
@@ -295,6 +304,7 @@ impl Parser<'_> {
             last_initialized = self.is_punct(Punct::Assign);
             let ty = self.apply_declarator(spec.ty.clone(), &d)?;
             let (name, loc) = self.declarator_name(&d)?;
+            let ty = self.apply_mode(ty, &attrs, loc)?;
             if let Type::Function(fty) = &ty.ty {
                 let identifier_list = matches!(
                     d.derivations.last(),
@@ -326,6 +336,7 @@ impl Parser<'_> {
             match spec.storage {
                 Some(Storage::Typedef) => {
                     self.check_typedef_attrs(attrs, loc)?;
+                    self.note_typedef_enum(&name, &spec, &ty);
                     self.declare_typedef(name, loc, ty)?
                 }
                 _ => match &ty.ty {
@@ -792,12 +803,14 @@ impl Parser<'_> {
             last_initialized = self.is_punct(Punct::Assign);
             let ty = self.apply_declarator(spec.ty.clone(), &d)?;
             let (name, loc) = self.declarator_name(&d)?;
+            let ty = self.apply_mode(ty, &attrs, loc)?;
             if self.is_punct(Punct::LBrace) && matches!(ty.ty, Type::Function(_)) {
                 return Err(self.error_at(loc, "nested functions are not supported"));
             }
             match (spec.storage, &ty.ty) {
                 (Some(Storage::Typedef), _) => {
                     self.check_typedef_attrs(attrs, loc)?;
+                    self.note_typedef_enum(&name, &spec, &ty);
                     self.declare_typedef(name, loc, ty)?
                 }
                 (_, Type::Function(fty)) => {

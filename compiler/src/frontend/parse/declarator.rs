@@ -48,6 +48,8 @@ pub(crate) struct DeclSpec {
     /// The specifiers were a struct/union without tag defined right here (an anonymous
     /// member candidate).
     pub anonymous_record: bool,
+    /// The enumerated type the specifiers name, if any (`enum_identity.rs`).
+    pub enum_identity: Option<u32>,
 }
 
 impl DeclSpec {
@@ -62,6 +64,7 @@ impl DeclSpec {
             loc,
             declares_tag: false,
             anonymous_record: false,
+            enum_identity: None,
         }
     }
 }
@@ -273,6 +276,7 @@ impl Parser<'_> {
         let mut attrs = Attrs::default();
         let mut declares_tag = false;
         let mut anonymous_record = false;
+        let mut enum_identity = None;
         let mut seen_anything = false;
         loop {
             let tok = self.peek().clone();
@@ -283,6 +287,7 @@ impl Parser<'_> {
                         if let Some(super::OrdinaryEntity::Typedef(qt)) = self.lookup_ordinary(name)
                         {
                             let qt = qt.clone();
+                            enum_identity = self.typedef_enum_identity(name);
                             self.bump();
                             is_const |= qt.is_const;
                             is_volatile |= qt.is_volatile;
@@ -392,10 +397,12 @@ impl Parser<'_> {
                         Keyword::Enum => {
                             let (ty, named_or_defined) = self.parse_enum_specifier()?;
                             declares_tag |= named_or_defined;
+                            enum_identity = self.decl.enum_spec_identity.take();
                             ty
                         }
                         _ => {
                             let qt = self.parse_typeof()?;
+                            enum_identity = self.decl.type_name_enum_identity.take();
                             is_const |= qt.is_const;
                             is_volatile |= qt.is_volatile;
                             qt.ty
@@ -471,6 +478,7 @@ impl Parser<'_> {
             loc,
             declares_tag,
             anonymous_record,
+            enum_identity,
         })
     }
 
@@ -488,7 +496,9 @@ impl Parser<'_> {
         let qt = if self.is_type_name_start() {
             self.parse_type_name()?
         } else {
-            self.decl_expr()?.ty
+            let ty = self.decl_expr()?.ty;
+            self.decl.type_name_enum_identity = None;
+            ty
         };
         self.expect_punct(Punct::RParen)?;
         Ok(qt)
@@ -675,8 +685,11 @@ impl Parser<'_> {
             let ploc = self.loc();
             let spec = self.parse_decl_specs(SpecContext::Parameter)?;
             let d = self.parse_declarator(DeclaratorKind::Either)?;
-            let _ = self.parse_declarator_suffix_attrs()?;
+            let mut attrs = self.parse_declarator_suffix_attrs()?;
+            attrs.merge(spec.attrs);
+            attrs.merge(d.attrs);
             let ty = self.apply_declarator(spec.ty.clone(), &d)?;
+            let ty = self.apply_mode(ty, &attrs, d.loc)?;
             if ty.ty == Type::Void && d.name.is_none() && d.derivations.is_empty() {
                 if !params.is_empty() || saw_void || !self.is_punct(Punct::RParen) {
                     return Err(self.error_at(ploc, "'void' must be the only parameter"));

@@ -316,6 +316,9 @@ impl Parser<'_> {
                 at.loc = loc;
                 p.check_scalar(&at)?;
             }
+            if p.is_punct(Punct::Colon) {
+                return p.parse_omitted_middle(c, loc);
+            }
             let a = p.parse_expr()?;
             let colon = p.expect_punct(Punct::Colon)?.loc;
             let b = p.parse_cond_expr()?;
@@ -1251,7 +1254,7 @@ impl Parser<'_> {
             TokenKind::Punct(Punct::LParen) => {
                 self.bump();
                 if self.is_punct(Punct::LBrace) {
-                    return Err(self.error_here("statement expressions are not supported"));
+                    return self.parse_stmt_expr(loc);
                 }
                 self.nested(|p| {
                     p.enter_nesting()?;

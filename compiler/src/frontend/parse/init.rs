@@ -43,10 +43,14 @@ impl Place {
     }
 }
 
-/// The items collected so far, keyed by their first bit (items never overlap).
+/// The items collected so far, keyed by their first bit (items never overlap), and the
+/// items of size 0 (an empty struct member): they store nothing and overlap nothing, but
+/// their value is still evaluated for its side effects, as gcc does (c-torture
+/// `zero-struct-2.c`: `{ .empty = f() }` calls `f`).
 #[derive(Default)]
 pub(crate) struct Items {
     by_start: BTreeMap<u64, (u64, u64, InitItem)>,
+    zero_size: Vec<(u64, InitItem)>,
     next_seq: u64,
 }
 
@@ -59,7 +63,10 @@ impl Items {
             }
             None => (item.offset * 8, item.offset * 8 + size_bytes * 8),
         };
+        let seq = self.next_seq;
+        self.next_seq += 1;
         if end == start {
+            self.zero_size.push((seq, item));
             return;
         }
         // Remove the items overlapping [start, end).
@@ -73,8 +80,6 @@ impl Items {
         for s in overlapping {
             self.by_start.remove(&s);
         }
-        let seq = self.next_seq;
-        self.next_seq += 1;
         self.by_start.insert(start, (end, seq, item));
     }
 
@@ -84,6 +89,7 @@ impl Items {
             .by_start
             .into_values()
             .map(|(_, seq, item)| (seq, item))
+            .chain(self.zero_size)
             .collect();
         v.sort_by_key(|(seq, _)| *seq);
         v.into_iter().map(|(_, i)| i).collect()

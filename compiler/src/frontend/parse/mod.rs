@@ -12,7 +12,8 @@
 //!   names, typedefs, function definitions, linkage and redeclaration merging.
 //! - `declarator.rs`: declaration specifiers and declarators (the types they build).
 //! - `tags.rs`: struct / union / enum specifiers, members, bit-fields, enumerators.
-//! - `attributes.rs`: `__attribute__`, `__asm__` labels and `#pragma pack`.
+//! - `attributes.rs`: `__attribute__`, `__asm__` labels and `#pragma pack`;
+//!   `mode_attr.rs`: the `mode` attribute's integer types.
 //! - `layout.rs`: record layout (sizes, alignment, bit-fields, packing) per target.
 //! - `init.rs`: initializers (brace lists, designators, string literals) for locals
 //!   (`ast::Initializer`) and for static objects; `static_init.rs` turns the latter
@@ -26,7 +27,12 @@
 //! - `asm_stmt.rs`: `asm` statements with an empty template (optimisation barriers).
 //! - `compound_literal.rs`: `(T){ ... }` in functions.
 //! - `builtins.rs`: library functions and GNU builtins known without a declaration.
+//! - `enum_identity.rs`: which enumerated type a type name denotes (for
+//!   `__builtin_types_compatible_p`; the types themselves are integers).
 //! - `old_style.rs`: implicit `int` at file scope and old-style (K&R) definitions.
+//! - `overflow_builtins.rs`: `__builtin_{add,sub,mul}_overflow` and their `_p` forms.
+//! - `stmt_expr.rs`: GNU statement expressions `({ ... })` and `a ?: b`;
+//!   `case_range.rs`: `case` values, GNU case ranges included.
 //!
 //! Invariants:
 //! - The parser never panics on any token stream; it stops at the first error and
@@ -35,9 +41,11 @@
 
 mod asm_stmt;
 mod attributes;
-mod builtins;
+pub(crate) mod builtins;
+mod case_range;
 mod compound_literal;
 mod const_eval;
+mod enum_identity;
 mod convert;
 mod decl;
 #[cfg(test)]
@@ -49,11 +57,16 @@ mod expr_tests;
 mod init;
 mod int_const_type;
 mod layout;
+mod mode_attr;
 mod old_style;
+pub(crate) mod overflow_builtins;
 mod static_init;
 mod stmt;
+mod stmt_expr;
 #[cfg(test)]
 mod stmt_tests;
+#[cfg(test)]
+mod gnu_tests;
 mod tags;
 mod type_name;
 pub(crate) mod va_builtins;
@@ -114,6 +127,9 @@ pub(crate) enum TagEntity {
 pub(crate) struct Scope {
     pub ordinary: HashMap<Rc<str>, OrdinaryEntity>,
     pub tags: HashMap<Rc<str>, TagEntity>,
+    /// The enumerated types declared here, by `enum TAG` and by typedef name
+    /// (`enum_identity.rs`).
+    pub enum_identities: HashMap<Rc<str>, u32>,
 }
 
 /// Per-function state while a function body is parsed.
@@ -127,6 +143,8 @@ pub(crate) struct FunctionState {
     pub num_cases: u32,
     /// Counter for the IR names of `static` locals.
     pub num_static_locals: u32,
+    /// Statement expressions around labels and `goto`s (`stmt_expr.rs`).
+    pub stmt_exprs: stmt_expr::StmtExprJumps,
 }
 
 pub(crate) struct Parser<'s> {

@@ -18,6 +18,7 @@
 //!   by the declarations part's `parse_pragma_token`).
 
 use super::convert::cast_to;
+use super::stmt_expr::OuterTargets;
 use super::Parser;
 use crate::frontend::ast::{CaseId, Expr, LabelId, Stmt};
 use crate::frontend::diag::Diagnostic;
@@ -38,6 +39,8 @@ enum Construct {
 struct SwitchCtx {
     ty: Type,
     cases: Vec<(u64, CaseId)>,
+    /// GNU case ranges (`case_range.rs`).
+    ranges: Vec<(u64, u64, CaseId)>,
     default: Option<CaseId>,
 }
 
@@ -45,6 +48,28 @@ struct SwitchCtx {
 #[derive(Default)]
 pub(crate) struct StmtCtx {
     stack: Vec<Construct>,
+    /// Inside a statement expression: what encloses it (`stmt_expr.rs`).
+    outer: OuterTargets,
+}
+
+impl StmtCtx {
+    /// The context of a statement expression's block inside statements `outer`.
+    pub(crate) fn inside_stmt_expr(outer: OuterTargets) -> StmtCtx {
+        StmtCtx {
+            stack: Vec::new(),
+            outer,
+        }
+    }
+
+    /// What `break`, `continue` and `case` could target here.
+    fn targets(&self) -> OuterTargets {
+        let has = |f: fn(&Construct) -> bool| self.stack.iter().any(f);
+        OuterTargets {
+            in_loop: self.outer.in_loop || has(|c| matches!(c, Construct::Loop)),
+            breakable: self.outer.breakable || !self.stack.is_empty(),
+            in_switch: self.outer.in_switch || has(|c| matches!(c, Construct::Switch(_))),
+        }
+    }
 }
 
 impl Parser<'_> {
@@ -56,6 +81,7 @@ impl Parser<'_> {
             return Err(self.error_expected("'{'"));
         }
         let body = self.parse_compound(&mut ctx)?;
+        self.check_stmt_expr_jumps()?;
         if let Some(f) = &self.func {
             // The first label (by first use) that was never defined.
             let undefined = f
@@ -81,7 +107,7 @@ impl Parser<'_> {
         r.map(Stmt::Compound)
     }
 
-    fn parse_block_items(&mut self, ctx: &mut StmtCtx) -> PResult<Vec<Stmt>> {
+    pub(crate) fn parse_block_items(&mut self, ctx: &mut StmtCtx) -> PResult<Vec<Stmt>> {
         let mut items = Vec::new();
         loop {
             match &self.peek().kind {
@@ -119,9 +145,12 @@ impl Parser<'_> {
     /// The result is placed (`Stmt::At`) at the statement's first token.
     pub(crate) fn parse_statement(&mut self, ctx: &mut StmtCtx) -> PResult<Stmt> {
         let loc = self.peek().loc;
-        self.nested(|p| {
-            p.enter_nesting()?;
-            p.parse_statement_inner(ctx)
+        let targets = ctx.targets();
+        self.with_outer_targets(targets, |p| {
+            p.nested(|p| {
+                p.enter_nesting()?;
+                p.parse_statement_inner(ctx)
+            })
         })
         .map(|s| Stmt::at(loc, s))
     }
@@ -143,6 +172,7 @@ impl Parser<'_> {
                 self.bump();
                 self.bump();
                 let id = self.define_label(name.clone(), loc)?;
+                self.note_label_for_stmt_exprs(id);
                 let body = self.parse_labeled_body(ctx)?;
                 Ok(Stmt::Label(id, Box::new(body)))
             }
@@ -158,11 +188,13 @@ impl Parser<'_> {
                     self.bump();
                     let (name, _) = self.expect_ident()?;
                     self.expect_punct(Punct::Semi)?;
-                    Ok(Stmt::Goto(self.use_label(name, loc)))
+                    let id = self.use_label(name, loc);
+                    self.note_goto_for_stmt_exprs(id, loc);
+                    Ok(Stmt::Goto(id))
                 }
                 Keyword::Break => {
                     self.bump();
-                    if ctx.stack.is_empty() {
+                    if !ctx.targets().breakable {
                         return Err(self.error_at(loc, "break statement not within loop or switch"));
                     }
                     self.expect_punct(Punct::Semi)?;
@@ -170,7 +202,7 @@ impl Parser<'_> {
                 }
                 Keyword::Continue => {
                     self.bump();
-                    if !ctx.stack.iter().any(|c| matches!(c, Construct::Loop)) {
+                    if !ctx.targets().in_loop {
                         return Err(self.error_at(loc, "continue statement not within a loop"));
                     }
                     self.expect_punct(Punct::Semi)?;
@@ -321,6 +353,7 @@ impl Parser<'_> {
         ctx.stack.push(Construct::Switch(SwitchCtx {
             ty: cond.ty.ty.clone(),
             cases: Vec::new(),
+            ranges: Vec::new(),
             default: None,
         }));
         let body = self.parse_statement(ctx);
@@ -331,6 +364,7 @@ impl Parser<'_> {
             cond,
             body: Box::new(body?),
             cases: sw.cases,
+            ranges: sw.ranges,
             default: sw.default,
         })
     }
@@ -353,9 +387,33 @@ impl Parser<'_> {
         }
     }
 
-    /// labeled-statement: 'case' constant-expression ':' statement
+    /// labeled-statement: 'case' constant-expression ('...' constant-expression)? ':'
+    ///     statement
+    /// (the range form is GNU C: `case_range.rs`)
     fn parse_case(&mut self, ctx: &mut StmtCtx) -> PResult<Stmt> {
         let loc = self.bump().loc;
+        let value = self.parse_case_value()?;
+        let high = if self.eat_punct(Punct::Ellipsis) {
+            Some(self.parse_case_value()?)
+        } else {
+            None
+        };
+        self.expect_punct(Punct::Colon)?;
+        let Some(sw_ty) = Self::innermost_switch(ctx).map(|s| s.ty.clone()) else {
+            return Err(self.error_at(loc, self.case_outside_switch(ctx, "case")));
+        };
+        let id = self.new_case_id();
+        let Some(sw) = Self::innermost_switch(ctx) else {
+            return Err(self.error_at(loc, "internal error: switch context lost"));
+        };
+        let (cases, ranges) = (&mut sw.cases, &mut sw.ranges);
+        self.add_case_label(cases, ranges, &sw_ty, (value, high), id, loc)?;
+        let body = self.parse_labeled_body(ctx)?;
+        Ok(Stmt::Case(id, Box::new(body)))
+    }
+
+    /// The constant of a `case` label (or of one end of a case range).
+    fn parse_case_value(&mut self) -> PResult<i128> {
         let e = self.parse_cond_expr()?;
         let e = self.rvalue(e);
         let value = if e.ty.ty.is_integer() {
@@ -363,38 +421,20 @@ impl Parser<'_> {
         } else {
             None
         };
-        let Some(value) = value else {
-            return Err(self.error_at(e.loc, "case label does not reduce to an integer constant"));
-        };
-        self.expect_punct(Punct::Colon)?;
-        let Some(sw_ty) = Self::innermost_switch(ctx).map(|s| s.ty.clone()) else {
-            return Err(self.error_at(loc, "case label not within a switch statement"));
-        };
-        let converted = self.wrap_to(value, &sw_ty).unwrap_or(value);
-        let bits = match self.size_of(&sw_ty) {
-            Some(8) | None => converted as u64,
-            Some(n) => (converted as u64) & ((1u64 << (8 * n)) - 1),
-        };
-        let id = self.new_case_id();
-        let duplicate = {
-            let sw = Self::innermost_switch(ctx);
-            match sw {
-                Some(sw) => {
-                    if sw.cases.iter().any(|(v, _)| *v == bits) {
-                        true
-                    } else {
-                        sw.cases.push((bits, id));
-                        false
-                    }
-                }
-                None => false,
-            }
-        };
-        if duplicate {
-            return Err(self.error_at(loc, "duplicate case value"));
+        value.ok_or_else(|| {
+            self.error_at(e.loc, "case label does not reduce to an integer constant")
+        })
+    }
+
+    /// gcc's error for a `case`/`default` label without a `switch` around it.
+    fn case_outside_switch(&self, ctx: &StmtCtx, what: &str) -> String {
+        if ctx.outer.in_switch {
+            "switch jumps into statement expression".to_string()
+        } else if what == "case" {
+            "case label not within a switch statement".to_string()
+        } else {
+            "'default' label not within a switch statement".to_string()
         }
-        let body = self.parse_labeled_body(ctx)?;
-        Ok(Stmt::Case(id, Box::new(body)))
     }
 
     /// labeled-statement: 'default' ':' statement
@@ -402,8 +442,9 @@ impl Parser<'_> {
         let loc = self.bump().loc;
         self.expect_punct(Punct::Colon)?;
         let id = self.new_case_id();
+        let outside = self.case_outside_switch(ctx, "default");
         let status = match Self::innermost_switch(ctx) {
-            None => Some("'default' label not within a switch statement"),
+            None => Some(outside.as_str()),
             Some(sw) if sw.default.is_some() => Some("multiple default labels in one switch"),
             Some(sw) => {
                 sw.default = Some(id);

@@ -56,11 +56,13 @@ fn strip(s: Stmt) -> Stmt {
             cond,
             body,
             cases,
+            ranges,
             default,
         } => Stmt::Switch {
             cond,
             body: b(body),
             cases,
+            ranges,
             default,
         },
         Stmt::Case(id, s) => Stmt::Case(id, b(s)),

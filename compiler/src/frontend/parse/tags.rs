@@ -195,6 +195,7 @@ impl Parser<'_> {
                 };
                 let name = d.as_ref().and_then(|d| d.name.clone());
                 let loc = name.as_ref().map_or(mloc, |n| n.1);
+                let ty = self.apply_mode(ty, &mattrs, loc)?;
                 let shown = name
                     .as_ref()
                     .map_or_else(|| "<anonymous>".to_string(), |n| n.0.to_string());
@@ -346,7 +347,10 @@ impl Parser<'_> {
                 return Err(self.error_expected("'{'"));
             };
             return match self.lookup_tag(&name).cloned() {
-                Some(TagEntity::Enum(t)) => Ok((t, true)),
+                Some(TagEntity::Enum(t)) => {
+                    self.decl.enum_spec_identity = self.tag_enum_identity(&name);
+                    Ok((t, true))
+                }
                 Some(TagEntity::Record(_)) => {
                     Err(self.error_at(loc, format!("'{name}' defined as wrong kind of tag")))
                 }
@@ -357,6 +361,7 @@ impl Parser<'_> {
                     self.decl
                         .forward_enums
                         .insert((name.to_string(), self.scopes.len()));
+                    self.decl.enum_spec_identity = Some(self.new_enum_identity(Some(&name)));
                     self.declare_tag(name, TagEntity::Enum(t.clone()));
                     Ok((t, true))
                 }
@@ -433,6 +438,18 @@ impl Parser<'_> {
                 );
             }
         }
+        let forward = tag.as_ref().and_then(|(name, _)| {
+            let key = (name.to_string(), self.scopes.len());
+            if self.decl.forward_enums.contains(&key) {
+                self.tag_enum_identity(name)
+            } else {
+                None
+            }
+        });
+        self.decl.enum_spec_identity = Some(match forward {
+            Some(id) => id,
+            None => self.new_enum_identity(tag.as_ref().map(|(n, _)| &**n)),
+        });
         if let Some((name, _)) = tag {
             self.decl
                 .forward_enums
