@@ -97,10 +97,17 @@ pub enum Mutant {
     /// Backend (riscv64): a 32-bit add uses `add` instead of `addw`, so the result is not
     /// sign-extended from bit 31.
     Riscv64I32AddNotWord,
+    // Floats in the x86 backends (fx86).
+    /// Backend (x86_64): `fcmp oeq`/`une` ignore the parity flag `ucomis` sets for
+    /// unordered operands, so a NaN compares equal to everything.
+    X86_64FcmpIgnoresParity,
+    /// Backend (i686): a float to `u32` conversion uses the signed conversion alone, so
+    /// values from 2^31 on become 0x80000000.
+    I686FloatToU32Signed,
 }
 
 impl Mutant {
-    pub const ALL: [Mutant; 33] = [
+    pub const ALL: [Mutant; 35] = [
         Mutant::PhiElimNoTemporaries,
         Mutant::PhiElimNoTrampoline,
         Mutant::PhiElimRepeatedTargetOnce,
@@ -134,6 +141,8 @@ impl Mutant {
         Mutant::Riscv64DivZeroNoTrap,
         Mutant::Riscv64LuiNoRounding,
         Mutant::Riscv64I32AddNotWord,
+        Mutant::X86_64FcmpIgnoresParity,
+        Mutant::I686FloatToU32Signed,
     ];
 
     /// The stable name used by `--mutant` and `PHIHUNT_MUTANT`.
@@ -172,6 +181,8 @@ impl Mutant {
             Mutant::Riscv64DivZeroNoTrap => "riscv64_div_zero_no_trap",
             Mutant::Riscv64LuiNoRounding => "riscv64_lui_no_rounding",
             Mutant::Riscv64I32AddNotWord => "riscv64_i32_add_not_word",
+            Mutant::X86_64FcmpIgnoresParity => "x86_64_fcmp_ignores_parity",
+            Mutant::I686FloatToU32Signed => "i686_float_to_u32_signed",
         }
     }
 
@@ -192,6 +203,8 @@ impl Mutant {
             Mutant::X86I8LoadNoSignExtend | Mutant::X86UnsignedCmpAsSigned => &[X86_64, I686],
             Mutant::X86_64CalleeSavedNotSaved | Mutant::X86_64StackArgOffBy8 => &[X86_64],
             Mutant::I686AddNoCarry => &[I686],
+            Mutant::X86_64FcmpIgnoresParity => &[X86_64],
+            Mutant::I686FloatToU32Signed => &[I686],
             Mutant::Aarch64NarrowParamNotExtended
             | Mutant::Aarch64DivZeroNoTrap
             | Mutant::Aarch64WideImmediateTruncated => &[Aarch64],

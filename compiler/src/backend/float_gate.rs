@@ -1,19 +1,45 @@
-//! The backends' refusal of floating point, until they implement it.
+//! The refusal of floating point by the backends that do not implement it yet, per target.
 //!
-//! Why: the IR has `f32` and `f64` (and the oracle runs them) before any backend selects
-//! float instructions. A float reaching a backend must be a clear [`BackendError`] naming
-//! the target and the function, never a panic and never an integer instruction applied to
-//! float bits. [`first_float_use`] is checked once per module, before instruction
+//! Why: the IR has `f32` and `f64` (and the oracle runs them) before every backend selects
+//! float instructions. [`supports_floats`] says which targets do (x86_64 and i686 so
+//! far); on the others a float reaching the backend must be a clear [`BackendError`]
+//! naming the target and the function, never a panic and never an integer instruction
+//! applied to float bits. [`refusal`] is checked once per module, before instruction
 //! selection; the targets' `isel` also refuse the float instructions on their own, so the
-//! gate is not the only line of defence.
+//! gate is not the only line of defence. The harness asks [`native_refuses`] to leave the
+//! native stages of such a target out.
 //!
-//! Invariant: a module is refused exactly when some function's signature, instruction
-//! (any type it names, any constant it holds), call argument, or return uses a float type,
-//! or a global holds a float item.
+//! Invariant: on a target without float support a module is refused exactly when some
+//! function's signature, instruction (any type it names, any constant it holds), call
+//! argument, or return uses a float type, or a global holds a float item; on a target
+//! with float support it is never refused here.
 
 use super::BackendError;
 use crate::ir::{GlobalInit, GlobalItem, Inst, IrFunction, IrModule, Operand, Terminator};
 use crate::target::Target;
+
+/// True when `target`'s backend compiles floating point.
+pub fn supports_floats(target: Target) -> bool {
+    match target {
+        Target::X86_64 | Target::I686 => true,
+        Target::Aarch64 | Target::Riscv64 => false,
+    }
+}
+
+/// The error that refuses `module` on `target`, if the target has no float support and
+/// the module uses a float.
+pub fn refusal(module: &IrModule, target: Target) -> Option<BackendError> {
+    if supports_floats(target) {
+        return None;
+    }
+    first_float_use(module, target)
+}
+
+/// True when `target`'s backend refuses `module` for its floats (the harness leaves the
+/// native stages of that target out).
+pub fn native_refuses(module: &IrModule, target: Target) -> bool {
+    !supports_floats(target) && module_uses_float(module)
+}
 
 /// The message every refusal carries (after the target's name in `BackendError`).
 pub fn unsupported_message(target: Target) -> String {
@@ -61,8 +87,7 @@ fn function_float_use(func: &IrFunction) -> Option<Option<&Inst>> {
     None
 }
 
-/// True when some function, declaration or global of `module` uses a float type: what the
-/// harness checks to leave native stages out (until the backends support floats).
+/// True when some function, declaration or global of `module` uses a float type.
 pub fn module_uses_float(module: &IrModule) -> bool {
     first_float_use(module, Target::X86_64).is_some()
 }
@@ -123,6 +148,8 @@ mod tests {
         )
         .expect("parses");
         assert!(first_float_use(&ints, Target::Riscv64).is_none());
+        assert!(refusal(&m, Target::X86_64).is_none() && refusal(&m, Target::I686).is_none());
+        assert!(native_refuses(&m, Target::Riscv64) && !native_refuses(&ints, Target::Riscv64));
         let global = parse_module("global @d : 8 align 8 = [f64 1.5]\n").expect("parses");
         let e = first_float_use(&global, Target::Aarch64).expect("refused");
         assert!(

@@ -99,6 +99,21 @@ pub fn collect_slots(
     alloc: &super::regalloc::Allocation,
     rules: &FrameRules,
 ) -> Result<FrameSlots, super::BackendError> {
+    collect_slots_with_register_params(func, alloc, rules, &vec![true; rules.arg_regs])
+}
+
+/// [`collect_slots`] for a target whose parameters do not simply take the first
+/// `arg_regs` positions (x86-64 with floats: integer and vector registers are counted
+/// apart): `in_register[i]` says whether parameter `i` arrives in a register and so needs
+/// a home when a `paramref` reads it; `homes` is indexed like `in_register`.
+/// `rules.arg_regs` still bounds the outgoing area (a call's stack arguments are at most
+/// its arguments beyond the first `arg_regs`).
+pub fn collect_slots_with_register_params(
+    func: &crate::ir::IrFunction,
+    alloc: &super::regalloc::Allocation,
+    rules: &FrameRules,
+    in_register: &[bool],
+) -> Result<FrameSlots, super::BackendError> {
     use crate::ir::Inst;
     let error = |inst: Option<&Inst>, message: String| {
         super::BackendError::new(rules.target, func, inst, message)
@@ -106,7 +121,7 @@ pub fn collect_slots(
     let mut slots: Vec<SlotShape> = Vec::new();
     let mut alloca_slots = rustc_hash::FxHashMap::default();
     let mut outgoing_args = 0usize;
-    let mut referenced_params = vec![false; rules.arg_regs];
+    let mut referenced_params = vec![false; in_register.len()];
     for (b, block) in func.blocks.iter().enumerate() {
         for inst in &block.insts {
             match inst {
@@ -153,9 +168,9 @@ pub fn collect_slots(
     }
     let spill_base = slots.len();
     slots.extend(alloc.spill_slots.iter().copied());
-    let mut homes = vec![None; rules.arg_regs];
+    let mut homes = vec![None; in_register.len()];
     for (i, referenced) in referenced_params.iter().enumerate() {
-        if *referenced {
+        if *referenced && in_register[i] {
             homes[i] = Some(slots.len());
             slots.push(SlotShape { size: 8, align: 8 });
         }

@@ -160,7 +160,7 @@ pub fn compile_module(
             }
         }
     }
-    if let Some(e) = float_gate::first_float_use(module, target) {
+    if let Some(e) = float_gate::refusal(module, target) {
         return Err(e);
     }
     // The record-piece loads of `lowering::abi` are plain loads to a backend.

@@ -150,6 +150,19 @@ pub fn c_driver(module: &IrModule, lines: &[RunLine]) -> Result<String, String> 
                 "long long r = (long long)(unsigned long){call}; \
                  fprintf(stderr, \"result %lld\\n\", r);"
             ),
+            // A float result as its bits (zero-extended from 32 for a float).
+            IrType::F32 | IrType::F64 => {
+                let bits = if f.ret == IrType::F32 {
+                    "unsigned"
+                } else {
+                    "unsigned long long"
+                };
+                format!(
+                    "union {{ {} f; {bits} u; }} w; w.f = {call}; long long r = (long long)w.u; \
+                     fprintf(stderr, \"result %lld\\n\", r);",
+                    c_type(f.ret)
+                )
+            }
             _ => {
                 format!("long long r = (long long){call}; fprintf(stderr, \"result %lld\\n\", r);")
             }
@@ -215,14 +228,15 @@ fn float_refusal_problems(
 pub fn check_ir_file(target: Target, file: &Path) -> Result<Vec<String>, String> {
     let src = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
     let module = compiler::ir::text::parse_module(&src).map_err(|e| e.to_string())?;
-    // No backend compiles floats yet: each must refuse them with its clear error (the
-    // oracle checks these files' run lines at every stage in the fuzz crate's tests).
-    if compiler::backend::float_gate::module_uses_float(&module) {
+    // A backend without float support must refuse a float module with its clear error
+    // (the oracle checks these files' run lines at every stage in the fuzz crate's
+    // tests); the others run the lines like any.
+    if compiler::backend::float_gate::native_refuses(&module, target) {
         let module = run_pipeline(module, &PipelineOptions::default(), &mut |_, _| {})
             .map_err(|e| e.to_string())?;
         return Ok(float_refusal_problems(target, file, &module));
     }
-    let lines = run_lines(&src, file)?;
+    let lines = run_lines(&src, file, &module)?;
     if lines.is_empty() {
         return Ok(Vec::new());
     }
