@@ -50,7 +50,7 @@ pub fn unsupported_message(target: Target) -> String {
 }
 
 /// True when `inst` names a float type or holds a float constant.
-fn inst_uses_float(inst: &Inst) -> bool {
+pub fn inst_uses_float(inst: &Inst) -> bool {
     let mut uses = match inst {
         Inst::FBin { .. } | Inst::FNeg { .. } | Inst::FCmp { .. } | Inst::Bitcast { .. } => true,
         Inst::Cast { from, to, .. } => from.is_float() || to.is_float(),
