@@ -77,9 +77,11 @@ pub fn values(ty: IrType, target: Target) -> Vec<u64> {
     out
 }
 
-/// A constant of `ty` as the IR text writes it.
+/// A constant of `ty` as the IR text writes it (a float from its bits).
 pub fn lit(ty: IrType, v: u64) -> String {
-    if ty.is_signed() {
+    if ty.is_float() {
+        compiler::ir::float_text::format_float(ty, v)
+    } else if ty.is_signed() {
         (v as i64).to_string()
     } else {
         v.to_string()
@@ -175,7 +177,7 @@ impl OpsModule {
             .push((expected as i64, format!("@{name}({})", arg_text.join(", "))));
     }
 
-    fn flush(&mut self) {
+    pub fn flush(&mut self) {
         if self.calls_in_current > 0 {
             let entry = self.block();
             let n = self.drivers.len();
@@ -355,7 +357,7 @@ fn add_other_ops(m: &mut OpsModule, ty: IrType, vals: &[u64]) {
 
 /// Runs the module `m` built for `target` with both allocators; every printed line must
 /// be `ir::eval`'s value.
-fn check_ops_module(target: Target, m: OpsModule) {
+pub fn check_ops_module(target: Target, m: OpsModule) {
     let (text, expected) = m.finish();
     let dir = tempfile::tempdir().expect("temporary directory");
     for mode in RegallocMode::ALL {
