@@ -55,6 +55,11 @@ fn traps_happen_exactly_where_the_ir_traps() {
 }
 
 #[test]
+fn floats_cross_the_abi_both_ways_like_gcc() {
+    native_support::float_abi::floats_cross_the_abi_both_ways_like_gcc(TARGET);
+}
+
+#[test]
 fn float_arithmetic_and_fneg_compute_what_eval_float_computes() {
     native_support::float_ops::float_arithmetic_matches_eval(TARGET);
 }

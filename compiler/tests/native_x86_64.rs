@@ -127,6 +127,11 @@ fn a_real_segfault_in_a_forked_case_is_reported_after_its_rerun() {
 }
 
 #[test]
+fn floats_cross_the_abi_both_ways_like_gcc() {
+    native_support::float_abi::floats_cross_the_abi_both_ways_like_gcc(TARGET);
+}
+
+#[test]
 fn float_arithmetic_and_fneg_compute_what_eval_float_computes() {
     native_support::float_ops::float_arithmetic_matches_eval(TARGET);
 }

@@ -22,6 +22,7 @@
 pub mod gcc_cross;
 
 pub mod corpus;
+pub mod float_abi;
 pub mod float_ops;
 pub mod forking_driver;
 pub mod frames;
