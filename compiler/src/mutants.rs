@@ -101,9 +101,9 @@ pub enum Mutant {
     /// Backend (x86_64): `fcmp oeq`/`une` ignore the parity flag `ucomis` sets for
     /// unordered operands, so a NaN compares equal to everything.
     X86_64FcmpIgnoresParity,
-    /// Backend (i686): a float to `u32` conversion uses the signed conversion alone, so
-    /// values from 2^31 on become 0x80000000.
-    I686FloatToU32Signed,
+    /// Backend (i686): an `f64` constant operand is put together with its two 32-bit
+    /// halves swapped (the high word where the low one goes).
+    I686F64ConstHalvesSwapped,
 }
 
 impl Mutant {
@@ -142,7 +142,7 @@ impl Mutant {
         Mutant::Riscv64LuiNoRounding,
         Mutant::Riscv64I32AddNotWord,
         Mutant::X86_64FcmpIgnoresParity,
-        Mutant::I686FloatToU32Signed,
+        Mutant::I686F64ConstHalvesSwapped,
     ];
 
     /// The stable name used by `--mutant` and `PHIHUNT_MUTANT`.
@@ -182,7 +182,7 @@ impl Mutant {
             Mutant::Riscv64LuiNoRounding => "riscv64_lui_no_rounding",
             Mutant::Riscv64I32AddNotWord => "riscv64_i32_add_not_word",
             Mutant::X86_64FcmpIgnoresParity => "x86_64_fcmp_ignores_parity",
-            Mutant::I686FloatToU32Signed => "i686_float_to_u32_signed",
+            Mutant::I686F64ConstHalvesSwapped => "i686_f64_const_halves_swapped",
         }
     }
 
@@ -204,7 +204,7 @@ impl Mutant {
             Mutant::X86_64CalleeSavedNotSaved | Mutant::X86_64StackArgOffBy8 => &[X86_64],
             Mutant::I686AddNoCarry => &[I686],
             Mutant::X86_64FcmpIgnoresParity => &[X86_64],
-            Mutant::I686FloatToU32Signed => &[I686],
+            Mutant::I686F64ConstHalvesSwapped => &[I686],
             Mutant::Aarch64NarrowParamNotExtended
             | Mutant::Aarch64DivZeroNoTrap
             | Mutant::Aarch64WideImmediateTruncated => &[Aarch64],

@@ -60,6 +60,11 @@ fn floats_cross_the_abi_both_ways_like_gcc() {
 }
 
 #[test]
+fn variadic_functions_read_doubles_like_gcc() {
+    native_support::float_abi::variadic_doubles_read_like_gcc(TARGET);
+}
+
+#[test]
 fn float_arithmetic_and_fneg_compute_what_eval_float_computes() {
     native_support::float_ops::float_arithmetic_matches_eval(TARGET);
 }
@@ -70,19 +75,18 @@ fn float_comparisons_conversions_bitcasts_and_selects_compute_what_eval_float_co
 }
 
 /// The i686 float mutant changes what a program computes; the correct backend computes
-/// the right value: 3e9 as a `u32` (above 2^31) divided by 1e9 is 3 (the exit status).
+/// the right value: 1.0 + 2.5 = 3.5, truncated to 3 (the exit status).
 #[test]
 fn seeded_float_bug_changes_what_runs() {
     native_support::toolchain::require_toolchain(TARGET);
-    let to_u32 = "func noinline @big(f64) -> i32 {\n.LBB0:\n    %0 = paramref 0, f64\n    \
-        %1 = cast f64 %0 to u32\n    %2 = udiv u32 %1, 1000000000\n    \
-        %3 = cast u32 %2 to i32\n    ret i32 %3\n}\n\
-        func @main() -> i32 {\n.LBB1:\n    %0 = call i32 @big(f64 3000000000.0)\n    \
+    let constant = "func noinline @add(f64) -> i32 {\n.LBB0:\n    %0 = paramref 0, f64\n    \
+        %1 = fadd f64 %0, 2.5\n    %2 = cast f64 %1 to i32\n    ret i32 %2\n}\n\
+        func @main() -> i32 {\n.LBB1:\n    %0 = call i32 @add(f64 1.0)\n    \
         ret i32 %0\n}\n";
     native_support::phicc::seeded_bug_changes_what_runs(
         TARGET,
-        compiler::mutants::Mutant::I686FloatToU32Signed,
-        to_u32,
+        compiler::mutants::Mutant::I686F64ConstHalvesSwapped,
+        constant,
         &[],
         "3",
         &compiler::backend::RegallocMode::ALL,

@@ -132,6 +132,11 @@ fn floats_cross_the_abi_both_ways_like_gcc() {
 }
 
 #[test]
+fn variadic_functions_read_doubles_like_gcc() {
+    native_support::float_abi::variadic_doubles_read_like_gcc(TARGET);
+}
+
+#[test]
 fn float_arithmetic_and_fneg_compute_what_eval_float_computes() {
     native_support::float_ops::float_arithmetic_matches_eval(TARGET);
 }

@@ -361,3 +361,68 @@ pub fn floats_cross_the_abi_both_ways_like_gcc(target: Target) {
         );
     }
 }
+
+/// phicc's `va_arg` of doubles (`@__phi_va.arg.f64`, expanded by `backend::va`): a
+/// variadic function reading `n` doubles and then an `int`, called by gcc's code with
+/// more doubles than vector registers, must compute what gcc's own version computes
+/// (each double folded in order: `s = s * 3 + x`, so a double read from the wrong place
+/// or in the wrong order shows in the bits).
+pub fn variadic_doubles_read_like_gcc(target: Target) {
+    require_toolchain(target);
+    let registers = if target == Target::X86_64 { 6 } else { 0 };
+    let ir = format!(
+        "declare @__phi_va.start(ptr, i32, i8) -> void\n\
+         declare @__phi_va.arg.f64(ptr) -> f64\n\
+         declare @__phi_va.arg.i32(ptr) -> i32\n\
+         declare @__phi_va.end(ptr) -> void\n\
+         func noinline @vsum(i32, ...) -> f64 {{\n.LBB0:\n    %0 = paramref 0, i32\n    \
+         %1 = alloca i8, 24, 8\n    call void @__phi_va.start(ptr %1, i32 {registers}, i8 0)\n    \
+         %2 = copy i32 0\n    %3 = copy f64 0.0\n    br .LBB1\n.LBB1:\n    \
+         %4 = cmp slt i32 %2, %0\n    condbr %4, .LBB2, .LBB3\n.LBB2:\n    \
+         %5 = call f64 @__phi_va.arg.f64(ptr %1)\n    %6 = fmul f64 %3, 3.0\n    \
+         %7 = fadd f64 %6, %5\n    %3 = copy f64 %7\n    %8 = add i32 %2, 1\n    \
+         %2 = copy i32 %8\n    br .LBB1\n.LBB3:\n    %9 = call i32 @__phi_va.arg.i32(ptr %1)\n    \
+         %10 = cast i32 %9 to f64\n    %11 = fadd f64 %3, %10\n    \
+         call void @__phi_va.end(ptr %1)\n    ret f64 %11\n}}\n"
+    );
+    let reference = "#include <stdarg.h>\n\
+        double vsum(int n, ...) {\n  va_list ap;\n  va_start(ap, n);\n  double s = 0.0;\n  \
+        for (int i = 0; i < n; i++) s = s * 3.0 + va_arg(ap, double);\n  \
+        int k = va_arg(ap, int);\n  va_end(ap);\n  return s + k;\n}\n";
+    let driver = "#include <stdio.h>\n#include <string.h>\ndouble vsum(int, ...);\n\
+        static void show(double d) {\n  unsigned long long u;\n  memcpy(&u, &d, 8);\n  \
+        printf(\"%llx\\n\", u);\n}\n\
+        int main(void) {\n  show(vsum(0, 5));\n  show(vsum(3, 0.1, -2.5, 1e300, -7));\n  \
+        show(vsum(11, 1.5, 0.1, -0.0, 2.25, 1e-310, 3.0, 0.2, 4.5, 0.3, 5.75, -6.0, 42));\n  \
+        return 0;\n}\n";
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let d = dir.path().join("driver.c");
+    std::fs::write(&d, driver).expect("write driver");
+    let flags: &[&str] = if target == Target::I686 {
+        &["-O0", "-w", "-msse2", "-mfpmath=sse"]
+    } else {
+        &["-O0", "-w"]
+    };
+    let run = |other: &std::path::Path, tag: &str| {
+        let exe = dir.path().join(format!("{tag}.out"));
+        gcc(target, flags, &[&d, other], &exe).unwrap_or_else(|e| panic!("{tag}: {e}"));
+        let got = run_binary_for(target, &exe, dir.path(), &[], RUN_TIMEOUT)
+            .unwrap_or_else(|e| panic!("{tag}: {e}"));
+        assert_eq!(got.status, "0", "{tag}");
+        String::from_utf8_lossy(&got.stdout).into_owned()
+    };
+    let c = dir.path().join("reference.c");
+    std::fs::write(&c, reference).expect("write reference");
+    let want = run(&c, "gcc");
+    // vsum(0, 5) is 5.0 (0x4014...), by hand.
+    assert!(want.starts_with("4014000000000000\n"), "{want}");
+    assert_eq!(want.lines().count(), 3, "{want}");
+    let module = compiler::ir::text::parse_module(&ir).expect("the IR parses");
+    for mode in RegallocMode::ALL {
+        let asm = assemble(&module, target, mode).unwrap_or_else(|e| panic!("{e}"));
+        let s = dir.path().join(format!("{}.s", mode.name()));
+        std::fs::write(&s, asm).expect("write assembly");
+        let got = run(&s, mode.name());
+        assert_eq!(got, want, "{} {}: va_arg of doubles", target.name(), mode.name());
+    }
+}

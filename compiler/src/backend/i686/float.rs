@@ -58,7 +58,15 @@ impl FloatSelect for Selector<'_> {
                         dst: x,
                     }));
                 }
-                Operand::Const(c) => bits_to_xmm(self, c.bits as u64, true, x, Xmm(2)),
+                Operand::Const(c) => {
+                    let bits = c.bits as u64;
+                    let bits = if mutants::enabled(Mutant::I686F64ConstHalvesSwapped) {
+                        bits.rotate_left(32)
+                    } else {
+                        bits
+                    };
+                    bits_to_xmm(self, bits, true, x, Xmm(2))
+                }
             }
             return Ok(());
         }
@@ -244,7 +252,7 @@ impl Selector<'_> {
             self.emit(MInst::Call(CallTarget::Symbol(name)));
             return self.set_pair(dest, EAX, EDX);
         }
-        if to == IrType::U32 && !mutants::enabled(Mutant::I686FloatToU32Signed) {
+        if to == IrType::U32 {
             float::truncate_to_unsigned(self, double, Size::L);
         } else {
             self.emit(MInst::Sse(Sse::FloatToInt {
