@@ -184,7 +184,8 @@ fn ir_module() -> String {
     // phi_calls(out): gcc_mix(out, ...) and gcc_mixf(out + 24*8, ...), results' bits in
     // out[48] and out[49]; every other argument a value (a register or slot), the rest
     // constants.
-    let mut body = String::from("func noinline @phi_calls(ptr) -> void {\n.LBB2:\n    %0 = paramref 0, ptr\n");
+    let mut body =
+        String::from("func noinline @phi_calls(ptr) -> void {\n.LBB2:\n    %0 = paramref 0, ptr\n");
     let mut args = Vec::new();
     for (i, ty) in SIGNATURE.iter().enumerate() {
         if i % 2 == 0 {
@@ -256,10 +257,7 @@ fn c_reference() -> String {
         args.join(", "),
         args.join(", ")
     );
-    let pargs: Vec<String> = printf_args()
-        .iter()
-        .map(|(t, v)| c_value(*t, *v))
-        .collect();
+    let pargs: Vec<String> = printf_args().iter().map(|(t, v)| c_value(*t, *v)).collect();
     let _ = writeln!(
         text,
         "int phi_printf(void) {{\n  return printf(\"{PRINTF_FORMAT}\", {});\n}}",
@@ -322,7 +320,12 @@ fn run_with(target: Target, dir: &std::path::Path, phi: &std::path::Path, tag: &
     gcc(target, flags, &[&driver, phi], &exe).unwrap_or_else(|e| panic!("{tag}: {e}"));
     let got = run_binary_for(target, &exe, dir, &[], RUN_TIMEOUT)
         .unwrap_or_else(|e| panic!("{tag}: {e}"));
-    assert_eq!(got.status, "0", "{tag}: {}", String::from_utf8_lossy(&got.stderr));
+    assert_eq!(
+        got.status,
+        "0",
+        "{tag}: {}",
+        String::from_utf8_lossy(&got.stderr)
+    );
     String::from_utf8_lossy(&got.stdout).into_owned()
 }
 
@@ -335,8 +338,17 @@ pub fn floats_cross_the_abi_both_ways_like_gcc(target: Target) {
     let want = run_with(target, dir.path(), &reference_c, "gcc");
     // The reference really recorded the arguments: 2.5's bits, the NaN's payload, the
     // last integer (a u16), and printf's text.
-    for needle in ["4004000000000000", "7ff8000000000123", "inf", "-2.750000", "0x1.8p+1"] {
-        assert!(want.contains(needle), "reference output lacks {needle}:\n{want}");
+    for needle in [
+        "4004000000000000",
+        "7ff8000000000123",
+        "inf",
+        "-2.750000",
+        "0x1.8p+1",
+    ] {
+        assert!(
+            want.contains(needle),
+            "reference output lacks {needle}:\n{want}"
+        );
     }
     let module = compiler::ir::text::parse_module(&ir_module()).expect("the IR parses");
     compiler::ir::verify::verify_module(&module, compiler::ir::verify::VerifyMode::PostPhiElim)
@@ -423,6 +435,12 @@ pub fn variadic_doubles_read_like_gcc(target: Target) {
         let s = dir.path().join(format!("{}.s", mode.name()));
         std::fs::write(&s, asm).expect("write assembly");
         let got = run(&s, mode.name());
-        assert_eq!(got, want, "{} {}: va_arg of doubles", target.name(), mode.name());
+        assert_eq!(
+            got,
+            want,
+            "{} {}: va_arg of doubles",
+            target.name(),
+            mode.name()
+        );
     }
 }

@@ -123,10 +123,19 @@ fn float_values(ty: IrType) -> Vec<u64> {
 /// operation against each would make the module large for little gain).
 fn constants(ty: IrType) -> Vec<u64> {
     let all = float_values(ty);
-    [0usize, 1, 2, 5, 9, all.len() - 4, all.len() - 2, all.len() - 1]
-        .iter()
-        .map(|&i| all[i])
-        .collect()
+    [
+        0usize,
+        1,
+        2,
+        5,
+        9,
+        all.len() - 4,
+        all.len() - 2,
+        all.len() - 1,
+    ]
+    .iter()
+    .map(|&i| all[i])
+    .collect()
 }
 
 /// The instructions that return `%10` of type `ty` as an `i64` (a float's bits; an
@@ -161,7 +170,13 @@ fn add_arithmetic(m: &mut OpsModule, ty: IrType) {
     let vals = float_values(ty);
     for op in FBinOp::ALL {
         let name = format!("f_{}_{ty}", op.name());
-        define(m, &name, &[ty, ty], &format!("{} {ty} %0, %1", op.name()), ty);
+        define(
+            m,
+            &name,
+            &[ty, ty],
+            &format!("{} {ty} %0, %1", op.name()),
+            ty,
+        );
         for &a in &vals {
             for &b in &vals {
                 let r = eval_fbin(op, ty, a, b).expect("float op");
@@ -170,9 +185,21 @@ fn add_arithmetic(m: &mut OpsModule, ty: IrType) {
         }
         for (i, &c) in constants(ty).iter().enumerate() {
             let right = format!("fr_{}_{ty}_{i}", op.name());
-            define(m, &right, &[ty], &format!("{} {ty} %0, {}", op.name(), lit(ty, c)), ty);
+            define(
+                m,
+                &right,
+                &[ty],
+                &format!("{} {ty} %0, {}", op.name(), lit(ty, c)),
+                ty,
+            );
             let left = format!("fl_{}_{ty}_{i}", op.name());
-            define(m, &left, &[ty], &format!("{} {ty} {}, %0", op.name(), lit(ty, c)), ty);
+            define(
+                m,
+                &left,
+                &[ty],
+                &format!("{} {ty} {}, %0", op.name(), lit(ty, c)),
+                ty,
+            );
             for &a in &vals {
                 let r = eval_fbin(op, ty, a, c).expect("float op");
                 m.call(&right, IrType::I64, &[(ty, a)], as_i64(ty, r));
@@ -219,7 +246,18 @@ fn add_comparisons(m: &mut OpsModule, ty: IrType) {
 fn int_values(ty: IrType) -> Vec<u64> {
     let bits = ty.size(8) * 8;
     let min = 1u64 << (bits - 1);
-    let mut v = vec![0, 1, 2, 7, u64::MAX, min, min - 1, min + 1, 100, (-100i64) as u64];
+    let mut v = vec![
+        0,
+        1,
+        2,
+        7,
+        u64::MAX,
+        min,
+        min - 1,
+        min + 1,
+        100,
+        (-100i64) as u64,
+    ];
     v.extend([
         16_777_217,
         16_777_219,
@@ -245,7 +283,13 @@ fn add_conversions(m: &mut OpsModule) {
     for fty in IrType::FLOATS {
         for ity in IrType::INTEGERS {
             let to_float = format!("cvt_{ity}_{fty}");
-            define(m, &to_float, &[ity], &format!("cast {ity} %0 to {fty}"), fty);
+            define(
+                m,
+                &to_float,
+                &[ity],
+                &format!("cast {ity} %0 to {fty}"),
+                fty,
+            );
             for a in int_values(ity) {
                 let r = eval_float_cast(ity, fty, a).expect("int to float");
                 m.call(&to_float, IrType::I64, &[(ity, a)], as_i64(fty, r));
@@ -253,7 +297,13 @@ fn add_conversions(m: &mut OpsModule) {
             // A constant operand (i686 converts a 64-bit constant at compile time).
             for (i, a) in int_values(ity).into_iter().enumerate().take(12) {
                 let name = format!("cvtc_{ity}_{fty}_{i}");
-                define(m, &name, &[], &format!("cast {ity} {} to {fty}", lit(ity, a)), fty);
+                define(
+                    m,
+                    &name,
+                    &[],
+                    &format!("cast {ity} {} to {fty}", lit(ity, a)),
+                    fty,
+                );
                 let r = eval_float_cast(ity, fty, a).expect("int to float");
                 m.call(&name, IrType::I64, &[], as_i64(fty, r));
             }
@@ -288,11 +338,27 @@ fn add_conversions(m: &mut OpsModule) {
         }
         // A select and a copy of floats keep every bit.
         let name = format!("sel_{fty}");
-        define(m, &name, &[IrType::I8, fty, fty], &format!("select {fty} %0, %1, %2"), fty);
+        define(
+            m,
+            &name,
+            &[IrType::I8, fty, fty],
+            &format!("select {fty} %0, %1, %2"),
+            fty,
+        );
         for &a in &float_values(fty) {
             let b = float_values(fty)[3];
-            m.call(&name, IrType::I64, &[(IrType::I8, 1), (fty, a), (fty, b)], as_i64(fty, a));
-            m.call(&name, IrType::I64, &[(IrType::I8, 0), (fty, b), (fty, a)], as_i64(fty, a));
+            m.call(
+                &name,
+                IrType::I64,
+                &[(IrType::I8, 1), (fty, a), (fty, b)],
+                as_i64(fty, a),
+            );
+            m.call(
+                &name,
+                IrType::I64,
+                &[(IrType::I8, 0), (fty, b), (fty, a)],
+                as_i64(fty, a),
+            );
         }
     }
     m.flush();

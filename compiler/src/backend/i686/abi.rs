@@ -28,8 +28,8 @@
 //! every slot's alignment — there; the epilogue restores %esp from %ebp, so it is right
 //! whatever realignment the prologue did.
 
-use super::isel::{bytes_of, Selector, EAX, EDX, ESP};
 use super::float::FLOAT_SCRATCH_BYTES;
+use super::isel::{bytes_of, Selector, EAX, EDX, ESP};
 use super::wide::WIDE_DIVISION_ARG_BYTES;
 use crate::abi_intrinsics::AbiSret;
 use crate::backend::frame;

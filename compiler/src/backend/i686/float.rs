@@ -279,7 +279,10 @@ impl Selector<'_> {
         };
         if ret == IrType::F64 {
             let m = self.wide_slot(dest)?;
-            self.emit(MInst::Sse(Sse::X87StorePop { double: true, dst: m }));
+            self.emit(MInst::Sse(Sse::X87StorePop {
+                double: true,
+                dst: m,
+            }));
         } else {
             self.emit(MInst::Sse(Sse::X87StorePop {
                 double: false,

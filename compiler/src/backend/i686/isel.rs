@@ -21,10 +21,10 @@
 
 use super::abi::Frame;
 use crate::backend::regalloc::{Allocation, Loc};
+use crate::backend::x86::float;
 use crate::backend::x86::inst::{
     AluOp, Base, Inst as MInst, Mem, Operand as Opnd, ShiftAmount, ShiftOp, Size, UnaryOp,
 };
-use crate::backend::x86::float;
 use crate::backend::x86::{condition_code, inverse_condition_code, Reg};
 use crate::backend::{BackendError, Target};
 use crate::ir::{

@@ -44,12 +44,7 @@ impl FloatSelect for Selector<'_> {
         self.fresh_label(purpose)
     }
 
-    fn operand_to_xmm(
-        &mut self,
-        op: &IrOperand,
-        ty: IrType,
-        x: Xmm,
-    ) -> Result<(), BackendError> {
+    fn operand_to_xmm(&mut self, op: &IrOperand, ty: IrType, x: Xmm) -> Result<(), BackendError> {
         self.float_to_xmm(op, ty, x);
         Ok(())
     }
@@ -200,7 +195,13 @@ impl Selector<'_> {
 
     /// `%d = bitcast FROM A to TO`: the same bits, canonical for `TO` (an `i32` from an
     /// `f32` sign-extended, an `f32` from an `i32` zero-extended).
-    pub(super) fn select_bitcast(&mut self, dest: Value, from: IrType, src: &IrOperand, to: IrType) {
+    pub(super) fn select_bitcast(
+        &mut self,
+        dest: Value,
+        from: IrType,
+        src: &IrOperand,
+        to: IrType,
+    ) {
         let r = self.work_reg(dest, &[]);
         self.load_into(src, from, r);
         self.extend(to, r);
