@@ -49,7 +49,8 @@ fi
 # The float mutants need the float generators (the default ones make no floats).
 if ! done_step "$out/mutants-float.log" '^[0-9]+ found, [0-9]+ missed'; then
   "$phihunt" bench mutants --gen cfg-float,phi-float --budget 60s --seed "$seed" --out "$out/mutants-float" \
-    const_fold_f32_truncated const_fold_fcmp_ordered const_fold_fptrunc_truncates | tee "$out/mutants-float.log" || true
+    const_fold_f32_truncated const_fold_fcmp_ordered const_fold_fptrunc_truncates \
+    x86_64_fcmp_ignores_parity i686_f64_const_halves_swapped | tee "$out/mutants-float.log" || true
 fi
 
 # The C generator checked: gcc -O0 equals its expected output on 10,000 seeds, and 1,000

@@ -152,10 +152,17 @@ pub enum Mutant {
     /// Backend (riscv64): `fcmp ole`/`oge` use `flt` instead of `fle` (equal operands
     /// compare false).
     Riscv64FleAsFlt,
+    // Floats in the x86 backends (fx86).
+    /// Backend (x86_64): `fcmp oeq`/`une` ignore the parity flag `ucomis` sets for
+    /// unordered operands, so a NaN compares equal to everything.
+    X86_64FcmpIgnoresParity,
+    /// Backend (i686): an `f64` constant operand is put together with its two 32-bit
+    /// halves swapped (the high word where the low one goes).
+    I686F64ConstHalvesSwapped,
 }
 
 impl Mutant {
-    pub const ALL: [Mutant; 50] = [
+    pub const ALL: [Mutant; 52] = [
         Mutant::PhiElimNoTemporaries,
         Mutant::PhiElimNoTrampoline,
         Mutant::PhiElimRepeatedTargetOnce,
@@ -206,6 +213,8 @@ impl Mutant {
         Mutant::Aarch64FcmpOltAsLt,
         Mutant::Riscv64UnsignedToFloatSigned,
         Mutant::Riscv64FleAsFlt,
+        Mutant::X86_64FcmpIgnoresParity,
+        Mutant::I686F64ConstHalvesSwapped,
     ];
 
     /// The stable name used by `--mutant` and `PHIHUNT_MUTANT`.
@@ -261,6 +270,8 @@ impl Mutant {
             Mutant::Aarch64FcmpOltAsLt => "aarch64_fcmp_olt_as_lt",
             Mutant::Riscv64UnsignedToFloatSigned => "riscv64_unsigned_to_float_signed",
             Mutant::Riscv64FleAsFlt => "riscv64_fle_as_flt",
+            Mutant::X86_64FcmpIgnoresParity => "x86_64_fcmp_ignores_parity",
+            Mutant::I686F64ConstHalvesSwapped => "i686_f64_const_halves_swapped",
         }
     }
 
@@ -281,6 +292,8 @@ impl Mutant {
             Mutant::X86I8LoadNoSignExtend | Mutant::X86UnsignedCmpAsSigned => &[X86_64, I686],
             Mutant::X86_64CalleeSavedNotSaved | Mutant::X86_64StackArgOffBy8 => &[X86_64],
             Mutant::I686AddNoCarry | Mutant::I686WideShiftNoWordFixup => &[I686],
+            Mutant::X86_64FcmpIgnoresParity => &[X86_64],
+            Mutant::I686F64ConstHalvesSwapped => &[I686],
             Mutant::Aarch64NarrowParamNotExtended
             | Mutant::Aarch64DivZeroNoTrap
             | Mutant::Aarch64WideImmediateTruncated

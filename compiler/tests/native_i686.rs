@@ -53,3 +53,42 @@ fn frames_stack_arguments_and_memcpy_of_every_size() {
 fn traps_happen_exactly_where_the_ir_traps() {
     native_support::traps_happen_exactly_where_the_ir_traps(TARGET);
 }
+
+#[test]
+fn floats_cross_the_abi_both_ways_like_gcc() {
+    native_support::float_abi::floats_cross_the_abi_both_ways_like_gcc(TARGET);
+}
+
+#[test]
+fn variadic_functions_read_doubles_like_gcc() {
+    native_support::float_abi::variadic_doubles_read_like_gcc(TARGET);
+}
+
+#[test]
+fn float_arithmetic_and_fneg_compute_what_eval_float_computes() {
+    native_support::float_ops_x86::float_arithmetic_matches_eval(TARGET);
+}
+
+#[test]
+fn float_comparisons_conversions_bitcasts_and_selects_compute_what_eval_float_computes() {
+    native_support::float_ops_x86::float_comparisons_and_conversions_match_eval(TARGET);
+}
+
+/// The i686 float mutant changes what a program computes; the correct backend computes
+/// the right value: 1.0 + 2.5 = 3.5, truncated to 3 (the exit status).
+#[test]
+fn seeded_float_bug_changes_what_runs() {
+    native_support::toolchain::require_toolchain(TARGET);
+    let constant = "func noinline @add(f64) -> i32 {\n.LBB0:\n    %0 = paramref 0, f64\n    \
+        %1 = fadd f64 %0, 2.5\n    %2 = cast f64 %1 to i32\n    ret i32 %2\n}\n\
+        func @main() -> i32 {\n.LBB1:\n    %0 = call i32 @add(f64 1.0)\n    \
+        ret i32 %0\n}\n";
+    native_support::phicc::seeded_bug_changes_what_runs(
+        TARGET,
+        compiler::mutants::Mutant::I686F64ConstHalvesSwapped,
+        constant,
+        &[],
+        "3",
+        &compiler::backend::RegallocMode::ALL,
+    );
+}

@@ -87,7 +87,18 @@ fn seeded_backend_bugs_change_what_runs() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/native_inputs/argument_cycle.ir"),
     )
     .expect("tests/native_inputs/argument_cycle.ir");
-    let cases: [(Mutant, &str, &str, &[RegallocMode]); 4] = [
+    // A NaN is equal to nothing, itself included: `fcmp oeq` gives 0 (exit status 0).
+    let nan_equal = "func noinline @eq(f64, f64) -> i32 {\n.LBB0:\n    %0 = paramref 0, f64\n    \
+        %1 = paramref 1, f64\n    %2 = fcmp oeq f64 %0, %1\n    %3 = cast i8 %2 to i32\n    \
+        ret i32 %3\n}\n\
+        func @main() -> i32 {\n.LBB1:\n    %0 = call i32 @eq(f64 nan, f64 nan)\n    ret i32 %0\n}\n";
+    let cases: [(Mutant, &str, &str, &[RegallocMode]); 5] = [
+        (
+            Mutant::X86_64FcmpIgnoresParity,
+            nan_equal,
+            "0",
+            &RegallocMode::ALL,
+        ),
         (
             Mutant::X86I8LoadNoSignExtend,
             i8_load,
@@ -113,4 +124,24 @@ fn seeded_backend_bugs_change_what_runs() {
 #[test]
 fn a_real_segfault_in_a_forked_case_is_reported_after_its_rerun() {
     native_support::forking_driver::a_real_segfault_is_reported_after_its_rerun(TARGET);
+}
+
+#[test]
+fn floats_cross_the_abi_both_ways_like_gcc() {
+    native_support::float_abi::floats_cross_the_abi_both_ways_like_gcc(TARGET);
+}
+
+#[test]
+fn variadic_functions_read_doubles_like_gcc() {
+    native_support::float_abi::variadic_doubles_read_like_gcc(TARGET);
+}
+
+#[test]
+fn float_arithmetic_and_fneg_compute_what_eval_float_computes() {
+    native_support::float_ops_x86::float_arithmetic_matches_eval(TARGET);
+}
+
+#[test]
+fn float_comparisons_conversions_bitcasts_and_selects_compute_what_eval_float_computes() {
+    native_support::float_ops_x86::float_comparisons_and_conversions_match_eval(TARGET);
 }

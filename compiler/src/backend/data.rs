@@ -7,7 +7,9 @@
 //! Invariants: each global gets exactly `size` bytes at its alignment (items in order, the
 //! rest zero); an address item is a relocation `sym+off` of pointer width; globals are
 //! local symbols (never `.globl`), so a program's global can never clash with a libc
-//! symbol in a static link; a module whose items overflow their global is an error.
+//! symbol in a static link; a module whose items overflow their global is an error; a
+//! float item (`f32`, `f64`) is the integer of its bits (`.4byte`/`.8byte`), every bit
+//! kept, NaN payloads and signaling NaNs included.
 
 use super::BackendError;
 use crate::ir::{GlobalInit, GlobalItem, IrGlobal, IrModule, IrType};

@@ -1,13 +1,13 @@
 //! The refusal of floating point by the backends that do not implement it yet, per target.
 //!
 //! Why: the IR has `f32` and `f64` (and the oracle runs them) before every backend selects
-//! float instructions. [`supports_floats`] says which targets do; on the others a float
-//! reaching the backend must be a clear [`BackendError`] naming the target and the
-//! function, never a panic and never an integer instruction applied to float bits.
-//! [`refusal`] is checked once per module, before instruction selection; the targets'
-//! `isel` also refuse the float instructions on their own, so the gate is not the only
-//! line of defence. The harness asks [`native_refuses`] to leave the native stages of
-//! such a target out.
+//! float instructions. [`supports_floats`] says which targets do (all four since issue
+//! 14); on a target without it a float reaching the backend must be a clear
+//! [`BackendError`] naming the target and the function, never a panic and never an integer
+//! instruction applied to float bits. [`refusal`] is checked once per module, before
+//! instruction selection; the targets' `isel` also refuse the float instructions on their
+//! own, so the gate is not the only line of defence. The harness asks [`native_refuses`]
+//! to leave the native stages of such a target out.
 //!
 //! Invariant: on a target without float support a module is refused exactly when some
 //! function's signature, instruction (any type it names, any constant it holds), call
@@ -21,8 +21,7 @@ use crate::target::Target;
 /// True when `target`'s backend compiles floating point.
 pub fn supports_floats(target: Target) -> bool {
     match target {
-        Target::X86_64 | Target::I686 => false,
-        Target::Aarch64 | Target::Riscv64 => true,
+        Target::X86_64 | Target::I686 | Target::Aarch64 | Target::Riscv64 => true,
     }
 }
 
@@ -50,7 +49,7 @@ pub fn unsupported_message(target: Target) -> String {
 }
 
 /// True when `inst` names a float type or holds a float constant.
-fn inst_uses_float(inst: &Inst) -> bool {
+pub fn inst_uses_float(inst: &Inst) -> bool {
     let mut uses = match inst {
         Inst::FBin { .. } | Inst::FNeg { .. } | Inst::FCmp { .. } | Inst::Bitcast { .. } => true,
         Inst::Cast { from, to, .. } => from.is_float() || to.is_float(),
@@ -148,8 +147,9 @@ mod tests {
         )
         .expect("parses");
         assert!(first_float_use(&ints, Target::Riscv64).is_none());
-        assert!(refusal(&m, Target::Aarch64).is_none() && refusal(&m, Target::Riscv64).is_none());
-        assert!(native_refuses(&m, Target::X86_64) && !native_refuses(&ints, Target::X86_64));
+        for t in Target::ALL {
+            assert!(refusal(&m, t).is_none() && !native_refuses(&m, t), "{t:?}");
+        }
         let global = parse_module("global @d : 8 align 8 = [f64 1.5]\n").expect("parses");
         let e = first_float_use(&global, Target::Aarch64).expect("refused");
         assert!(

@@ -99,12 +99,25 @@ pub fn collect_slots(
     alloc: &super::regalloc::Allocation,
     rules: &FrameRules,
 ) -> Result<FrameSlots, super::BackendError> {
-    let positional = vec![true; rules.arg_regs];
+    collect_slots_with_register_params(func, alloc, rules, &vec![true; rules.arg_regs])
+}
+
+/// [`collect_slots`] for a target whose parameters do not simply take the first
+/// `arg_regs` positions (x86-64 with floats: integer and vector registers are counted
+/// apart): `in_register[i]` says whether parameter `i` arrives in a register and so needs
+/// a home when a `paramref` reads it. `rules.arg_regs` still bounds the outgoing area (a
+/// call's stack arguments are at most its arguments beyond the first `arg_regs`).
+pub fn collect_slots_with_register_params(
+    func: &crate::ir::IrFunction,
+    alloc: &super::regalloc::Allocation,
+    rules: &FrameRules,
+    in_register: &[bool],
+) -> Result<FrameSlots, super::BackendError> {
     let stack_slots = |inst: &crate::ir::Inst| match inst {
         crate::ir::Inst::Call { args, .. } => args.len().saturating_sub(rules.arg_regs),
         _ => 0,
     };
-    collect_slots_with(func, alloc, rules, &positional, &stack_slots)
+    collect_slots_with(func, alloc, rules, in_register, &stack_slots)
 }
 
 /// [`collect_slots`] for a target whose argument registers do not follow the argument's

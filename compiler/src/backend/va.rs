@@ -11,13 +11,18 @@
 //! - x86-64 `{u32 gp_offset, u32 fp_offset, ptr overflow_arg_area, ptr reg_save_area}`:
 //!   from `reg_save_area + gp_offset` when `gp_offset <= 48 - 8n` (then `gp_offset += 8n`),
 //!   else from `overflow_arg_area` (then `+= 8n`); a MEMORY record always from the
-//!   overflow area. (`fp_offset` is for the vector registers, floats.)
+//!   overflow area; a `double` (`@__phi_va.arg.f64`) from `reg_save_area + fp_offset`
+//!   when `fp_offset <= 160` (then `fp_offset += 16`: the save area keeps %xmm0-7 in
+//!   16-byte lanes from offset 48), else from the overflow area (8 bytes).
 //! - AArch64 `{ptr __stack, ptr __gr_top, ptr __vr_top, i32 __gr_offs, i32 __vr_offs}`:
 //!   when `__gr_offs >= 0` from the stack; else `__gr_offs += 8n`, and when that is still
-//!   `<= 0` from `__gr_top + old __gr_offs`, else from the stack (`__stack += 8n`).
+//!   `<= 0` from `__gr_top + old __gr_offs`, else from the stack (`__stack += 8n`); a
+//!   `double` the same way through `__vr_offs` and `__vr_top` in 16-byte steps (the save
+//!   area keeps q0-q7), else 8 bytes of the stack.
 //! - i686 (`char *`, 4-byte slots) and RISC-V LP64 (`void *`, 8-byte slots; the argument
 //!   registers are spilled right below the stack arguments): from the pointer, which
-//!   moves on by `n` slots.
+//!   moves on by `n` slots (a `double` is two slots on i686, one on RISC-V, where variadic
+//!   doubles travel in integer registers).
 //!
 //! Invariants: the module keeps every instruction other than the expanded calls, in order;
 //! an expanded block's tail (everything after the call, and its terminator) moves to a
@@ -33,14 +38,35 @@ use crate::ir::{
 use crate::va_intrinsics::VaIntrinsic;
 use std::borrow::Cow;
 
+/// The `va_arg` of a `double`, `%d = call f64 @__phi_va.arg.f64(ptr %ap)`, as
+/// `crate::va_intrinsics` documents it for floating point. It is recognised here by name
+/// (and expanded for every target) until the front end's intrinsic set carries it.
+pub const ARG_F64: &str = "__phi_va.arg.f64";
+
+/// True when `target` expands [`ARG_F64`] here.
+fn expands_f64(target: Target) -> bool {
+    matches!(
+        target,
+        Target::X86_64 | Target::I686 | Target::Aarch64 | Target::Riscv64
+    )
+}
+
+/// True when `inst` is a call of [`ARG_F64`].
+fn is_arg_f64(inst: &Inst) -> bool {
+    matches!(inst, Inst::Call { callee: crate::ir::Callee::Direct(n), .. } if n == ARG_F64)
+}
+
 /// `module` with every `va_arg`, `va_copy` and `va_end` expanded for `target` (borrowed
 /// unchanged when it has none).
 pub fn lower_for_target(module: &IrModule, target: Target) -> Cow<'_, IrModule> {
-    let expands = |name: &str| VaIntrinsic::by_name(name).is_some_and(|k| k != VaIntrinsic::Start);
+    let expands = |name: &str| {
+        VaIntrinsic::by_name(name).is_some_and(|k| k != VaIntrinsic::Start)
+            || (name == ARG_F64 && expands_f64(target))
+    };
     if !module
         .decls
         .iter()
-        .any(|d| VaIntrinsic::by_name(&d.name).is_some())
+        .any(|d| VaIntrinsic::by_name(&d.name).is_some() || d.name == ARG_F64)
     {
         return Cow::Borrowed(module);
     }
@@ -269,12 +295,14 @@ fn expand_function(func: &mut IrFunction, target: Target, next_block: &mut u32) 
     let mut next_value = func.value_bound();
     let mut b = 0;
     while b < func.blocks.len() {
+        // `None`: a `va_arg` of a double (`ARG_F64`).
         let found = func.blocks[b]
             .insts
             .iter()
             .enumerate()
             .find_map(|(i, inst)| match VaIntrinsic::of(inst) {
-                Some(k) if k != VaIntrinsic::Start => Some((i, k)),
+                Some(k) if k != VaIntrinsic::Start => Some((i, Some(k))),
+                _ if expands_f64(target) && is_arg_f64(inst) => Some((i, None)),
                 _ => None,
             });
         let Some((i, k)) = found else {
@@ -290,44 +318,57 @@ fn expand_function(func: &mut IrFunction, target: Target, next_block: &mut u32) 
             insts: Vec::new(),
         };
         let call = match (k, arg(0)) {
-            (VaIntrinsic::Copy, Some(dst)) => {
-                if let Some(src) = arg(1) {
-                    func.blocks[b].insts.insert(i, copy_inst(target, dst, src));
-                }
-                continue;
-            }
-            (VaIntrinsic::ArgPieces | VaIntrinsic::ArgMemory, Some(ap)) => {
-                let (Some(dst), Some(Operand::Const(n))) = (arg(1), arg(2)) else {
+            (None, Some(ap)) => ArgCall {
+                ap,
+                slots: 8 / slot_bytes(target),
+                memory: false,
+                result: ArgResult::Scalar(dest.unwrap_or_else(|| g.value()), IrType::F64),
+                slot: slot_bytes(target),
+                addr: g.value(),
+            },
+            (None, None) => continue,
+            (Some(k), _) => match (k, arg(0)) {
+                (VaIntrinsic::Copy, Some(dst)) => {
+                    if let Some(src) = arg(1) {
+                        func.blocks[b].insts.insert(i, copy_inst(target, dst, src));
+                    }
                     continue;
-                };
-                ArgCall {
-                    ap,
-                    slots: n.bits,
-                    memory: k == VaIntrinsic::ArgMemory && target == Target::X86_64,
-                    result: ArgResult::Pieces(dst),
-                    slot: slot_bytes(target),
-                    addr: g.value(),
                 }
-            }
-            (VaIntrinsic::ArgI32 | VaIntrinsic::ArgI64 | VaIntrinsic::ArgPtr, Some(ap)) => {
-                let ty = k.ret();
-                let d = dest.unwrap_or_else(|| g.value());
-                let bytes = i64::from(ty.size(if target == Target::I686 { 4 } else { 8 }));
-                ArgCall {
-                    ap,
-                    slots: (bytes + slot_bytes(target) - 1) / slot_bytes(target),
-                    memory: false,
-                    result: ArgResult::Scalar(d, ty),
-                    slot: slot_bytes(target),
-                    addr: g.value(),
+                (VaIntrinsic::ArgPieces | VaIntrinsic::ArgMemory, Some(ap)) => {
+                    let (Some(dst), Some(Operand::Const(n))) = (arg(1), arg(2)) else {
+                        continue;
+                    };
+                    ArgCall {
+                        ap,
+                        slots: n.bits,
+                        memory: k == VaIntrinsic::ArgMemory && target == Target::X86_64,
+                        result: ArgResult::Pieces(dst),
+                        slot: slot_bytes(target),
+                        addr: g.value(),
+                    }
                 }
-            }
-            // `va_end` has nothing to undo; a malformed call is dropped with it.
-            _ => continue,
+                (VaIntrinsic::ArgI32 | VaIntrinsic::ArgI64 | VaIntrinsic::ArgPtr, Some(ap)) => {
+                    let ty = k.ret();
+                    let d = dest.unwrap_or_else(|| g.value());
+                    let bytes = i64::from(ty.size(if target == Target::I686 { 4 } else { 8 }));
+                    ArgCall {
+                        ap,
+                        slots: (bytes + slot_bytes(target) - 1) / slot_bytes(target),
+                        memory: false,
+                        result: ArgResult::Scalar(d, ty),
+                        slot: slot_bytes(target),
+                        addr: g.value(),
+                    }
+                }
+                // `va_end` has nothing to undo; a malformed call is dropped with it.
+                _ => continue,
+            },
         };
         let tail = func.blocks[b].insts.split_off(i);
         let expansion = match target {
+            Target::X86_64 if k.is_none() => x86_64_f64_arg(&mut g, &call),
             Target::X86_64 => x86_64_arg(&mut g, &call),
+            Target::Aarch64 if k.is_none() => aarch64_f64_arg(&mut g, &call),
             Target::Aarch64 => aarch64_arg(&mut g, &call),
             Target::I686 | Target::Riscv64 => one_pointer_arg(&mut g, &call, target),
         };
@@ -483,11 +524,58 @@ fn x86_64_arg(g: &mut Gen, call: &ArgCall) -> Expansion {
     }
 }
 
+/// x86-64, a `double`: the vector registers' lanes through `fp_offset` (16 bytes each,
+/// offsets 48..176 of the save area), else the overflow area (8 bytes).
+fn x86_64_f64_arg(g: &mut Gen, call: &ArgCall) -> Expansion {
+    let fpp = g.gep(call.ap, 4);
+    let fo = g.load(IrType::U32, fpp);
+    let fits = g.cmp(CmpPred::Ule, IrType::U32, fo, c(IrType::U32, 176 - 16));
+    let head = (g.take(), Term::CondBr(fits, To::Block(0), To::Block(1)));
+    let rsa_p = g.gep(call.ap, 16);
+    let rsa = g.load(IrType::Ptr, rsa_p);
+    let off = g.cast(IrType::U32, fo, IrType::I64);
+    g.gep_into(call.addr, rsa, off);
+    let next = g.bin(BinOp::Add, IrType::U32, fo, c(IrType::U32, 16));
+    g.store(IrType::U32, next, fpp);
+    let regs = (g.take(), Term::Br(To::Join));
+    let ovp = g.gep(call.ap, 8);
+    let ov = g.load(IrType::Ptr, ovp);
+    let after = g.gep(ov, 8);
+    g.store(IrType::Ptr, after, ovp);
+    g.insts.push(Inst::Copy {
+        dest: call.addr,
+        ty: IrType::Ptr,
+        src: ov,
+    });
+    let stack = (g.take(), Term::Br(To::Join));
+    Expansion::Split {
+        head,
+        blocks: vec![regs, stack],
+    }
+}
+
 /// AArch64: the general registers through `__gr_offs` while it stays negative, else
 /// `__stack`.
 fn aarch64_arg(g: &mut Gen, call: &ArgCall) -> Expansion {
     let n = call.slots * 8;
-    let offs_p = g.gep(call.ap, 24);
+    aarch64_arg_from(g, call, (24, 8, n), n)
+}
+
+/// AArch64, a `double`: the vector registers' 16-byte slots through `__vr_offs` (offset
+/// 28; `__vr_top` at 16) while it stays negative, else 8 bytes of `__stack`.
+fn aarch64_f64_arg(g: &mut Gen, call: &ArgCall) -> Expansion {
+    aarch64_arg_from(g, call, (28, 16, 16), 8)
+}
+
+/// AArch64's `va_arg` over one register class: `(offs field, top field, bytes a register
+/// slot takes)`, then `stack_bytes` of `__stack` once the registers are used up.
+fn aarch64_arg_from(
+    g: &mut Gen,
+    call: &ArgCall,
+    (offs_field, top_field, n): (i64, i64, i64),
+    stack_bytes: i64,
+) -> Expansion {
+    let offs_p = g.gep(call.ap, offs_field);
     let offs = g.load(IrType::I32, offs_p);
     let used_up = g.cmp(CmpPred::Sge, IrType::I32, offs, c(IrType::I32, 0));
     let head = (g.take(), Term::CondBr(used_up, To::Block(2), To::Block(0)));
@@ -495,13 +583,13 @@ fn aarch64_arg(g: &mut Gen, call: &ArgCall) -> Expansion {
     g.store(IrType::I32, next, offs_p);
     let past = g.cmp(CmpPred::Sgt, IrType::I32, next, c(IrType::I32, 0));
     let test = (g.take(), Term::CondBr(past, To::Block(2), To::Block(1)));
-    let top_p = g.gep(call.ap, 8);
+    let top_p = g.gep(call.ap, top_field);
     let top = g.load(IrType::Ptr, top_p);
     let off = g.cast(IrType::I32, offs, IrType::I64);
     g.gep_into(call.addr, top, off);
     let regs = (g.take(), Term::Br(To::Join));
     let st = g.load(IrType::Ptr, call.ap);
-    let st_next = g.gep(st, n);
+    let st_next = g.gep(st, stack_bytes);
     g.store(IrType::Ptr, st_next, call.ap);
     g.insts.push(Inst::Copy {
         dest: call.addr,

@@ -22,7 +22,11 @@
 pub mod gcc_cross;
 
 pub mod corpus;
+pub mod float_abi;
 pub mod float_ops;
+// fx86's float test (values, constants on either side, selects, bitcasts), run on the
+// x86 targets; `float_ops` is farm's, run on aarch64/riscv64. Folding them is left.
+pub mod float_ops_x86;
 pub mod forking_driver;
 pub mod frames;
 pub mod ir_driver;

@@ -177,7 +177,7 @@ impl OpsModule {
             .push((expected as i64, format!("@{name}({})", arg_text.join(", "))));
     }
 
-    fn flush(&mut self) {
+    pub fn flush(&mut self) {
         if self.calls_in_current > 0 {
             let entry = self.block();
             let n = self.drivers.len();

@@ -5,6 +5,8 @@
 //! expect   := "==" (value | "void") | "exit" int | "trap" trap-kind
 //! value    := int | float            (float: `ir::float_text`'s FLOAT, `nan(0x..)` too)
 //! ```
+//! A float (`compiler::ir::float_text`'s grammar) is read in the parameter's or the
+//! result's type, and kept as its bits.
 //!
 //! A value is kept as written and read in the type of its position (the parameter's or
 //! the return type) by [`value_bits`]: an integer position takes an integer, a float
@@ -15,6 +17,7 @@
 //!
 //! Invariant: a malformed line is an error naming the file and line, never skipped.
 
+use compiler::ir::{IrModule, IrType};
 use std::path::Path;
 
 /// What a `; run:` line expects.

@@ -135,9 +135,11 @@ impl fmt::Display for BuildError {
 impl std::error::Error for BuildError {}
 
 /// Builds `sources` into one static executable for `target` with the target's gcc
-/// driver: `<gcc> -static -w <opt> <-I dirs> <extra flags> <sources> -o a.out`.
+/// driver: `<gcc> -static -w <opt> <-I dirs> <extra flags> <target cflags> <sources> -o
+/// a.out` (the target's `cflags`: i686's SSE2 float flags).
 pub fn build(target: Target, sources: &[Source], cfg: &BuildConfig) -> Result<Build, BuildError> {
-    let gcc = native_target(target).gcc;
+    let row = native_target(target);
+    let gcc = row.gcc;
     let driver = tool_path(gcc).ok_or_else(|| {
         BuildError::Setup(format!(
             "{gcc} (the {} driver) is not on PATH: run scripts/setup.sh",
@@ -155,6 +157,7 @@ pub fn build(target: Target, sources: &[Source], cfg: &BuildConfig) -> Result<Bu
             .extra_flags
             .iter()
             .cloned()
+            .chain(row.cflags.iter().map(|f| f.to_string()))
             .chain(gold)
             .chain(no_erratum_fix)
             .collect(),

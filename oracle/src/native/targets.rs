@@ -33,6 +33,13 @@ pub struct NativeTarget {
     /// The qemu-user binary that runs the target's programs, or `None` when they run
     /// directly on this machine.
     pub qemu: Option<&'static str>,
+    /// Code-generation flags every build for the target passes to `gcc`: i686 computes
+    /// floats in SSE2 registers (`-msse2 -mfpmath=sse`), as phicc's backend does, rather
+    /// than on the x87 stack, whose 80-bit intermediates (FLT_EVAL_METHOD 2) round
+    /// differently from the IR's `f32`/`f64` operations. Harmless for integer code (the
+    /// same results; gcc may only pick other instructions), so every i686 reference build
+    /// gets them, not only programs with floats.
+    pub cflags: &'static [&'static str],
 }
 
 /// The architecture this oracle runs on, when it is one of phicc's targets.
@@ -56,10 +63,15 @@ pub fn native_target(t: Target) -> NativeTarget {
         Target::Aarch64 => ("aarch64-linux-gnu-gcc", "qemu-aarch64"),
         Target::Riscv64 => ("riscv64-linux-gnu-gcc", "qemu-riscv64"),
     };
+    let cflags: &'static [&'static str] = match t {
+        Target::I686 => &["-msse2", "-mfpmath=sse"],
+        _ => &[],
+    };
     NativeTarget {
         target: t,
         gcc,
         qemu: (HOST != Some(t)).then_some(qemu),
+        cflags,
     }
 }
 
@@ -137,6 +149,8 @@ mod tests {
         let rows: Vec<_> = Target::ALL.into_iter().map(native_target).collect();
         assert_eq!(rows[0].gcc, "x86_64-linux-gnu-gcc");
         assert_eq!(rows[1].gcc, "i686-linux-gnu-gcc");
+        assert_eq!(rows[1].cflags, ["-msse2", "-mfpmath=sse"]);
+        assert!(rows[0].cflags.is_empty());
         assert_eq!(rows[2].gcc, "aarch64-linux-gnu-gcc");
         assert_eq!(rows[3].gcc, "riscv64-linux-gnu-gcc");
         for row in &rows {

@@ -8,7 +8,9 @@
 //!   frame reserves the outgoing area once, so there are no pushes around calls and %esp
 //!   is 16-byte aligned at every call (gcc's code assumes it);
 //! - results in eax, or edx:eax for 64-bit ones; the caller re-extends a narrow result
-//!   (the ABI leaves the upper bits unspecified);
+//!   (the ABI leaves the upper bits unspecified); float results in `st(0)` (the caller
+//!   pops it even when nobody reads it, so the x87 stack stays empty);
+//! - `f32` arguments take 4 bytes, `f64` 8 (4-byte aligned, like `i64`);
 //! - eax, ecx and edx are the caller's; ebx, esi, edi and ebp the callee's.
 //!
 //! The frame (from high addresses down):
@@ -26,6 +28,7 @@
 //! every slot's alignment — there; the epilogue restores %esp from %ebp, so it is right
 //! whatever realignment the prologue did.
 
+use super::float::FLOAT_SCRATCH_BYTES;
 use super::isel::{bytes_of, Selector, EAX, EDX, ESP};
 use super::wide::WIDE_DIVISION_ARG_BYTES;
 use crate::abi_intrinsics::AbiSret;
@@ -131,12 +134,20 @@ impl Frame {
                         let bytes: u32 = args.iter().map(|(ty, _)| stack_bytes(*ty)).sum();
                         outgoing = outgoing.max(bytes + sret_bytes);
                     }
+                    // Float code uses the bottom of the outgoing area as scratch memory.
+                    inst if crate::backend::float_gate::inst_uses_float(inst) => {
+                        outgoing = outgoing.max(FLOAT_SCRATCH_BYTES);
+                    }
                     Inst::Bin { op, ty, .. } if op.can_trap() && bytes_of(*ty) == 8 => {
                         outgoing = outgoing.max(WIDE_DIVISION_ARG_BYTES);
                     }
                     _ => {}
                 }
             }
+        }
+        if func.ret.is_float() {
+            // `ret` loads the result onto the x87 stack through the scratch area.
+            outgoing = outgoing.max(FLOAT_SCRATCH_BYTES);
         }
         for shape in &alloc.spill_slots {
             total += u64::from(shape.size) + u64::from(shape.align);
@@ -375,6 +386,9 @@ impl Selector<'_> {
                 dst: Opnd::Reg(ESP),
             });
         }
+        if ret.is_float() {
+            return self.float_call_result(dest, ret);
+        }
         let Some(dest) = dest else {
             return Ok(());
         };
@@ -392,7 +406,9 @@ impl Selector<'_> {
     /// `ret [TYPE V]`: the value into eax (edx:eax), then the epilogue.
     pub(super) fn ret(&mut self, value: Option<&(IrType, Operand)>) -> Result<(), BackendError> {
         if let Some((ty, op)) = value {
-            if bytes_of(*ty) == 8 {
+            if ty.is_float() {
+                self.float_return_value(*ty, op)?;
+            } else if bytes_of(*ty) == 8 {
                 let (lo, hi) = self.pair(op, *ty)?;
                 self.load(EAX, lo);
                 self.load(EDX, hi);

@@ -21,6 +21,7 @@
 
 use super::abi::Frame;
 use crate::backend::regalloc::{Allocation, Loc};
+use crate::backend::x86::float;
 use crate::backend::x86::inst::{
     AluOp, Base, Inst as MInst, Mem, Operand as Opnd, ShiftAmount, ShiftOp, Size, UnaryOp,
 };
@@ -565,12 +566,36 @@ impl<'a> Selector<'a> {
                 from,
                 src,
                 to,
+            } if from.is_float() || to.is_float() => self.float_cast(*dest, *from, src, *to)?,
+            Inst::Cast {
+                dest,
+                from,
+                src,
+                to,
             } => self.cast(*dest, *from, src, *to)?,
-            Inst::FBin { .. } | Inst::FNeg { .. } | Inst::FCmp { .. } | Inst::Bitcast { .. } => {
-                return Err(self.error(crate::backend::float_gate::unsupported_message(
-                    crate::target::Target::I686,
-                )));
-            }
+            Inst::FBin {
+                dest,
+                op,
+                ty,
+                lhs,
+                rhs,
+            } => float::select_fbin(self, *dest, *op, *ty, lhs, rhs)?,
+            Inst::FNeg { dest, ty, src } => float::select_fneg(self, *dest, *ty, src)?,
+            Inst::FCmp {
+                dest,
+                pred,
+                ty,
+                lhs,
+                rhs,
+            } => float::select_fcmp(self, *dest, *pred, *ty, lhs, rhs)?,
+            // The same bits: an integer move of the same width (no float is ever
+            // extended beyond its word or pair).
+            Inst::Bitcast {
+                dest,
+                from,
+                src,
+                to,
+            } => self.cast(*dest, *from, src, *to)?,
             Inst::Copy { dest, ty, src } => {
                 if bytes_of(*ty) == 8 {
                     let (lo, hi) = self.pair(src, *ty)?;

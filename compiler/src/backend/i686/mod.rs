@@ -15,12 +15,21 @@
 //! live across calls in any register; ebp is the frame pointer; esp addresses the frame.
 //! `i64`/`u64` values are `StackOnly` (8-byte slots) because a register is 4 bytes.
 //!
+//! Floats (the first step, SSE2 as gcc's `-msse2 -mfpmath=sse`): a float lives where an
+//! integer of its size lives — an `f32` in a word (register or slot), an `f64` stack-only
+//! like `i64`; XMM registers are never allocated: every float instruction moves its
+//! operands into %xmm0/%xmm1, computes and moves the result's bits back (`float`,
+//! `backend::x86::float`). Float arguments go on the stack (an `f64` in 8 bytes, 4-byte
+//! aligned), results in `st(0)` (the callee `fld`s, the caller `fstp`s). A float
+//! register class in the allocator is the later improvement.
+//!
 //! Invariants: the output assembles with `i686-linux-gnu-gcc`; every IR block is the label
 //! `.LBB<n>`; labels the backend invents are `.L<function index>_<purpose><n>`; a
 //! function is `.globl` unless `static`.
 
 mod abi;
 mod emit;
+mod float;
 mod isel;
 #[cfg(test)]
 mod tests;

@@ -169,6 +169,7 @@ impl Printer {
             Inst::RetPop(n) => format!("ret ${n}"),
             Inst::Leave => "leave".into(),
             Inst::Ud2 => "ud2".into(),
+            Inst::Sse(sse) => self.sse_text(sse),
         }
     }
 

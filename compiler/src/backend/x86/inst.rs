@@ -359,4 +359,6 @@ pub enum Inst {
     Leave,
     /// `ud2`: raises SIGILL (the IR's `unreachable`).
     Ud2,
+    /// A floating-point instruction (`super::sse`).
+    Sse(super::sse::Sse),
 }

@@ -10,10 +10,13 @@
 //!
 //! Submodules, shared by both x86 backends: [`inst`] (the machine instructions
 //! instruction selection produces, with concrete operands) and [`emit`] (their AT&T
-//! text, parameterised by the address width).
+//! text, parameterised by the address width), [`sse`] (the SSE2/x87 instructions) and
+//! [`float`] (floating-point selection both backends share).
 
 pub mod emit;
+pub mod float;
 pub mod inst;
+pub mod sse;
 
 use super::regalloc::PReg;
 use crate::ir::CmpPred;

@@ -6,7 +6,7 @@
 //!
 //! The frame (addresses grow upwards):
 //! ```text
-//!   16+8k(%rbp)      incoming stack argument k (parameter 6+k)
+//!   16+8k(%rbp)      incoming stack argument k
 //!    8(%rbp)         return address
 //!    0(%rbp)         caller's %rbp
 //!   -8n(%rbp)..      the n callee-saved registers the allocation used (pushed)
@@ -24,19 +24,29 @@
 //! - the prologue stores every incoming register parameter that a `paramref` reads into
 //!   its home slot before anything can clobber it; `paramref` re-extends the value
 //!   canonically for its IR type (the ABI leaves the upper bits unspecified);
-//! - a call's register arguments are moved in parallel (a source that is itself an
-//!   argument register is read before it is overwritten), stack arguments are stored
-//!   first, `%al` is 0 for calls that may be variadic, and the result is re-extended
-//!   canonically for its IR type.
+//! - parameters and arguments are placed by [`arg_places`]: integers in %rdi..%r9 and
+//!   floats (`f32`, `f64`) in %xmm0..%xmm7, counted apart, the rest on the stack in
+//!   order; a float result is in %xmm0;
+//! - a call's stack arguments are stored first, then its float arguments are moved
+//!   into their XMM registers (XMM registers are never allocated, so nothing later can
+//!   clobber them), then its integer register arguments are moved in parallel (a source
+//!   that is itself an argument register is read before it is overwritten); `%al` is the
+//!   number of XMM registers used for calls that may be variadic, and the result is
+//!   re-extended canonically for its IR type (an `f32` zero-extended);
+//! - the prologue stores the XMM parameters' bits (8 bytes) to their homes, as it does
+//!   the general registers.
 
 use super::isel::{const_value, Selector};
 use super::X86_64;
 use crate::abi_intrinsics::AbiHi;
-use crate::backend::frame::{collect_slots, FrameLayout, FrameRules, FrameSlots};
+use crate::backend::frame::{
+    collect_slots_with_register_params, FrameLayout, FrameRules, FrameSlots,
+};
 use crate::backend::parallel_move::{self, Move, Source};
 use crate::backend::regalloc::{Allocation, Loc, SpillSlot};
 use crate::backend::second_result::second_result_intrinsic;
 use crate::backend::x86::inst::{AluOp, CallTarget, Inst, Mem, Operand, Size};
+use crate::backend::x86::sse::{Sse, Xmm};
 use crate::backend::x86::Reg;
 use crate::backend::BackendError;
 use crate::ir::{Callee, IrFunction, IrModule, IrType, Operand as IrOperand, Value};
@@ -45,6 +55,42 @@ use rustc_hash::FxHashMap;
 
 /// Integer argument registers, in order.
 pub(super) const ARG_REGS: [Reg; 6] = [Reg::Rdi, Reg::Rsi, Reg::Rdx, Reg::Rcx, Reg::R8, Reg::R9];
+
+/// Float argument registers: %xmm0..%xmm7.
+pub(super) const FLOAT_ARG_REGS: usize = 8;
+
+/// Where one argument or parameter goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ArgPlace {
+    /// `ARG_REGS[k]`.
+    Gpr(usize),
+    /// `%xmm<k>`.
+    Xmm(usize),
+    /// The k-th 8-byte stack slot.
+    Stack(usize),
+}
+
+/// The SysV places of arguments of `types`, in order: integer classes and float classes
+/// take registers from their own sequence, and an argument whose sequence is used up
+/// goes to the next stack slot.
+pub(super) fn arg_places(types: impl IntoIterator<Item = IrType>) -> Vec<ArgPlace> {
+    let (mut gpr, mut xmm, mut stack) = (0, 0, 0);
+    types
+        .into_iter()
+        .map(|ty| {
+            if ty.is_float() && xmm < FLOAT_ARG_REGS {
+                xmm += 1;
+                ArgPlace::Xmm(xmm - 1)
+            } else if !ty.is_float() && gpr < ARG_REGS.len() {
+                gpr += 1;
+                ArgPlace::Gpr(gpr - 1)
+            } else {
+                stack += 1;
+                ArgPlace::Stack(stack - 1)
+            }
+        })
+        .collect()
+}
 
 /// The stack alignment the ABI guarantees at a call.
 const STACK_ALIGN: u32 = 16;
@@ -59,8 +105,11 @@ pub(super) struct Frame {
     alloca_slots: FxHashMap<Value, usize>,
     /// Slot index of spill slot 0 (spill slots follow in order).
     spill_base: usize,
-    /// Slot index of the home of each register parameter a `paramref` reads.
+    /// Slot index of the home of each register parameter a `paramref` reads (indexed
+    /// by parameter).
     homes: Vec<Option<usize>>,
+    /// Where each parameter arrives.
+    places: Vec<ArgPlace>,
     /// Callee-saved registers the prologue pushes, in push order.
     saved: Vec<Reg>,
     /// The alignment the prologue realigns %rsp to, when it exceeds the ABI's.
@@ -72,12 +121,17 @@ pub(super) struct Frame {
 impl Frame {
     /// Lays out the frame of `func` under allocation `alloc`.
     pub(super) fn build(func: &IrFunction, alloc: &Allocation) -> Result<Frame, BackendError> {
+        let places = arg_places(func.params.iter().copied());
+        let in_register: Vec<bool> = places
+            .iter()
+            .map(|p| !matches!(p, ArgPlace::Stack(_)))
+            .collect();
         let FrameSlots {
             layout,
             alloca_slots,
             spill_base,
             homes,
-        } = collect_slots(
+        } = collect_slots_with_register_params(
             func,
             alloc,
             &FrameRules {
@@ -87,6 +141,7 @@ impl Frame {
                 max_align: 1 << 20,
                 stack_align: STACK_ALIGN,
             },
+            &in_register,
         )?;
         let realign = (layout.max_align > STACK_ALIGN).then_some(layout.max_align);
         let mut saved: Vec<Reg> = alloc
@@ -102,6 +157,7 @@ impl Frame {
             alloca_slots,
             spill_base,
             homes,
+            places,
             saved,
             realign,
             va_save: None,
@@ -125,15 +181,23 @@ impl Frame {
     }
 
     /// Where parameter `index`'s incoming value is: its home slot (register parameters)
-    /// or the caller's outgoing area (the seventh and later).
+    /// or the caller's outgoing area.
     pub(super) fn param_mem(&self, index: u32) -> Option<Mem> {
         let index = index as usize;
-        if index < ARG_REGS.len() {
-            self.homes[index].map(|s| self.slot_mem(s))
-        } else {
-            let k = (index - ARG_REGS.len()) as i64;
-            Some(Mem::base_disp(Reg::Rbp, 16 + 8 * k))
+        match self.places.get(index)? {
+            ArgPlace::Stack(k) => Some(Mem::base_disp(Reg::Rbp, 16 + 8 * *k as i64)),
+            _ => self.homes[index].map(|s| self.slot_mem(s)),
         }
+    }
+
+    /// How many parameters arrive in general registers, in XMM registers, on the stack.
+    pub(super) fn param_counts(&self) -> (usize, usize, usize) {
+        let count = |f: fn(&ArgPlace) -> bool| self.places.iter().filter(|p| f(p)).count();
+        (
+            count(|p| matches!(p, ArgPlace::Gpr(_))),
+            count(|p| matches!(p, ArgPlace::Xmm(_))),
+            count(|p| matches!(p, ArgPlace::Stack(_))),
+        )
     }
 
     /// The instructions that set up the frame and store the register parameters.
@@ -174,13 +238,19 @@ impl Frame {
                 dst: Reg::Rsp.into(),
             });
         }
-        for (i, home) in self.homes.iter().enumerate() {
-            if let Some(slot) = home {
-                out.push(Inst::Mov {
+        for (home, place) in self.homes.iter().zip(&self.places) {
+            match (home, place) {
+                (Some(slot), ArgPlace::Gpr(k)) => out.push(Inst::Mov {
                     size: Size::Q,
-                    src: ARG_REGS[i].into(),
+                    src: ARG_REGS[*k].into(),
                     dst: self.slot_mem(*slot).into(),
-                });
+                }),
+                (Some(slot), ArgPlace::Xmm(k)) => out.push(Inst::Sse(Sse::FromXmm {
+                    size: Size::Q,
+                    src: Xmm(*k as u8),
+                    dst: self.slot_mem(*slot).into(),
+                })),
+                _ => {}
             }
         }
         if let Some(area) = &self.va_save {
@@ -280,8 +350,12 @@ impl Selector<'_> {
         } else {
             0
         };
-        for (k, (ty, op)) in args.iter().enumerate().skip(ARG_REGS.len()) {
-            let slot = Mem::base_disp(Reg::Rsp, 8 * (k - ARG_REGS.len()) as i64 + off_by);
+        let places = arg_places(args.iter().map(|(ty, _)| *ty));
+        for ((ty, op), place) in args.iter().zip(&places) {
+            let ArgPlace::Stack(k) = place else {
+                continue;
+            };
+            let slot = Mem::base_disp(Reg::Rsp, 8 * *k as i64 + off_by);
             let src = self.source(op, *ty, Size::Q, Reg::Rax);
             let src = match src {
                 Operand::Mem(_) => {
@@ -300,12 +374,25 @@ impl Selector<'_> {
                 dst: slot.into(),
             });
         }
-        // Register arguments: one parallel move (an argument may sit in the register
-        // another one goes to), sequentialised by the shared resolver with %rax to break
-        // cycles.
+        // Float arguments: into their XMM registers, which nothing allocates, so the
+        // integer moves below cannot disturb them.
+        let mut xmm_used: i64 = 0;
+        for ((ty, op), place) in args.iter().zip(&places) {
+            if let ArgPlace::Xmm(k) = place {
+                self.float_to_xmm(op, *ty, Xmm(*k as u8));
+                xmm_used += 1;
+            }
+        }
+        // Integer register arguments: one parallel move (an argument may sit in the
+        // register another one goes to), sequentialised by the shared resolver with %rax
+        // to break cycles.
         let moves: Vec<Move<MoveLoc, i64>> = args
             .iter()
-            .zip(ARG_REGS)
+            .zip(&places)
+            .filter_map(|(arg, place)| match place {
+                ArgPlace::Gpr(k) => Some((arg, ARG_REGS[*k])),
+                _ => None,
+            })
             .map(|((ty, op), dst)| {
                 let dst = MoveLoc::Reg(dst);
                 match op {
@@ -344,27 +431,50 @@ impl Selector<'_> {
             }
         }
         if may_be_variadic(self.module, callee) {
-            self.push(Inst::Alu {
-                op: AluOp::Xor,
-                size: Size::L,
-                src: Reg::Rax.into(),
-                dst: Reg::Rax.into(),
+            // %al: the number of vector registers the arguments use.
+            self.push(if xmm_used == 0 {
+                Inst::Alu {
+                    op: AluOp::Xor,
+                    size: Size::L,
+                    src: Reg::Rax.into(),
+                    dst: Reg::Rax.into(),
+                }
+            } else {
+                Inst::Mov {
+                    size: Size::L,
+                    src: Operand::Imm(xmm_used),
+                    dst: Reg::Rax.into(),
+                }
             });
         }
         self.push(Inst::Call(target));
         if let Some(d) = dest {
-            // The ABI leaves the bits above a narrow result unspecified.
             let r = self.work_reg(d, &[]);
-            self.extend_into(ret, Reg::Rax, r);
+            if ret.is_float() {
+                // %xmm0's bits; `movd` into a 32-bit register zero-extends an `f32`.
+                self.push(Inst::Sse(Sse::FromXmm {
+                    size: if ret == IrType::F64 { Size::Q } else { Size::L },
+                    src: Xmm(0),
+                    dst: r.into(),
+                }));
+            } else {
+                // The ABI leaves the bits above a narrow result unspecified.
+                self.extend_into(ret, Reg::Rax, r);
+            }
             self.write_dest(d, r);
         }
         Ok(())
     }
 
-    /// `ret [TYPE V]`: the value in %rax (canonical already), then the epilogue.
+    /// `ret [TYPE V]`: the value in %rax (canonical already) or a float's bits in
+    /// %xmm0, then the epilogue.
     pub(super) fn select_ret(&mut self, value: Option<&(IrType, IrOperand)>) {
         if let Some((ty, op)) = value {
-            self.load_into(op, *ty, Reg::Rax);
+            if ty.is_float() {
+                self.float_to_xmm(op, *ty, Xmm(0));
+            } else {
+                self.load_into(op, *ty, Reg::Rax);
+            }
         }
         let epilogue = self.frame.epilogue();
         for inst in epilogue {

@@ -24,6 +24,7 @@ use super::abi::Frame;
 use super::X86_64;
 use crate::backend::regalloc::{Allocation, Loc};
 use crate::backend::x86::condition_code;
+use crate::backend::x86::float;
 use crate::backend::x86::inst::{
     AluOp, Base, Inst, Mem, Operand, ShiftAmount, ShiftOp, Size, UnaryOp,
 };
@@ -192,7 +193,7 @@ impl<'a> Selector<'a> {
     }
 
     /// A fresh label `.L<func-index>_<purpose><n>`.
-    fn fresh_label(&mut self, purpose: &str) -> String {
+    pub(super) fn fresh_label(&mut self, purpose: &str) -> String {
         self.next_label += 1;
         format!(".L{}_{purpose}{}", self.func_index, self.next_label)
     }
@@ -200,7 +201,7 @@ impl<'a> Selector<'a> {
     // ---- Locations and operands -------------------------------------------------------
 
     /// The location of `v` as an operand (its register or its spill slot).
-    fn loc_operand(&self, v: Value) -> Operand {
+    pub(super) fn loc_operand(&self, v: Value) -> Operand {
         match self.alloc.loc(v) {
             Loc::Reg(r) => Operand::Reg(Reg::from_preg(r)),
             Loc::Spill(s) => Operand::Mem(self.frame.spill_mem(s)),
@@ -534,6 +535,10 @@ impl<'a> Selector<'a> {
                 src,
                 to,
             } => {
+                if from.is_float() || to.is_float() {
+                    self.select_float_cast(*dest, *from, src, *to)?;
+                    return Ok(());
+                }
                 let r = self.work_reg(*dest, &[]);
                 self.load_into(src, *from, r);
                 if cast_needs_extension(*from, *to) {
@@ -541,15 +546,27 @@ impl<'a> Selector<'a> {
                 }
                 self.write_dest(*dest, r);
             }
-            IrInst::FBin { .. }
-            | IrInst::FNeg { .. }
-            | IrInst::FCmp { .. }
-            | IrInst::Bitcast { .. } => {
-                return Err(self.error(
-                    Some(inst),
-                    crate::backend::float_gate::unsupported_message(X86_64),
-                ));
-            }
+            IrInst::FBin {
+                dest,
+                op,
+                ty,
+                lhs,
+                rhs,
+            } => float::select_fbin(self, *dest, *op, *ty, lhs, rhs)?,
+            IrInst::FNeg { dest, ty, src } => float::select_fneg(self, *dest, *ty, src)?,
+            IrInst::FCmp {
+                dest,
+                pred,
+                ty,
+                lhs,
+                rhs,
+            } => float::select_fcmp(self, *dest, *pred, *ty, lhs, rhs)?,
+            IrInst::Bitcast {
+                dest,
+                from,
+                src,
+                to,
+            } => self.select_bitcast(*dest, *from, src, *to),
             IrInst::Copy { dest, ty, src } => self.select_copy(*dest, *ty, src),
             IrInst::Select {
                 dest,

@@ -17,11 +17,19 @@
 //! - a call clobbers %rax, %rcx, %rdx, %rsi, %rdi, %r8-%r11; a `memcpy` nothing
 //!   allocatable (it copies through scratch registers).
 //!
+//! Floats (the first step): a float value lives where an integer of its size lives, its
+//! raw bits in an allocated general register or a spill slot (an `f32` zero-extended);
+//! XMM registers are never allocated — every float instruction moves its operands into
+//! %xmm0/%xmm1, computes with SSE2 and moves the result's bits back (`float`,
+//! `backend::x86::float`). A float register class in the allocator is the later
+//! improvement. Floats are passed in %xmm0-7 and returned in %xmm0 (`abi`).
+//!
 //! Invariants: everything `backend`'s module doc promises (canonical values, operands
 //! read before the destination is written, traps, errors instead of panics).
 
 mod abi;
 mod emit;
+mod float;
 mod isel;
 mod va;
 

@@ -2,40 +2,45 @@
 //!
 //! Why: only the frame knows where the incoming arguments are. The prologue of a function
 //! that calls `va_start` stores %rdi..%r9 at offsets 0..48 of the save area
-//! (`backend::va` makes it an alloca of 176 bytes; offsets 48..176 are for %xmm0-7, which
-//! gcc's callers announce in %al: stored there once phicc has floating point). `va_start`
-//! then fills the `va_list` object (`{u32 gp_offset, u32 fp_offset, ptr
-//! overflow_arg_area, ptr reg_save_area}`): `gp_offset` = 8 × the general registers the
-//! named parameters use, `fp_offset` = 48 (no named vector parameters yet), the overflow
-//! area right after the named stack parameters at 16(%rbp).
+//! (`backend::va` makes it an alloca of 176 bytes) and the low 8 bytes of %xmm0-7 at
+//! offsets 48 + 16 i (a caller announces in %al how many it used; storing all eight
+//! unconditionally is as correct, only a little slower). `va_start` then fills the
+//! `va_list` object (`{u32 gp_offset, u32 fp_offset, ptr overflow_arg_area, ptr
+//! reg_save_area}`): `gp_offset` = 8 × the general registers the named parameters use,
+//! `fp_offset` = 48 + 16 × the XMM registers they use, the overflow area right after the
+//! named stack parameters at 16(%rbp).
 //!
-//! Invariants: the IR parameter list is the registers in order, then the stack slots
-//! (`lowering::abi`; variadic definitions whose named parameters need fillers are refused
-//! there), so the counts follow from its length; only scratch registers are written.
+//! Invariants: the places of the named parameters are the ABI's (`abi::arg_places`), so
+//! the counts follow from their types; only scratch registers are written.
 
-use super::abi::ARG_REGS;
+use super::abi::{ARG_REGS, FLOAT_ARG_REGS};
 use super::isel::Selector;
 use crate::backend::x86::inst::{Inst, Mem, Operand, Size};
+use crate::backend::x86::sse::{Sse, Xmm};
 use crate::backend::x86::Reg;
 use crate::backend::BackendError;
 use crate::ir::{IrType, Operand as IrOperand};
 
-/// The stores of the prologue that fill the general-register part of the save area at
-/// `area`.
+/// The stores of the prologue that fill the save area at `area`: the general registers,
+/// then the XMM registers' low 8 bytes.
 pub(super) fn save_registers(area: Mem) -> Vec<Inst> {
-    ARG_REGS
+    let mut out: Vec<Inst> = ARG_REGS
         .iter()
         .enumerate()
         .map(|(i, &r)| Inst::Mov {
             size: Size::Q,
             src: r.into(),
-            dst: Mem {
-                disp: area.disp + 8 * i as i64,
-                ..area.clone()
-            }
-            .into(),
+            dst: area.offset_by(8 * i as i64).into(),
         })
-        .collect()
+        .collect();
+    for k in 0..FLOAT_ARG_REGS {
+        out.push(Inst::Sse(Sse::FromXmm {
+            size: Size::Q,
+            src: Xmm(k as u8),
+            dst: area.offset_by(48 + 16 * k as i64).into(),
+        }));
+    }
+    out
 }
 
 impl Selector<'_> {
@@ -60,9 +65,10 @@ impl Selector<'_> {
                 "va_start's save area is not an alloca".into(),
             ));
         };
-        let named = self.func.params.len();
-        let gp = 8 * named.min(ARG_REGS.len()) as i64;
-        let stack = 16 + 8 * named.saturating_sub(ARG_REGS.len()) as i64;
+        let (gprs, xmms, stacked) = self.frame.param_counts();
+        let gp = 8 * gprs as i64;
+        let fp = 48 + 16 * xmms as i64;
+        let stack = 16 + 8 * stacked as i64;
         self.load_into(ap, IrType::Ptr, Reg::Rax);
         let field = |d: i64| Mem::base_disp(Reg::Rax, d);
         self.push(Inst::Mov {
@@ -72,7 +78,7 @@ impl Selector<'_> {
         });
         self.push(Inst::Mov {
             size: Size::L,
-            src: Operand::Imm(48),
+            src: Operand::Imm(fp),
             dst: field(4).into(),
         });
         self.push(Inst::Lea {

@@ -175,8 +175,12 @@ pub(crate) fn lowered_prototype(name: &str) -> Option<FunctionType> {
             LongLong => Type::Int(IntKind::LongLong),
             ULongLong => Type::Int(IntKind::ULongLong),
             UShort => Type::Int(IntKind::UShort),
+            Float => Type::Float(FloatKind::Float),
+            Double => Type::Float(FloatKind::Double),
             // Pointers and size_t: not in a library name's prototype here.
-            SizeT | Ptr | ConstPtr | Str | ConstStr => return None,
+            SizeT | Ptr | ConstPtr | Str | ConstStr | IntPtr | FloatPtr | DoublePtr => {
+                return None
+            }
         }))
     };
     Some(FunctionType {
