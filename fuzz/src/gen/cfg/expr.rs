@@ -6,7 +6,8 @@
 //! registers across blocks.
 //!
 //! Invariants: an expression of type `T` is an operand of type `T` (constants are built
-//! with type `T`); division and shifts go through `arith::emit_safe_bin`; only initialized
+//! with type `T`); division and shifts go through `arith::emit_safe_bin` and get
+//! interesting constants as operands more often than other operations; only initialized
 //! slots are read (never `Guarded` ones, which `guarded` reads under their condition);
 //! memory reads use `memory::pick_access`, so they are in bounds and aligned; recursion is
 //! bounded by the `depth` argument (at most 3), not by the input.
@@ -14,7 +15,7 @@
 use super::frame::Role;
 use super::function::FnGen;
 use super::memory::{emit_addr, objects, pick_access};
-use crate::gen::arith::emit_safe_bin;
+use crate::gen::arith::{emit_safe_bin, DivisorGuard};
 use crate::gen::choice::Pick;
 use crate::gen::consts::interesting;
 use arbitrary::Result;
@@ -51,14 +52,22 @@ impl FnGen<'_, '_> {
         let v = match self.u.weighted(&[9, 1, 2, 3, cmp_weight, float_weight])? {
             0 => {
                 let op = BinOp::ALL[self.u.index(BinOp::ALL.len())?];
-                let lhs = self.expr(ty, d)?;
-                let rhs = if self.u.chance(40)? {
+                // Divisions and shifts meet interesting values on purpose: a constant
+                // right operand more often, and sometimes a constant left one.
+                let edgy = op.can_trap() || op.is_shift();
+                let rhs_const = self.u.chance(if edgy { 60 } else { 40 })?;
+                let lhs = if edgy && !rhs_const && self.u.chance(25)? {
                     konst(ty, interesting(self.u, ty)?)
                 } else {
                     self.expr(ty, d)?
                 };
-                let odd = self.u.chance(50)?;
-                emit_safe_bin(&mut self.b, op, ty, lhs, rhs, odd)
+                let rhs = if rhs_const {
+                    konst(ty, interesting(self.u, ty)?)
+                } else {
+                    self.expr(ty, d)?
+                };
+                let guard = DivisorGuard::pick(self.u)?;
+                emit_safe_bin(&mut self.b, op, ty, lhs, rhs, guard)
             }
             1 => {
                 let op = UnOp::ALL[self.u.index(UnOp::ALL.len())?];
