@@ -39,3 +39,76 @@ pub trait OperandObserver {
     /// `a` and `b` are the operands' bits, canonical for `site.ty`.
     fn operands(&mut self, site: &ObservedSite, a: u64, b: u64);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::interp::{Program, RunConfig};
+    use compiler::ir::text::parse_module;
+
+    /// Records every observation.
+    #[derive(Default)]
+    struct Record(Vec<(ObservedSite, u64, u64)>);
+
+    impl OperandObserver for Record {
+        fn operands(&mut self, site: &ObservedSite, a: u64, b: u64) {
+            self.0.push((*site, a, b));
+        }
+    }
+
+    const LOOP: &str = "func @f(i8) -> i32 {
+.LBB0:
+    %0 = paramref 0, i8
+    %1 = cast i8 %0 to i32
+    br .LBB1
+.LBB1:
+    %2 = phi i32 [%1, .LBB0], [%3, .LBB1]
+    %3 = sdiv i32 %2, 2
+    %4 = cmp sgt i32 %3, 0
+    condbr %4, .LBB1, .LBB2
+.LBB2:
+    ret i32 %3
+}
+";
+
+    #[test]
+    fn observed_runs_see_every_operand_and_change_nothing() {
+        let m = parse_module(LOOP).expect("test IR parses");
+        let cfg = RunConfig::default();
+        let plain = Program::new(&m, &cfg).unwrap().run("f", &[5]).unwrap();
+        let mut seen = Record::default();
+        let observed = Program::new_observed(&m, &cfg)
+            .unwrap()
+            .run_observed("f", &[5], &mut seen)
+            .unwrap();
+        assert_eq!(observed.outcome, plain.outcome);
+        assert_eq!(observed.steps, plain.steps);
+        // By hand: 5/2 = 2 (> 0), 2/2 = 1 (> 0), 1/2 = 0 (not > 0): three trips.
+        let div = ObservedSite {
+            op: ObservedOp::Bin(BinOp::SDiv),
+            ty: IrType::I32,
+        };
+        let cmp = ObservedSite {
+            op: ObservedOp::Cmp(CmpPred::Sgt),
+            ty: IrType::I32,
+        };
+        assert_eq!(
+            seen.0,
+            vec![
+                (div, 5, 2),
+                (cmp, 2, 0),
+                (div, 2, 2),
+                (cmp, 1, 0),
+                (div, 1, 2),
+                (cmp, 0, 0)
+            ]
+        );
+        // A plain program given an observer reports nothing: it has no observation op.
+        let mut none = Record::default();
+        Program::new(&m, &cfg)
+            .unwrap()
+            .run_observed("f", &[5], &mut none)
+            .unwrap();
+        assert!(none.0.is_empty());
+    }
+}
