@@ -511,3 +511,156 @@ fn is_boundary(op: &Operand, ty: IrType) -> bool {
     let x = c.bits as u64 & mask;
     x.is_power_of_two() || x == mask || x == mask >> 1
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use compiler::ir::text::parse_module;
+
+    /// Each function's situations, found by hand from its text (see the comments).
+    const MODULE: &str = "
+func @set(ptr, i32) -> void {
+.LBB0:
+    %0 = paramref 0, ptr
+    %1 = paramref 1, i32
+    store i32 %1, %0
+    ret
+}
+; The parameter's slot %1 is stored again in .LBB1; %2's address goes to a call.
+func @a(i32) -> i32 {
+.LBB0:
+    %0 = paramref 0, i32
+    %1 = alloca i32, 4, 4
+    store i32 %0, %1
+    %2 = alloca i32, 4, 4
+    store i32 0, %2
+    call void @set(ptr %2, i32 %0)
+    %3 = cmp slt i32 %0, 0
+    condbr %3, .LBB1, .LBB2
+.LBB1:
+    store i32 7, %1
+    br .LBB2
+.LBB2:
+    %4 = load i32 %1
+    ret i32 %4
+}
+; .LBB1 is a loop entered from a condbr (no preheader) whose phis swap on the back edge;
+; %4 is invariant, %5 a division by a power of two in the loop; .LBB0 -> .LBB3 and
+; .LBB0 -> .LBB1 are critical edges into phis; .LBB6 is empty with two predecessors; %9
+; adds 1 and is never read.
+func @b(i32) -> i32 {
+.LBB0:
+    %0 = paramref 0, i32
+    %1 = cmp slt i32 %0, 0
+    condbr %1, .LBB1, .LBB3
+.LBB1:
+    %2 = phi i32 [%0, .LBB0], [%3, .LBB1]
+    %3 = phi i32 [1, .LBB0], [%2, .LBB1]
+    %4 = add i32 %0, 3
+    %5 = sdiv i32 %2, 4
+    %6 = cmp slt i32 %5, %4
+    condbr %6, .LBB1, .LBB3
+.LBB3:
+    %7 = phi i32 [0, .LBB0], [%5, .LBB1]
+    %8 = cmp eq i32 %7, 0
+    condbr %8, .LBB4, .LBB6
+.LBB4:
+    %9 = add i32 %7, 1
+    br .LBB6
+.LBB6:
+    br .LBB7
+.LBB7:
+    ret i32 %7
+}
+; .LBB1 <-> .LBB2 is a cycle entered at both blocks; .LBB1 is empty with two predecessors.
+func @c(i32) -> i32 {
+.LBB0:
+    %0 = paramref 0, i32
+    %1 = cmp slt i32 %0, 0
+    condbr %1, .LBB1, .LBB2
+.LBB1:
+    br .LBB2
+.LBB2:
+    %2 = cmp sgt i32 %0, 5
+    condbr %2, .LBB1, .LBB3
+.LBB3:
+    ret i32 %0
+}
+; A loop with preheader .LBB0; its back edge .LBB1 -> .LBB1 is critical (two successors,
+; two predecessors, a phi); %3 repeats %1 (dominated) and is invariant; %1 is unused;
+; .LBB5 is unreachable.
+func @d(i32) -> i32 {
+.LBB0:
+    %0 = paramref 0, i32
+    %1 = add i32 %0, 1
+    br .LBB1
+.LBB1:
+    %2 = phi i32 [0, .LBB0], [%4, .LBB1]
+    %3 = add i32 %0, 1
+    %4 = add i32 %2, %3
+    %5 = cmp slt i32 %4, 100
+    condbr %5, .LBB1, .LBB2
+.LBB2:
+    ret i32 %4
+.LBB5:
+    ret i32 0
+}
+";
+
+    fn names(s: Situations) -> Vec<&'static str> {
+        SITUATIONS.iter().copied().filter(|n| s.has(n)).collect()
+    }
+
+    #[test]
+    fn situations_by_hand() {
+        let m = parse_module(MODULE).expect("test IR parses");
+        let found = classify_module(&m);
+        assert_eq!(
+            names(found["a"]),
+            [
+                "param_written_after_entry",
+                "address_taken_slot",
+                "call_to_defined"
+            ]
+        );
+        assert_eq!(
+            names(found["b"]),
+            [
+                "loop_without_preheader",
+                "empty_block_many_preds",
+                "phi_permutation",
+                "critical_edge_into_phi",
+                "invariant_in_loop",
+                "division_in_loop",
+                "identity_operand",
+                "boundary_divisor",
+                "dead_pure",
+            ]
+        );
+        assert_eq!(
+            names(found["c"]),
+            ["irreducible_cycle", "empty_block_many_preds"]
+        );
+        assert_eq!(
+            names(found["d"]),
+            [
+                "loop_with_preheader",
+                "critical_edge_into_phi",
+                "invariant_in_loop",
+                "redundant_dominated",
+                "identity_operand",
+                "dead_pure",
+                "unreachable_block"
+            ]
+        );
+    }
+
+    #[test]
+    fn every_pass_situation_is_a_situation() {
+        for (_, names) in PASS_SITUATIONS {
+            for n in names {
+                assert!(SITUATIONS.contains(n), "{n}");
+            }
+        }
+    }
+}
