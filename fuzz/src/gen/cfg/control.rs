@@ -15,7 +15,7 @@
 //!   is only opened while `weight * (bound + 1) <= max_weight`;
 //! - a loop for which `invariant_div` prepared a guarded division (in the block that jumps
 //!   to its header) contains it: as a statement of the body or, failing that, at the
-//!   body's end;
+//!   body's end when the cost and block budgets still allow;
 //! - a loop without such a division is sometimes entered by a `condbr` on a data
 //!   condition whose other target is the loop's exit (the loop may be skipped): such a
 //!   loop has no preheader, the situation mem2reg, LICM and cfg_simplify must handle;
@@ -403,11 +403,13 @@ impl FnGen<'_, '_> {
         else {
             return Ok(());
         };
+        // Cost and blocks: the body may have spent the blocks left when it was prepared.
         let affordable = self
             .b
             .cost
             .saturating_add(self.b.weight.saturating_mul(STATEMENT_COST))
-            <= self.cfg.max_cost;
+            <= self.cfg.max_cost
+            && self.blocks_left >= 2;
         if !self.invariant_divs[k].used && self.b.is_open() && affordable {
             self.invariant_div_stmt(k)?;
         }
