@@ -35,9 +35,13 @@ pub enum DivisorGuard {
 }
 
 impl DivisorGuard {
-    /// A guard drawn from fuzzer bytes: the value-keeping `Replace` most often.
-    pub fn pick(u: &mut arbitrary::Unstructured) -> arbitrary::Result<DivisorGuard> {
+    /// The guard for `op`, drawn from fuzzer bytes (the value-keeping `Replace` most
+    /// often) only when `op` divides: other operations consume no byte for it.
+    pub fn pick(u: &mut arbitrary::Unstructured, op: BinOp) -> arbitrary::Result<DivisorGuard> {
         use super::choice::Pick;
+        if !op.can_trap() {
+            return Ok(DivisorGuard::Masked);
+        }
         Ok(match u.weighted(&[2, 3, 5])? {
             0 => DivisorGuard::Masked,
             1 => DivisorGuard::Odd,

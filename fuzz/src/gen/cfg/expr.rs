@@ -79,7 +79,7 @@ impl FnGen<'_, '_> {
                 } else {
                     self.expr(ty, d)?
                 };
-                let guard = DivisorGuard::pick(self.u)?;
+                let guard = DivisorGuard::pick(self.u, op)?;
                 if self.recent.len() >= RECENT_BINS {
                     self.recent.remove(0);
                 }

@@ -314,7 +314,7 @@ impl PhiGen<'_, '_> {
                 } else {
                     self.expr(ty, depth - 1)?
                 };
-                let guard = DivisorGuard::pick(self.u)?;
+                let guard = DivisorGuard::pick(self.u, op)?;
                 emit_safe_bin(&mut self.b, op, ty, l, r, guard).into()
             }
             1 => {
