@@ -361,6 +361,10 @@ enum Command {
         resume: Option<PathBuf>,
         #[command(flatten)]
         cc: crate::c::cc::CcArgs,
+        /// Skip the value and situation census (report.md's census tables), to measure
+        /// what it costs.
+        #[arg(long)]
+        no_census: bool,
     },
     /// Benchmarks: `mutants` hunts each seeded bug until found or out of budget.
     Bench {
@@ -618,7 +622,9 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             keep_per_signature,
             resume,
             cc,
+            no_census,
         } => crate::campaign::cli::hunt_command(crate::campaign::cli::HuntArgs {
+            census: !no_census,
             targets,
             native_every,
             keep_per_signature,

@@ -3,6 +3,7 @@
 
 pub mod c;
 pub mod campaign;
+pub mod census;
 pub mod check;
 pub mod cli;
 pub mod diff;

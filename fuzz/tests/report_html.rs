@@ -173,6 +173,31 @@ fn the_report_renders_in_chromium_with_every_plot_and_finding() {
 
     // The report itself: nothing external, no script of its own.
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+
+    // The census (on by default): every row in summary.json, and each situation row the
+    // same in report.md and report.html.
+    let values = summary["value_census"].as_array().unwrap();
+    assert_eq!(values.len(), 16 * 4, "every operation at every width");
+    let ran: u64 = values
+        .iter()
+        .map(|r| r["executions"].as_u64().unwrap())
+        .sum();
+    assert!(ran > 0, "the reference runs met integer operations");
+    let situations = summary["situation_census"].as_array().unwrap();
+    assert!(!situations.is_empty());
+    for r in situations {
+        let cells = [
+            r["pass"].as_str().unwrap().to_string(),
+            r["situation"].as_str().unwrap().to_string(),
+            r["presented"].as_u64().unwrap().to_string(),
+            r["changed"].as_u64().unwrap().to_string(),
+        ];
+        assert!(md.contains(&format!("| {} |", cells.join(" | "))), "{r}");
+        assert!(
+            html.contains(&format!("<td>{}</td></tr>", cells.join("</td><td>"))),
+            "{r}"
+        );
+    }
     assert!(
         !html.contains("<script"),
         "the report must not need a script"

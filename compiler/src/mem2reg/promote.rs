@@ -46,6 +46,17 @@
 //! Seeded bugs (`crate::mutants`), each at the decision it breaks: `M2rPromoteGepBase` in
 //! `candidates` (rule 2), `M2rFrontierSkipsLoopHeader` in `placement`, `M2rNoStackPop` and
 //! `M2rNoNarrowing` in `rename`.
+//!
+//! Situations (counted in this pass's input by phihunt's situation census,
+//! `census::situations`; the names are the census rows):
+//! - transforms: promotable slots whatever the CFG — `loop_without_preheader` (a header
+//!   entered from a `condbr`: its phis are placed all the same), `irreducible_cycle` (the
+//!   iterated dominance frontier puts a phi at each entry of the cycle),
+//!   `unreachable_block` (loads there read the zero of the type),
+//!   `param_written_after_entry` (with `promote_allocas_with_params` only: each store is
+//!   one more definition of the parameter's variable);
+//! - must hold back: `address_taken_slot` (rule 2), volatile or punned slots, parameter
+//!   slots in the first run (`promote_allocas`), and never a phi in the entry block.
 
 mod candidates;
 mod placement;

@@ -32,6 +32,15 @@
 //!
 //! Seeded bug: `CfgSimplifyNoPhiFix` (in `merge`) leaves the merged block's label in its
 //! successors' phis.
+//!
+//! Situations (counted in this pass's input by phihunt's situation census,
+//! `census::situations`; the names are the census rows):
+//! - transforms: `constant_branch` (fold), `unreachable_block` (prune),
+//!   `empty_block_many_preds` (forward, when the target's phis stay exact);
+//! - must hold back: forwarding an empty block when two of its predecessors would give
+//!   the target's phis different values (`critical_edge_into_phi` targets), merging into
+//!   a block with several successors; `irreducible_cycle` and `loop_without_preheader`
+//!   shapes are kept as they are (no block of a cycle may be dropped while reachable).
 
 mod fold;
 mod forward;

@@ -23,6 +23,13 @@
 //! leaves for run time (NaN results, out-of-range conversions).
 //!
 //! Mutant `ConstFoldUdivSigned`: `udiv`/`urem` are folded with signed division.
+//!
+//! Situations (counted in this pass's input by phihunt's situation census,
+//! `census::situations`; the names are the census rows):
+//! - transforms: `constant_operands`, with `boundary_divisor` values (MIN, MAX, -1, powers
+//!   of two) folded by the oracle's own semantics;
+//! - must hold back: a constant division or shift that traps or is undefined (by 0, MIN
+//!   / -1, a shift amount of the width or more) is left in place, not folded to a value.
 
 use crate::ir::eval::{self, EvalError};
 use crate::ir::substitute::{rewrite_in_dominance_order, Rewrite};

@@ -24,6 +24,12 @@
 //! any instruction; merge two loads across a possible write.
 //!
 //! Mutant `GvnLoadAcrossStore`: a `store` no longer ends the availability of earlier loads.
+//!
+//! Situations (counted in this pass's input by phihunt's situation census,
+//! `census::situations`; the names are the census rows):
+//! - transforms: `redundant_dominated` (the later instruction goes);
+//! - must hold back: `redundant_not_dominated` (equal instructions in sibling branches
+//!   stay both), and an `irreducible_cycle` gives no dominance beyond what the tree says.
 
 mod key;
 

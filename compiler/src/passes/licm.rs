@@ -26,6 +26,14 @@
 //!
 //! Mutant `LicmHoistGuardedDiv`: divisions and remainders by a non-constant divisor are
 //! moved out too.
+//!
+//! Situations (counted in this pass's input by phihunt's situation census,
+//! `census::situations`; the names are the census rows):
+//! - transforms: `invariant_in_loop` of a `loop_with_preheader`, and a
+//!   `division_in_loop` by a constant neither 0 nor -1;
+//! - must hold back: `loop_without_preheader` (left alone), `irreducible_cycle` (not a
+//!   natural loop), a `division_in_loop` by a non-constant divisor (the loop may run zero
+//!   times, or the division may sit under a guard).
 
 mod loops;
 

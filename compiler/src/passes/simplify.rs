@@ -37,6 +37,13 @@
 //! (wrong whenever `x` is negative at the width). Mutants `SimplifySdivPow2AsAshr`,
 //! `SimplifySremPow2AsMask`, `SimplifyAddCmpIgnoresOverflow` and `SimplifyNegEqSelfAsZero`:
 //! rewrites that are right for most values and wrong for some (see [`Mutant`]).
+//!
+//! Situations (counted in this pass's input by phihunt's situation census,
+//! `census::situations`; the names are the census rows):
+//! - transforms: `identity_operand` (0, 1, -1 operands, table above) and the
+//!   `boundary_divisor` rewrites the table lists;
+//! - must hold back: any rewrite that is exact only for some values (a signed division
+//!   by a power of two is not a shift; `x / -1` is not `-x` when x is MIN).
 
 use crate::ir::eval::{self, is_commutative, swapped_pred};
 use crate::ir::substitute::{rewrite_in_dominance_order, Rewrite};

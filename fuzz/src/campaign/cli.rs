@@ -31,6 +31,8 @@ pub struct HuntArgs {
     pub resume: Option<PathBuf>,
     /// `--cc`, `--cc-target`, `--no-phicc`.
     pub cc: crate::c::cc::CcArgs,
+    /// Take the value and situation census of every program (off: `--no-census`).
+    pub census: bool,
 }
 
 impl HuntArgs {
@@ -87,6 +89,7 @@ impl HuntArgs {
                 },
                 no_phicc: s.no_phicc,
             },
+            census: self.census,
         })
     }
 }
@@ -204,6 +207,7 @@ pub fn hunt_command(args: HuntArgs) -> i32 {
         mutants: args.mutants,
         diff: DiffConfig {
             pipeline: args.pipeline,
+            census: args.census,
             ..DiffConfig::default()
         },
         stop_at_first: false,

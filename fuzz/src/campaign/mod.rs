@@ -43,6 +43,7 @@ pub mod keep;
 pub mod phases;
 pub mod progress;
 pub mod report;
+pub mod report_census;
 pub mod report_data;
 pub mod report_html;
 pub mod reproduce;
@@ -55,7 +56,7 @@ pub mod svg;
 pub mod throughput;
 pub mod timeline;
 
-use crate::diff::{differential, DiffConfig, Finding, Signature, Verdict};
+use crate::diff::{differential_census, DiffConfig, Finding, Signature, Verdict};
 use crate::findings::{save_raw, test_file_text, unix_now, write_atomically, FindingRecord};
 use crate::native::{native_differential, NativePlan, NativeStage, StageTally};
 use crate::reduce::{reduce, ReduceGoal};
@@ -225,7 +226,7 @@ fn run_one(
     sinks: &FindingSinks,
 ) -> Event {
     use phases::{timed, Phase};
-    let cand = match timed(Phase::Generation, || source.make(seed)) {
+    let mut cand = match timed(Phase::Generation, || source.make(seed)) {
         Ok(c) => c,
         Err(r) => return rejected(source, seed, cfg, r),
     };
@@ -252,9 +253,15 @@ fn run_one(
             pass_changes: Vec::new(),
         }
     } else {
-        timed(Phase::Oracle, || {
-            differential(&cand.module, &cand.entry, &cand.arg_vectors, diff)
-        })
+        let mut census = diff.census.then(crate::census::Census::default);
+        let verdict = timed(Phase::Oracle, || {
+            let (m, e, v) = (&cand.module, &cand.entry, &cand.arg_vectors);
+            differential_census(m, e, v, diff, census.as_mut())
+        });
+        if let Some(c) = &census {
+            c.features(&mut cand.features);
+        }
+        verdict
     };
     if let Some(p) = &cand.c_program {
         use crate::c::hunt::{check_expected, program_files, ExpectedCheck};

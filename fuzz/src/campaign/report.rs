@@ -226,9 +226,12 @@ pub fn markdown(d: &ReportData) -> String {
         );
         let _ = writeln!(md, "| feature | count |\n|---|---|");
         for (f, n) in &r.totals.features {
-            let _ = writeln!(md, "| {f} | {n} |");
+            if !crate::census::is_census_feature(f) {
+                let _ = writeln!(md, "| {f} | {n} |");
+            }
         }
     }
+    super::report_census::markdown(d, &mut md);
     if !r.findings.is_empty() {
         let _ = writeln!(md, "\n### How to reproduce\n");
         for f in &r.finding_details {

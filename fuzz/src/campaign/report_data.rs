@@ -20,6 +20,8 @@ use super::source::ProgramSource;
 use super::stats::{SignatureTally, Totals};
 use super::timeline::Timeline;
 use super::{HuntConfig, HuntResult};
+use crate::census::values::{value_rows, ValueRow};
+use crate::census::{has_census, situation_rows, SituationRow};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -84,6 +86,10 @@ pub struct ReportData {
     /// Seconds per phase, summed over the workers (and the reducer).
     pub phase_seconds: PhaseTimes,
     pub timeline: Timeline,
+    /// The value census (`crate::census::values`), empty when not taken.
+    pub value_census: Vec<ValueRow>,
+    /// The situation census (`crate::census::situations`), empty when not taken.
+    pub situation_census: Vec<SituationRow>,
 }
 
 /// The stages of the pipeline where a bug can live, in pipeline order, as
@@ -191,6 +197,16 @@ impl ReportData {
             first_finding: r.first_finding.map(|(t, n)| (t.as_secs_f64(), n)),
             phase_seconds: r.phases,
             timeline: r.timeline.clone(),
+            value_census: if has_census(&r.totals.features) {
+                value_rows(&r.totals.features)
+            } else {
+                Vec::new()
+            },
+            situation_census: if has_census(&r.totals.features) {
+                situation_rows(&r.totals.features)
+            } else {
+                Vec::new()
+            },
         }
     }
 }

@@ -57,7 +57,8 @@ pre.cmd{background:#eef3f8;max-height:none;white-space:pre-wrap;overflow-wrap:an
 .plot{display:block;margin:12px 0}.plot text{font:11px sans-serif;fill:#333}\
 .plot .plot-title{font:bold 13px sans-serif}.plot .grid{stroke:#eee}.plot .axis{stroke:#888}\
 .plot .colhead{font:bold 11px sans-serif}.plot .num.light{fill:#fff}\
-.key td{text-align:left}.key td:first-child{font-weight:600}.muted{color:#777}";
+.key td{text-align:left}.key td:first-child{font-weight:600}.muted{color:#777}\
+tr.zero td{background:#fde2e2}";
 
 fn row(out: &mut String, cells: &[String]) {
     out.push_str("<tr>");
@@ -402,7 +403,9 @@ fn tables(out: &mut String, d: &ReportData) {
         out.push_str("<details><summary>Generator coverage (feature counts)</summary><table>");
         head(out, &["feature", "count"]);
         for (f, n) in &d.totals.features {
-            row(out, &[escape(f), n.to_string()]);
+            if !crate::census::is_census_feature(f) {
+                row(out, &[escape(f), n.to_string()]);
+            }
         }
         out.push_str("</table></details>\n");
     }
@@ -501,6 +504,7 @@ pub fn render(d: &ReportData) -> String {
     reasons(&mut out, d);
     out.push_str("<h2>Time per phase</h2>\n");
     phases(&mut out, d);
+    super::report_census::html(d, &mut out);
     tables(&mut out, d);
     out.push_str(
         "<p class=\"muted\">Also in this directory: <code>report.md</code>, \

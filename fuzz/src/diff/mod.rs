@@ -22,6 +22,7 @@
 
 pub mod signature;
 
+use crate::census::Census;
 use crate::stages::{snapshot_stages, StageFailure, StageSnapshot};
 use compiler::ir::IrModule;
 use compiler::pipeline::PipelineOptions;
@@ -45,6 +46,9 @@ pub struct DiffConfig {
     /// that a later pass masks goes unseen. The fuzz targets use it on a deterministic
     /// share of inputs; hunts always check every stage.
     pub every_stage: bool,
+    /// Take each program's census (`crate::census`) where the caller asks for it
+    /// (`differential_census`); hunts do unless `--no-census`.
+    pub census: bool,
 }
 
 impl Default for DiffConfig {
@@ -58,6 +62,7 @@ impl Default for DiffConfig {
             fuel_factor: 8,
             fuel_slack: 10_000,
             every_stage: true,
+            census: false,
         }
     }
 }
@@ -112,8 +117,25 @@ pub fn differential(
     arg_vectors: &[Vec<i64>],
     cfg: &DiffConfig,
 ) -> Verdict {
+    differential_census(module, entry, arg_vectors, cfg, None)
+}
+
+/// [`differential`], also taking the program's census (`crate::census`) into `census`
+/// when given: the reference runs are observed, the stages' inputs classified. The
+/// verdict is the same either way.
+pub fn differential_census(
+    module: &IrModule,
+    entry: &str,
+    arg_vectors: &[Vec<i64>],
+    cfg: &DiffConfig,
+    mut census: Option<&mut Census>,
+) -> Verdict {
     // Reference: the input itself, i.e. the `lowered` stage.
-    let reference_program = match Program::new(module, &cfg.run) {
+    let prepared = match census {
+        Some(_) => Program::new_observed(module, &cfg.run),
+        None => Program::new(module, &cfg.run),
+    };
+    let reference_program = match prepared {
         Ok(p) => p,
         Err(e) => {
             return Verdict::Discarded {
@@ -124,7 +146,11 @@ pub fn differential(
     let mut expectations: Vec<(Vec<i64>, RunResult)> = Vec::new();
     let mut dropped = Vec::new();
     for args in arg_vectors {
-        match reference_program.run(entry, args) {
+        let run = match census.as_deref_mut() {
+            Some(c) => reference_program.run_observed(entry, args, &mut c.values),
+            None => reference_program.run(entry, args),
+        };
+        match run {
             Ok(r) => match r.outcome.discard_reason() {
                 Some(reason) => dropped.push(reason),
                 None => expectations.push((args.clone(), r)),
@@ -152,6 +178,9 @@ pub fn differential(
     };
 
     let staged = snapshot_stages(module, &cfg.pipeline);
+    if let Some(c) = census {
+        c.record_stages(&staged.snapshots);
+    }
     // An input that fails the verifier (or panics the pipeline) before `lowered` is
     // observed has no reference stage: it is not a test (a generator bug, or a reducer
     // candidate gone bad), so it is discarded and counted, never reported.

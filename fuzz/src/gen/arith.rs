@@ -5,15 +5,50 @@
 //! that can do either, so their right operands are sanitized here, in the generated code,
 //! the way a careful C programmer would (`d & 0x7f | 1`, `s & (width - 1)`).
 //!
+//! Divisors are where rewrites go wrong (a power of two turned into a shift, MIN divided,
+//! a divisor of MAX), so a guard must not throw those values away: [`DivisorGuard`] says
+//! how each division keeps its divisor safe, and only `Masked` narrows it to 1..=127.
+//!
 //! Invariants of [`emit_safe_bin`]:
-//! - a divisor (`sdiv udiv srem urem`) is in 1..=127 (or, for unsigned ops, odd): never 0,
-//!   never -1, so neither division by zero nor MIN / -1 can happen;
+//! - a divisor (`sdiv udiv srem urem`) is never 0, and for signed ops never -1, so neither
+//!   division by zero nor MIN / -1 can happen: `Masked` gives 1..=127, `Odd` (unsigned
+//!   ops) `d | 1`, `Replace` keeps `d` and puts 1 in place of 0 (and -1 for signed ops);
+//!   constant divisors keep their value unless it is one of those (then 1, or -2 for a
+//!   signed -1);
 //! - a shift amount is in `0..width`;
 //! - constant right operands are sanitized at generation time (no extra instructions);
 //! - every operand keeps the instruction's type.
 
 use super::builder::FuncBuilder;
-use compiler::ir::{BinOp, IrConst, IrType, Operand, Value};
+use compiler::ir::{BinOp, CmpPred, IrConst, IrType, Operand, Value};
+
+/// How a division keeps a value divisor away from 0 (and from -1 when signed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DivisorGuard {
+    /// `(d & 0x7f) | 1`: small and odd (the only form before interesting values).
+    Masked,
+    /// `d | 1` for unsigned ops (every high bit survives); `Masked` for signed ops.
+    Odd,
+    /// `select (d == 0 | d == -1), 1, d` (signed) or `select d == 0, 1, d`: every other
+    /// value reaches the division unchanged, powers of two and MIN included.
+    Replace,
+}
+
+impl DivisorGuard {
+    /// The guard for `op`, drawn from fuzzer bytes (the value-keeping `Replace` most
+    /// often) only when `op` divides: other operations consume no byte for it.
+    pub fn pick(u: &mut arbitrary::Unstructured, op: BinOp) -> arbitrary::Result<DivisorGuard> {
+        use super::choice::Pick;
+        if !op.can_trap() {
+            return Ok(DivisorGuard::Masked);
+        }
+        Ok(match u.weighted(&[2, 3, 5])? {
+            0 => DivisorGuard::Masked,
+            1 => DivisorGuard::Odd,
+            _ => DivisorGuard::Replace,
+        })
+    }
+}
 
 /// Emits `op ty lhs, rhs` with the right operand made safe for `op`.
 pub fn emit_safe_bin(
@@ -22,10 +57,10 @@ pub fn emit_safe_bin(
     ty: IrType,
     lhs: Operand,
     rhs: Operand,
-    unsigned_odd_divisor: bool,
+    guard: DivisorGuard,
 ) -> Value {
     let rhs = if op.can_trap() {
-        safe_divisor(b, op, ty, rhs, unsigned_odd_divisor)
+        safe_divisor(b, op, ty, rhs, guard)
     } else if op.is_shift() {
         safe_shift_amount(b, ty, rhs)
     } else {
@@ -34,37 +69,54 @@ pub fn emit_safe_bin(
     b.bin(op, ty, lhs, rhs)
 }
 
-/// A divisor that is never 0 and never -1 at type `ty`. Signed ops get `(d & 0x7f) | 1`;
-/// unsigned ops may get just `d | 1` when `unsigned_odd_divisor` (odd, hence non-zero, and
-/// an unsigned division cannot overflow).
+/// A divisor that is never 0, and never -1 for a signed op, at type `ty`, kept as close to
+/// `d` as `guard` allows.
 fn safe_divisor(
     b: &mut FuncBuilder,
     op: BinOp,
     ty: IrType,
     d: Operand,
-    unsigned_odd_divisor: bool,
+    guard: DivisorGuard,
 ) -> Operand {
-    let unsigned_op = matches!(op, BinOp::UDiv | BinOp::URem);
-    let only_odd = unsigned_op && unsigned_odd_divisor;
+    let signed_op = matches!(op, BinOp::SDiv | BinOp::SRem);
+    let minus_one = IrConst::new(ty, -1).bits;
     match d {
         Operand::Const(c) => {
-            let v = if only_odd {
-                c.bits | 1
+            let v = if c.bits == 0 {
+                1
+            } else if signed_op && c.bits == minus_one {
+                -2
             } else {
-                (c.bits & 0x7f) | 1
+                c.bits
             };
             Operand::Const(IrConst::new(ty, v))
         }
-        Operand::Value(_) => {
-            let masked = if only_odd {
-                d
-            } else {
-                b.bin(BinOp::And, ty, d, Operand::Const(IrConst::new(ty, 0x7f)))
-                    .into()
-            };
-            b.bin(BinOp::Or, ty, masked, Operand::Const(IrConst::new(ty, 1)))
+        Operand::Value(_) => match guard {
+            DivisorGuard::Replace => {
+                let k = |v: i64| Operand::Const(IrConst::new(ty, v));
+                let zero = b.cmp(CmpPred::Eq, ty, d, k(0));
+                let bad = if signed_op {
+                    let m1 = b.cmp(CmpPred::Eq, ty, d, k(-1));
+                    b.bin(BinOp::Or, IrType::I8, zero.into(), m1.into())
+                } else {
+                    zero
+                };
+                b.select(ty, bad.into(), k(1), d).into()
+            }
+            DivisorGuard::Odd if !signed_op => b
+                .bin(BinOp::Or, ty, d, Operand::Const(IrConst::new(ty, 1)))
+                .into(),
+            _ => {
+                let masked = b.bin(BinOp::And, ty, d, Operand::Const(IrConst::new(ty, 0x7f)));
+                b.bin(
+                    BinOp::Or,
+                    ty,
+                    masked.into(),
+                    Operand::Const(IrConst::new(ty, 1)),
+                )
                 .into()
-        }
+            }
+        },
     }
 }
 
@@ -100,7 +152,7 @@ mod tests {
             IrType::I8,
             konst(IrType::I8, 5),
             konst(IrType::I8, -1),
-            false,
+            DivisorGuard::Masked,
         );
         emit_safe_bin(
             &mut b,
@@ -108,7 +160,7 @@ mod tests {
             IrType::I32,
             konst(IrType::I32, 5),
             konst(IrType::I32, 0),
-            false,
+            DivisorGuard::Masked,
         );
         emit_safe_bin(
             &mut b,
@@ -116,10 +168,10 @@ mod tests {
             IrType::U16,
             konst(IrType::U16, 5),
             konst(IrType::U16, 17),
-            false,
+            DivisorGuard::Masked,
         );
         let insts = last_rhs(b);
-        // -1 & 0x7f | 1 = 127; 0 & 0x7f | 1 = 1; 17 & 15 = 1 — worked by hand.
+        // signed -1 -> -2 (never MIN / -1); 0 -> 1; 17 & 15 = 1 — worked by hand.
         let rhs: Vec<i64> = insts
             .iter()
             .map(|i| match i {
@@ -130,7 +182,7 @@ mod tests {
                 _ => panic!("expected a constant rhs"),
             })
             .collect();
-        assert_eq!(rhs, vec![127, 1, 1]);
+        assert_eq!(rhs, vec![-2, 1, 1]);
         assert_eq!(insts.len(), 3);
     }
 
@@ -145,7 +197,7 @@ mod tests {
             IrType::U32,
             konst(IrType::U32, 9),
             d.into(),
-            true,
+            DivisorGuard::Odd,
         );
         emit_safe_bin(
             &mut b,
@@ -153,7 +205,7 @@ mod tests {
             IrType::I64,
             konst(IrType::I64, 9),
             d.into(),
-            true,
+            DivisorGuard::Odd,
         );
         let insts = last_rhs(b);
         let ops: Vec<BinOp> = insts
@@ -163,10 +215,52 @@ mod tests {
                 _ => panic!(),
             })
             .collect();
-        // udiv with the odd option: or, udiv. sdiv always: and, or, sdiv.
+        // udiv with the odd guard: or, udiv. sdiv never takes it: and, or, sdiv.
         assert_eq!(
             ops,
             vec![BinOp::Or, BinOp::UDiv, BinOp::And, BinOp::Or, BinOp::SDiv]
+        );
+    }
+
+    #[test]
+    fn replace_guard_keeps_the_value_and_tests_zero_and_minus_one() {
+        let mut ids = BlockCounter::default();
+        let mut b = FuncBuilder::new(&mut ids);
+        let d = b.fresh();
+        for op in [BinOp::SRem, BinOp::UDiv] {
+            emit_safe_bin(
+                &mut b,
+                op,
+                IrType::I32,
+                konst(IrType::I32, 9),
+                d.into(),
+                DivisorGuard::Replace,
+            );
+        }
+        let insts = last_rhs(b);
+        let shape: Vec<String> = insts
+            .iter()
+            .map(|i| match i {
+                Inst::Bin { op, .. } => format!("{op:?}"),
+                Inst::Cmp { rhs, .. } => format!("cmp {rhs:?}"),
+                Inst::Select { .. } => "select".into(),
+                other => panic!("unexpected {other:?}"),
+            })
+            .collect();
+        let zero = format!("cmp {:?}", konst(IrType::I32, 0));
+        let minus_one = format!("cmp {:?}", konst(IrType::I32, -1));
+        assert_eq!(
+            shape,
+            vec![
+                zero.clone(),
+                minus_one,
+                "Or".into(),
+                "select".into(),
+                "SRem".into(),
+                zero,
+                "select".into(),
+                "UDiv".into()
+            ]
         );
     }
 }

@@ -38,8 +38,15 @@ pub fn canonical(ty: IrType, v: i64) -> i64 {
 }
 
 /// A value of integer type `ty` from the edges, or small, or random; canonical for `ty`.
+///
+/// The classes (the value census, `campaign::census::values`, counts the same ones as they
+/// meet operations at run time): 0, ±1, small, MIN, MAX and their neighbours, powers of two
+/// and their neighbours (positive and negative), negative odd numbers, a small value with
+/// the sign bit flipped, the top bit of a narrower width (0x80, 0x8000, 0x8000_0000 and
+/// their neighbours, positive or sign-extended), and random bit patterns.
 pub fn interesting(u: &mut Unstructured, ty: IrType) -> Result<i64> {
-    let raw = match u.weighted(&[6, 5, 4, 6, 3, 3, 2, 2, 3])? {
+    let bits = ty.bits(8);
+    let raw = match u.weighted(&[6, 5, 5, 4, 3, 3, 2, 2, 3, 5, 3, 3, 2, 3])? {
         0 => 0,
         1 => 1,
         2 => -1,
@@ -48,12 +55,38 @@ pub fn interesting(u: &mut Unstructured, ty: IrType) -> Result<i64> {
         5 => type_max(ty),
         6 => type_min(ty).wrapping_add(1),
         7 => type_max(ty).wrapping_sub(1),
-        _ => {
+        8 => {
             let shift = u.between(0, 63)?;
             (u.bits64()? >> shift) as i64
         }
+        9 => power_of_two_neighbour(u, bits)?,
+        10 => power_of_two_neighbour(u, bits)?.wrapping_neg(),
+        11 => -(2 * u.between(1, 40)? as i64 + 1),
+        12 => (1i64 << (bits - 1)) ^ u.between(0, 9)? as i64,
+        _ => narrower_top_bit(u, bits)?,
     };
     Ok(canonical(ty, raw))
+}
+
+/// `2^k - 1`, `2^k` or `2^k + 1` for a `k` below `bits`.
+fn power_of_two_neighbour(u: &mut Unstructured, bits: u32) -> Result<i64> {
+    let k = u.between(0, bits - 1)?;
+    let off = u.between(0, 2)? as i64 - 1;
+    Ok((1i64 << k).wrapping_add(off))
+}
+
+/// The top bit of a width narrower than `bits` (8, 16 or 32), as is (`0x80`) or
+/// sign-extended (`-0x80`), or a neighbour of either; for `i8` its own top bit.
+fn narrower_top_bit(u: &mut Unstructured, bits: u32) -> Result<i64> {
+    let widths: Vec<u32> = [8u32, 16, 32].into_iter().filter(|&w| w < bits).collect();
+    let w = if widths.is_empty() {
+        8
+    } else {
+        widths[u.index(widths.len())?]
+    };
+    let top = 1i64 << (w - 1);
+    let v = if u.chance(50)? { top } else { -top };
+    Ok(v.wrapping_add(u.between(0, 2)? as i64 - 1))
 }
 
 /// A literal as the lowering writes it (`:i64`), chosen so that storing it into a slot of

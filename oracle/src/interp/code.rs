@@ -51,6 +51,13 @@ pub(crate) enum Op {
     Mark {
         r: Reg,
     },
+    /// Hands `a` and `b` to the run's operand observer, if any (`observe.rs`); only in
+    /// programs prepared for observation, before the operation at `observed[site]`.
+    Observe {
+        site: u32,
+        a: Reg,
+        b: Reg,
+    },
     /// `d = c(s)`: an operand converted to its position's type.
     Convert {
         d: Reg,
@@ -393,6 +400,8 @@ pub(crate) struct CompiledFunc {
     pub selects: Vec<(Reg, Reg)>,
     /// Register values of the constants, in order from `const_base`.
     pub consts: Vec<u64>,
+    /// The sites of the `Op::Observe` ops (empty unless prepared for observation).
+    pub observed: Vec<super::observe::ObservedSite>,
     pub const_base: u32,
     /// First argument slot; `arg_slots` slots follow.
     pub args_base: u32,

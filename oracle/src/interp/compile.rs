@@ -33,6 +33,7 @@ use super::code::{
 use super::float::{FArith, FConv};
 use super::libc::LibcFn;
 use super::memory::{AllocKind, Memory};
+use super::observe::{ObservedOp, ObservedSite};
 use super::va::VaFn;
 use super::value::{prepare_pred, Canon};
 use super::InterpError;
@@ -57,6 +58,8 @@ pub(crate) struct CompiledProgram {
     /// Globals and function addresses, as every run starts.
     pub image: Memory,
     pub ptr_bytes: u32,
+    /// Prepared with `Op::Observe` ops (`compile_observed`).
+    pub observed: bool,
 }
 
 /// What a module-level name designates.
@@ -82,6 +85,8 @@ struct ModuleContext<'m> {
     symbols: FxHashMap<&'m str, (Symbol, u64)>,
     module: &'m IrModule,
     ptr_bytes: u32,
+    /// Emit `Op::Observe` before integer operations (`observe.rs`).
+    observe: bool,
 }
 
 impl ModuleContext<'_> {
@@ -97,6 +102,15 @@ fn err(msg: String) -> InterpError {
 /// Decodes `module` for `ptr_bytes`-wide pointers.
 pub(crate) fn compile(module: &IrModule, ptr_bytes: u32) -> Result<CompiledProgram, InterpError> {
     compile_reusing(module, ptr_bytes, None)
+}
+
+/// [`compile`] with an `Op::Observe` before every integer binary operation and comparison
+/// (see `observe.rs`).
+pub(crate) fn compile_observed(
+    module: &IrModule,
+    ptr_bytes: u32,
+) -> Result<CompiledProgram, InterpError> {
+    compile_with(module, ptr_bytes, None, true)
 }
 
 /// True when every function's decoded form in `a` would be the same in `b`: the symbol
@@ -119,6 +133,18 @@ pub(crate) fn compile_reusing(
     ptr_bytes: u32,
     earlier: Option<(&IrModule, &CompiledProgram)>,
 ) -> Result<CompiledProgram, InterpError> {
+    compile_with(module, ptr_bytes, earlier, false)
+}
+
+fn compile_with(
+    module: &IrModule,
+    ptr_bytes: u32,
+    earlier: Option<(&IrModule, &CompiledProgram)>,
+    observe: bool,
+) -> Result<CompiledProgram, InterpError> {
+    // An observed program never shares an unobserved function (its operations would go
+    // unseen); the converse is harmless: without an observer `Op::Observe` does nothing.
+    let earlier = earlier.filter(|(_, p)| !observe || p.observed);
     let earlier = earlier.filter(|(m, p)| p.ptr_bytes == ptr_bytes && same_context(m, module));
     if ptr_bytes != 4 && ptr_bytes != 8 {
         return Err(err(format!(
@@ -260,6 +286,7 @@ pub(crate) fn compile_reusing(
         symbols,
         module,
         ptr_bytes,
+        observe,
     };
     for (g, &id) in module.globals.iter().zip(&global_ids) {
         initialise_global(&ctx, &mut image, g, id)?;
@@ -278,6 +305,7 @@ pub(crate) fn compile_reusing(
         func_by_name,
         image,
         ptr_bytes,
+        observed: observe,
     })
 }
 
@@ -445,6 +473,7 @@ impl<'a> FuncCompiler<'a> {
                 calls: Vec::new(),
                 selects: Vec::new(),
                 consts: Vec::new(),
+                observed: Vec::new(),
                 const_base: const_base as u32,
                 args_base: args_base as u32,
                 arg_slots: arg_slots as u32,
@@ -510,6 +539,15 @@ impl<'a> FuncCompiler<'a> {
     fn emit(&mut self, op: Op) {
         self.out.code.push(op);
         self.out.locs.push(self.loc);
+    }
+
+    /// An `Op::Observe` of `a op b` when the program is prepared for observation.
+    fn observe(&mut self, op: ObservedOp, ty: IrType, a: Reg, b: Reg) {
+        if self.ctx.observe {
+            let site = self.out.observed.len() as u32;
+            self.out.observed.push(ObservedSite { op, ty });
+            self.emit(Op::Observe { site, a, b });
+        }
     }
 
     fn canon(&self, ty: IrType) -> Canon {
@@ -700,6 +738,7 @@ impl<'a> FuncCompiler<'a> {
             } => {
                 let a = self.read(lhs, *ty)?;
                 let b = self.read(rhs, *ty)?;
+                self.observe(ObservedOp::Bin(*op), *ty, a, b);
                 let (d, c) = (self.reg(*dest), self.canon(*ty));
                 let op = match op {
                     BinOp::Add => Op::Add { d, a, b, c },
@@ -736,6 +775,7 @@ impl<'a> FuncCompiler<'a> {
             } => {
                 let a = self.read(lhs, *ty)?;
                 let b = self.read(rhs, *ty)?;
+                self.observe(ObservedOp::Cmp(*pred), *ty, a, b);
                 let (p, swap) = prepare_pred(*pred);
                 let (a, b) = if swap { (b, a) } else { (a, b) };
                 let c = self.canon(*ty);

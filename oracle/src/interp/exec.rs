@@ -23,6 +23,7 @@ use super::float;
 use super::intrinsic;
 use super::libc::{self, LibcResult};
 use super::memory::{AllocKind, Memory};
+use super::observe::OperandObserver;
 use super::output::Stdout;
 use super::va::VaMachine;
 use super::value::{self, compare, Canon, Fault};
@@ -78,11 +79,26 @@ pub(crate) struct Machine<'p> {
     abi_regs: [u64; 2],
     /// The unnamed arguments of the live variadic frames and the `va_list` states.
     va: VaMachine,
+    /// Receives the operands at `Op::Observe` (`observe.rs`); `None` in plain runs.
+    observer: Option<&'p mut dyn OperandObserver>,
 }
 
 /// Runs function `func` of `prog` with `args` (already counted) to an outcome.
 pub(crate) fn run(prog: &CompiledProgram, cfg: &RunConfig, func: u32, args: &[i64]) -> RunResult {
     Machine::new(prog, cfg).run(func, args)
+}
+
+/// [`run`] with `observer` receiving the operands at every `Op::Observe`.
+pub(crate) fn run_observed<'p>(
+    prog: &'p CompiledProgram,
+    cfg: &'p RunConfig,
+    func: u32,
+    args: &[i64],
+    observer: &'p mut dyn OperandObserver,
+) -> RunResult {
+    let mut m = Machine::new(prog, cfg);
+    m.observer = Some(observer);
+    m.run(func, args)
 }
 
 /// [`run`] from `mem` instead of the program's initial image: `mem` is that image with
@@ -195,6 +211,7 @@ impl<'p> Machine<'p> {
             libc_args: Vec::new(),
             abi_regs: [0; 2],
             va: VaMachine::default(),
+            observer: None,
         }
     }
 
@@ -382,6 +399,11 @@ impl<'p> Machine<'p> {
                         }
                     }
                     Op::Mark { r } => stamps[r as usize] = gen,
+                    Op::Observe { site, a, b } => {
+                        if let Some(o) = self.observer.as_deref_mut() {
+                            o.operands(&f.observed[site as usize], r!(a), r!(b));
+                        }
+                    }
                     Op::Convert { d, s, c } => r!(d) = c.apply(r!(s)),
 
                     Op::Add { d, a, b, c } => {

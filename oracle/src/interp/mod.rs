@@ -12,6 +12,7 @@
 //! - `code`: the decoded instruction form and its invariants;
 //! - `assigned`: which register reads are proven to follow an assignment;
 //! - `compile`: `IrModule` -> decoded program, refusing input that cannot run;
+//! - `observe`: the optional observer of the operands that meet integer operations;
 //! - `memory`: allocations, provenance-carrying pointer values, bounds, liveness,
 //!   initialisation; `alloc_ids`: what each allocation id designates, live or dead;
 //! - `exec`: the execution loop, frames, calls and returns;
@@ -38,6 +39,7 @@ mod intrinsic;
 mod libc;
 mod libm;
 mod memory;
+mod observe;
 mod output;
 mod printf;
 mod printf_float;
@@ -45,6 +47,7 @@ mod startup;
 mod va;
 mod value;
 
+pub use observe::{ObservedOp, ObservedSite, OperandObserver};
 pub use startup::PROGRAM_NAME;
 
 use crate::outcome::RunResult;
@@ -104,6 +107,15 @@ impl Program {
         })
     }
 
+    /// [`Program::new`] prepared for [`Program::run_observed`]: every integer binary
+    /// operation and comparison hands its operands to the run's observer (`observe.rs`).
+    pub fn new_observed(module: &IrModule, cfg: &RunConfig) -> Result<Program, InterpError> {
+        Ok(Program {
+            compiled: compile::compile_observed(module, cfg.ptr_bytes)?,
+            cfg: cfg.clone(),
+        })
+    }
+
     /// [`Program::new`] for `module`, reusing what `earlier` (prepared from
     /// `earlier_module`) decoded for every function that is unchanged at the same index,
     /// when the two modules have the same globals, declarations and function signatures.
@@ -128,6 +140,12 @@ impl Program {
     /// Calls `func` with `args` (read in the parameter types) and runs to an outcome. Each
     /// run starts from fresh memory (globals re-initialised).
     pub fn run(&self, func: &str, args: &[i64]) -> Result<RunResult, InterpError> {
+        let index = self.entry_index(func, args)?;
+        Ok(exec::run(&self.compiled, &self.cfg, index, args))
+    }
+
+    /// The index of `func`, checked to take `args`.
+    fn entry_index(&self, func: &str, args: &[i64]) -> Result<u32, InterpError> {
         let &index = self
             .compiled
             .func_by_name
@@ -146,7 +164,26 @@ impl Program {
                 args.len()
             )));
         }
-        Ok(exec::run(&self.compiled, &self.cfg, index, args))
+        Ok(index)
+    }
+
+    /// [`Program::run`] with `observer` seeing the operands of every integer operation
+    /// (only in a program from [`Program::new_observed`]; the result is the same as
+    /// `run`'s).
+    pub fn run_observed(
+        &self,
+        func: &str,
+        args: &[i64],
+        observer: &mut dyn OperandObserver,
+    ) -> Result<RunResult, InterpError> {
+        let index = self.entry_index(func, args)?;
+        Ok(exec::run_observed(
+            &self.compiled,
+            &self.cfg,
+            index,
+            args,
+            observer,
+        ))
     }
 
     /// Runs `@main` as a hosted C program is started, with the argument strings `argv`

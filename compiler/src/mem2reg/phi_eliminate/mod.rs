@@ -39,6 +39,17 @@
 //! Mutants (`crate::mutants`): `PhiElimNoTemporaries` emits every copy direct, in phi
 //! order; `PhiElimNoTrampoline` puts a critical edge's copies at the end of P;
 //! `PhiElimRepeatedTargetOnce` redirects only P's first edge to B into the trampoline.
+//!
+//! Situations (counted in this pass's input by phihunt's situation census,
+//! `census::situations`; the names are the census rows):
+//! - transforms: every phi — `phi_permutation` (phis that swap or rotate on an edge go
+//!   through temporaries), `critical_edge_into_phi` (copies go into a trampoline, never at
+//!   the end of a block with other successors), `loop_with_preheader` (the back edge's
+//!   copies run after the loop body read the old values), `irreducible_cycle` (no
+//!   dominance is assumed: each edge gets its own copies), `empty_block_many_preds`
+//!   (a block with only a `br` still takes its own copies);
+//! - must hold back: nothing on edges from unreachable predecessors; no copy that
+//!   overwrites a value another copy of the same edge still reads.
 
 mod conflicts;
 mod edges;

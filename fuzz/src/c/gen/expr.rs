@@ -50,20 +50,36 @@ impl Gen<'_> {
         self.prog.var(self.f, v)
     }
 
-    /// A constant of kind `k` (within 32 bits for `long`, so it fits every data model).
+    /// A constant of kind `k` (within 32 bits for `long`, so it fits every data model),
+    /// biased toward the values where arithmetic rewrites go wrong: small ones, MIN and
+    /// MAX and their neighbours, powers of two and their neighbours (either sign),
+    /// negative odd numbers, a small value with the sign bit set, and the top bit of a
+    /// narrower width (0x80, 0x8000, either sign, and neighbours).
     pub fn constant(&mut self, k: IntKind) -> Val {
         let (lo, hi) = k.range(NARROW_DM);
-        let v = match self.weighted(&[5, 3, 2, 2, 2, 3]) {
+        let bits = k.bits(NARROW_DM);
+        let v = match self.weighted(&[5, 3, 2, 2, 2, 3, 2, 2, 2, 2]) {
             0 => self.rng_range(-8, 8),
             1 => self.rng_range(0, 255),
             2 => hi - self.rng_range(0, 1),
             3 => lo + self.rng_range(0, 1),
             4 => {
-                let bits = k.bits(NARROW_DM);
                 let sh = self.between(0, bits - 1);
                 (1i128 << sh) + self.rng_range(-1, 1)
             }
-            _ => self.rng_range(lo, hi),
+            5 => self.rng_range(lo, hi),
+            6 => {
+                let sh = self.between(0, bits - 1);
+                -(1i128 << sh) + self.rng_range(-1, 1)
+            }
+            7 => -(2 * self.rng_range(1, 40) + 1),
+            8 => (1i128 << (bits - 1)) | self.rng_range(0, 9),
+            _ => {
+                let w = if bits > 16 && self.chance(0.5) { 16 } else { 8 };
+                let top = 1i128 << (w - 1);
+                let top = if self.chance(0.5) { top } else { -top };
+                top + self.rng_range(-1, 1)
+            }
         };
         Val::new(k, v, NARROW_DM)
     }
@@ -268,16 +284,30 @@ impl Gen<'_> {
         ops
     }
 
-    /// The right operand of `op` (shift counts and divisors are mostly small constants,
-    /// so that most operations stay as generated).
+    /// The right operand of `op`: shift counts are mostly constants, half of them at the
+    /// edges of a width (0, 1, 7, 8, 15, 16, 31); divisors are often constants, small or
+    /// interesting (powers of two, -1, MIN, MAX...: the evaluator rewrites the undefined
+    /// ones); comparisons often meet an interesting constant.
     pub fn right_operand(&mut self, op: BinOp, depth: u32) -> Expr {
         if op.is_shift() && self.chance(0.7) {
-            let n = self.between(0, 31) as i128;
+            let n = if self.chance(0.5) {
+                self.pick(&[0u32, 1, 7, 8, 15, 16, 31])
+            } else {
+                self.between(0, 31)
+            } as i128;
             return Expr::Const(Val::new(IntKind::Int, n, NARROW_DM));
         }
-        if matches!(op, BinOp::Div | BinOp::Mod) && self.chance(0.5) {
-            let n = self.between(1, 20) as i128;
-            return Expr::Const(Val::new(IntKind::Int, n, NARROW_DM));
+        if matches!(op, BinOp::Div | BinOp::Mod) && self.chance(0.6) {
+            if self.chance(0.4) {
+                let n = self.between(1, 20) as i128;
+                return Expr::Const(Val::new(IntKind::Int, n, NARROW_DM));
+            }
+            let k = self.kind();
+            return Expr::Const(self.constant(k));
+        }
+        if op.is_comparison() && self.chance(0.4) {
+            let k = self.kind();
+            return Expr::Const(self.constant(k));
         }
         self.expr(depth)
     }

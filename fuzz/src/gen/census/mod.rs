@@ -123,7 +123,7 @@ fn count_nested_headers(cfg: &CfgAnalysis, back_edges_into: &FxHashMap<usize, Ve
 }
 
 /// Distinct targets of retreating DFS edges whose target does not dominate the source.
-fn count_irreducible_targets(cfg: &CfgAnalysis) -> u64 {
+pub(crate) fn count_irreducible_targets(cfg: &CfgAnalysis) -> u64 {
     let n = cfg.num_blocks;
     if n == 0 {
         return 0;

@@ -15,7 +15,10 @@
 //!   is only opened while `weight * (bound + 1) <= max_weight`;
 //! - a loop for which `invariant_div` prepared a guarded division (in the block that jumps
 //!   to its header) contains it: as a statement of the body or, failing that, at the
-//!   body's end;
+//!   body's end when the cost and block budgets still allow;
+//! - a loop without such a division is sometimes entered by a `condbr` on a data
+//!   condition whose other target is the loop's exit (the loop may be skipped): such a
+//!   loop has no preheader, the situation mem2reg, LICM and cfg_simplify must handle;
 //! - recursion depth is bounded by `MAX_DEPTH`, not by the input.
 
 use super::expr::int_type;
@@ -323,13 +326,21 @@ impl FnGen<'_, '_> {
     fn loop_stmt(&mut self, depth: u32) -> Result<()> {
         let bound = self.u.between(1, self.trip_room())?;
         let ctr = self.fresh_counter()?;
-        // In the block that jumps to the header: the loop's preheader.
+        // In the block that jumps to the header: the loop's preheader (unless the loop is
+        // entered by a branch that may skip it, see below).
         let prepared = self.maybe_prepare_invariant_div()?;
         let outer_weight = self.b.weight;
         let mark = self.mark();
         let header = self.block();
         let exit = self.block();
-        self.b.terminate(Terminator::Br(header));
+        if !prepared && self.u.chance(25)? {
+            // Entered by a branch that may skip it: the header has no preheader (the
+            // block before it has two successors), as mem2reg and LICM must handle.
+            let c = self.cond(0)?;
+            self.branch_either(c, header, exit)?;
+        } else {
+            self.b.terminate(Terminator::Br(header));
+        }
         self.b.weight = outer_weight.saturating_mul(bound as u64 + 1);
         self.loop_depth += 1;
         if self.u.chance(65)? {
@@ -392,11 +403,13 @@ impl FnGen<'_, '_> {
         else {
             return Ok(());
         };
+        // Cost and blocks: the body may have spent the blocks left when it was prepared.
         let affordable = self
             .b
             .cost
             .saturating_add(self.b.weight.saturating_mul(STATEMENT_COST))
-            <= self.cfg.max_cost;
+            <= self.cfg.max_cost
+            && self.blocks_left >= 2;
         if !self.invariant_divs[k].used && self.b.is_open() && affordable {
             self.invariant_div_stmt(k)?;
         }

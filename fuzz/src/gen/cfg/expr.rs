@@ -5,20 +5,28 @@
 //! comparisons, casts between all integer types, selects — and mixes in values kept in
 //! registers across blocks.
 //!
+//! Sometimes a binary expression is emitted again, operand for operand, when its operands
+//! are still in scope: GVN's work (the first dominates) and its trap (it sat in a sibling
+//! branch).
+//!
 //! Invariants: an expression of type `T` is an operand of type `T` (constants are built
-//! with type `T`); division and shifts go through `arith::emit_safe_bin`; only initialized
+//! with type `T`); division and shifts go through `arith::emit_safe_bin` and get
+//! interesting constants as operands more often than other operations; only initialized
 //! slots are read (never `Guarded` ones, which `guarded` reads under their condition);
 //! memory reads use `memory::pick_access`, so they are in bounds and aligned; recursion is
 //! bounded by the `depth` argument (at most 3), not by the input.
 
 use super::frame::Role;
-use super::function::FnGen;
+use super::function::{FnGen, RecentBin};
 use super::memory::{emit_addr, objects, pick_access};
-use crate::gen::arith::emit_safe_bin;
+use crate::gen::arith::{emit_safe_bin, DivisorGuard};
 use crate::gen::choice::Pick;
 use crate::gen::consts::interesting;
 use arbitrary::Result;
 use compiler::ir::{konst, BinOp, CmpPred, IrType, Operand, UnOp};
+
+/// How many recent binary expressions `expr` remembers for repeating.
+const RECENT_BINS: usize = 8;
 
 /// A random integer type.
 pub(super) fn int_type(u: &mut arbitrary::Unstructured) -> Result<IrType> {
@@ -49,16 +57,40 @@ impl FnGen<'_, '_> {
         let cmp_weight = if ty == IrType::I8 { 2 } else { 0 };
         let float_weight = if self.floats_on() { 3 } else { 0 };
         let v = match self.u.weighted(&[9, 1, 2, 3, cmp_weight, float_weight])? {
+            0 if self.u.chance(10)? && self.repeatable(ty).is_some() => {
+                // The same computation again: redundant where the first one dominates,
+                // merely equal where it sat in a sibling branch.
+                let r = self.repeatable(ty).expect("checked just above");
+                emit_safe_bin(&mut self.b, r.op, r.ty, r.lhs, r.rhs, r.guard)
+            }
             0 => {
                 let op = BinOp::ALL[self.u.index(BinOp::ALL.len())?];
-                let lhs = self.expr(ty, d)?;
-                let rhs = if self.u.chance(40)? {
+                // Divisions and shifts meet interesting values on purpose: a constant
+                // right operand more often, and sometimes a constant left one.
+                let edgy = op.can_trap() || op.is_shift();
+                let rhs_const = self.u.chance(if edgy { 60 } else { 40 })?;
+                let lhs = if edgy && !rhs_const && self.u.chance(25)? {
                     konst(ty, interesting(self.u, ty)?)
                 } else {
                     self.expr(ty, d)?
                 };
-                let odd = self.u.chance(50)?;
-                emit_safe_bin(&mut self.b, op, ty, lhs, rhs, odd)
+                let rhs = if rhs_const {
+                    konst(ty, interesting(self.u, ty)?)
+                } else {
+                    self.expr(ty, d)?
+                };
+                let guard = DivisorGuard::pick(self.u, op)?;
+                if self.recent.len() >= RECENT_BINS {
+                    self.recent.remove(0);
+                }
+                self.recent.push(RecentBin {
+                    op,
+                    ty,
+                    lhs,
+                    rhs,
+                    guard,
+                });
+                emit_safe_bin(&mut self.b, op, ty, lhs, rhs, guard)
             }
             1 => {
                 let op = UnOp::ALL[self.u.index(UnOp::ALL.len())?];
@@ -88,6 +120,17 @@ impl FnGen<'_, '_> {
         };
         self.define(v, ty);
         Ok(v.into())
+    }
+
+    /// The latest recent binary expression of type `ty` whose operands are all constants
+    /// or values in scope.
+    fn repeatable(&self, ty: IrType) -> Option<RecentBin> {
+        let usable = |o: &Operand| o.as_value().is_none_or(|v| self.in_scope(v));
+        self.recent
+            .iter()
+            .rev()
+            .find(|r| r.ty == ty && usable(&r.lhs) && usable(&r.rhs))
+            .copied()
     }
 
     /// A leaf of type `ty`: a slot load, a memory load, a value in scope or a constant.

@@ -41,6 +41,16 @@ pub(super) struct Guard {
 }
 
 /// The state of one function being generated.
+/// A binary expression as `expr` emitted it (operands before the divisor guard).
+#[derive(Clone, Copy)]
+pub(super) struct RecentBin {
+    pub op: compiler::ir::BinOp,
+    pub ty: IrType,
+    pub lhs: compiler::ir::Operand,
+    pub rhs: compiler::ir::Operand,
+    pub guard: crate::gen::arith::DivisorGuard,
+}
+
 pub(super) struct FnGen<'a, 'u> {
     pub u: &'a mut Unstructured<'u>,
     pub cfg: &'a CfgGenConfig,
@@ -52,6 +62,9 @@ pub(super) struct FnGen<'a, 'u> {
     pub frame: Frame,
     /// Values (and their types) whose definitions dominate the current point.
     pub avail: Vec<(Value, IrType)>,
+    /// The last few binary expressions emitted, which `expr` sometimes emits again when
+    /// their operands are still in scope (work for GVN, dominated or not).
+    pub recent: Vec<RecentBin>,
     pub loops: Vec<LoopTargets>,
     pub loop_depth: u32,
     pub guards: Vec<Guard>,
@@ -88,6 +101,7 @@ pub(super) fn generate_function(
         b,
         frame,
         avail: Vec::new(),
+        recent: Vec::new(),
         loops: Vec::new(),
         loop_depth: 0,
         guards: Vec::new(),

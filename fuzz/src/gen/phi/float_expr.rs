@@ -19,8 +19,14 @@ use arbitrary::Result;
 use compiler::ir::{konst, FBinOp, IrType, Operand};
 
 impl PhiGen<'_, '_> {
-    /// An interesting constant of `ty` (integer or float).
+    /// An interesting constant of `ty` (integer or float); an `f32` one is sometimes an
+    /// `f64` constant cast to `f32` (what C's `(float)0.1` lowers to), which constant
+    /// folding must round, not truncate.
     pub fn constant(&mut self, ty: IrType) -> Result<Operand> {
+        if ty == IrType::F32 && self.u.chance(15)? {
+            let wide = Operand::Const(interesting_float(self.u, IrType::F64)?);
+            return Ok(self.b.cast(IrType::F64, wide, IrType::F32).into());
+        }
         Ok(if ty.is_float() {
             Operand::Const(interesting_float(self.u, ty)?)
         } else {

@@ -17,7 +17,7 @@
 use super::join::{emit_join_phis, Header, Join};
 use super::shuffle::{apply_shuffle, plan_shuffle};
 use super::PhiGenConfig;
-use crate::gen::arith::emit_safe_bin;
+use crate::gen::arith::{emit_safe_bin, DivisorGuard};
 use crate::gen::builder::{BlockCounter, FuncBuilder};
 use crate::gen::checksum::{emit_checksum, narrow_result};
 use crate::gen::choice::Pick;
@@ -306,9 +306,16 @@ impl PhiGen<'_, '_> {
             0 => {
                 let op = BinOp::ALL[self.u.index(BinOp::ALL.len())?];
                 let l = self.expr(ty, depth - 1)?;
-                let r = self.expr(ty, depth - 1)?;
-                let odd = self.u.chance(50)?;
-                emit_safe_bin(&mut self.b, op, ty, l, r, odd).into()
+                // Divisions and shifts meet an interesting constant divisor or amount
+                // on purpose, not only when a variable happens to hold one.
+                let edgy = op.can_trap() || op.is_shift();
+                let r = if edgy && self.u.chance(50)? {
+                    konst(ty, interesting(self.u, ty)?)
+                } else {
+                    self.expr(ty, depth - 1)?
+                };
+                let guard = DivisorGuard::pick(self.u, op)?;
+                emit_safe_bin(&mut self.b, op, ty, l, r, guard).into()
             }
             1 => {
                 let op = UnOp::ALL[self.u.index(UnOp::ALL.len())?];
