@@ -156,6 +156,10 @@ fn arg_regs(target: Target) -> usize {
     }
 }
 
+/// Float argument registers on the targets that count them apart from the integer ones
+/// (x86-64 %xmm0-7, AArch64 v0-7).
+const FLOAT_ARG_REGS: usize = 8;
+
 fn piece_type(target: Target) -> IrType {
     match target {
         Target::I686 => IrType::I32,
@@ -288,6 +292,7 @@ fn place(target: Target, hidden: bool, classes: &[Class]) -> AbiSignature {
     let piece = piece_type(target);
     // (in registers?, IR types of the pieces) per argument.
     let mut used = usize::from(hidden);
+    let mut float_used = 0usize;
     let mut plan: Vec<(bool, Vec<IrType>)> = Vec::with_capacity(classes.len());
     for c in classes {
         let (n, tys) = match c {
@@ -300,9 +305,13 @@ fn place(target: Target, hidden: bool, classes: &[Class]) -> AbiSignature {
         let in_regs = match (target, c) {
             (_, Class::Stack { .. }) => false,
             // Floats have registers of their own (x86-64 %xmm0-7, AArch64 v0-7) that the
-            // backends count apart; they never take or leave an integer register.
+            // backends count apart; they never take or leave an integer register. The
+            // ninth and later go on the stack in argument order, among the other stack
+            // arguments (va-arg-15.c: 9 doubles and 9 ints past the registers).
             (Target::X86_64 | Target::Aarch64, Class::Scalar(t)) if t.is_float() => {
-                plan.push((true, tys));
+                let in_float_regs = float_used < FLOAT_ARG_REGS;
+                float_used += usize::from(in_float_regs);
+                plan.push((in_float_regs, tys));
                 continue;
             }
             // RISC-V splits a pair between a7 and the stack: piece by piece, in order.
@@ -338,10 +347,14 @@ fn place(target: Target, hidden: bool, classes: &[Class]) -> AbiSignature {
                 params.extend(tys);
             }
         }
+        // Fillers take the integer registers left free before the first stack argument
+        // (float parameters have their own registers and do not count).
         let any_on_stack = plan.iter().any(|(r, tys)| !r && !tys.is_empty());
         if any_on_stack {
-            while params.len() < regs {
+            let mut ints = params.iter().filter(|t| !t.is_float()).count();
+            while ints < regs {
                 params.push(piece);
+                ints += 1;
             }
         }
         for (i, (in_regs, tys)) in plan.iter().enumerate() {
