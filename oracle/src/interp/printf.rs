@@ -25,17 +25,61 @@ use super::output::Stdout;
 use crate::outcome::Ub;
 use compiler::ir::IrType;
 
-/// The variadic arguments, consumed in order.
+/// The variadic arguments, consumed in order within each class: a `double` conversion
+/// takes the next `f64`, any other conversion the next non-`f64` argument. The call's IR
+/// argument list is in the ABI's order — register arguments first, then the stack ones
+/// (`lowering::abi`), and on x86-64 and AArch64 the floats, which have registers of their
+/// own, are not in C order relative to the integers past the registers — but within each
+/// class it is C's order, which is all `printf` needs (as glibc's `va_arg` cursors do).
+/// `i8` fillers (registers left free before a stack argument) are skipped: no promoted
+/// argument has that type. With 4-byte pointers (the ILP32 lowering, i686's: every
+/// argument on the stack, the list in C's order) one cursor reads them all, so an `int`
+/// where a `double` is due (or the reverse) stays `BadLibcCall` in the ILP32 judge; the
+/// LP64 list cannot tell that apart, as x86-64's own `va_arg` cannot.
 struct Args<'a> {
     list: &'a [(IrType, u64)],
+    /// The next position the integer and pointer cursor (the only one when `!per_class`)
+    /// looks at.
     next: usize,
+    /// The next position the `double` cursor looks at.
+    next_float: usize,
+    per_class: bool,
 }
 
 impl Args<'_> {
+    /// The next argument of the `double` class (`float`) or the other one, skipping
+    /// fillers; `None` when there is none (or, with one cursor, when the next argument is
+    /// of the other class).
+    fn next_of_class(&mut self, float: bool) -> Option<(IrType, u64)> {
+        if !self.per_class {
+            while let Some(&(ty, v)) = self.list.get(self.next) {
+                self.next += 1;
+                if ty != IrType::I8 {
+                    return ((ty == IrType::F64) == float).then_some((ty, v));
+                }
+            }
+            return None;
+        }
+        let cursor = if float {
+            &mut self.next_float
+        } else {
+            &mut self.next
+        };
+        while let Some(&(ty, v)) = self.list.get(*cursor) {
+            *cursor += 1;
+            if ty == IrType::I8 {
+                continue;
+            }
+            if (ty == IrType::F64) == float {
+                return Some((ty, v));
+            }
+        }
+        None
+    }
+
     /// The next argument, checked to be an integer of `size` bytes (or a pointer).
     fn take(&mut self, size: u32, pointer: bool, ptr_bytes: u32) -> Result<u64, Ub> {
-        let &(ty, v) = self.list.get(self.next).ok_or(Ub::BadLibcCall)?;
-        self.next += 1;
+        let (ty, v) = self.next_of_class(false).ok_or(Ub::BadLibcCall)?;
         let ok = if pointer {
             ty == IrType::Ptr
         } else {
@@ -90,6 +134,8 @@ pub(crate) fn printf(
     let mut args = Args {
         list: args,
         next: 0,
+        next_float: 0,
+        per_class: ptr_bytes == 8,
     };
     let mut i = 0;
     while i < fmt.len() {
@@ -233,11 +279,7 @@ fn conversion(
             if matches!(length, Length::None | Length::Long) =>
         {
             // `%lf` is `%f` (C99); a `float` argument arrives as a `double`.
-            let &(ty, v) = args.list.get(args.next).ok_or(Ub::BadLibcCall)?;
-            args.next += 1;
-            if ty != IrType::F64 {
-                return Err(Ub::BadLibcCall);
-            }
+            let (_, v) = args.next_of_class(true).ok_or(Ub::BadLibcCall)?;
             let float_spec = super::printf_float::FloatSpec {
                 left: spec.left,
                 plus: spec.plus,
@@ -540,5 +582,32 @@ mod tests {
             Err(Ub::OutputLimit)
         );
         assert_eq!(out.len(), 64);
+    }
+
+    #[test]
+    fn doubles_and_integers_are_read_in_c_order_within_their_class() {
+        let one_half = 1.5f64.to_bits() as i64;
+        let two_half = 2.5f64.to_bits() as i64;
+        // x86-64's IR order for printf("%.1f %d %.1f %d", 1.5, 2, 2.5, 4) past the
+        // registers can put the doubles ahead of the integers: each class keeps C's order.
+        let list = [
+            (F64, one_half),
+            (F64, two_half),
+            (I32, 2),
+            (I8, 0),
+            (I32, 4),
+        ];
+        assert_eq!(fmt("%.1f %d %.1f %d", &list).unwrap(), "1.5 2 2.5 4");
+        // With 4-byte pointers the list is C's order: a double where an int is due is UB.
+        assert_eq!(
+            fmt_at("%d %.1f", &[(F64, one_half), (I32, 2)], 4),
+            Err(Ub::BadLibcCall)
+        );
+        assert_eq!(
+            fmt_at("%.1f %d", &[(F64, one_half), (I32, 2)], 4).unwrap(),
+            "1.5 2"
+        );
+        // A missing double is still missing when integers are left over.
+        assert_eq!(fmt("%d %f", &[(I32, 1), (I32, 2)]), Err(Ub::BadLibcCall));
     }
 }
