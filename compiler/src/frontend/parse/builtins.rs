@@ -178,9 +178,7 @@ pub(crate) fn lowered_prototype(name: &str) -> Option<FunctionType> {
             Float => Type::Float(FloatKind::Float),
             Double => Type::Float(FloatKind::Double),
             // Pointers and size_t: not in a library name's prototype here.
-            SizeT | Ptr | ConstPtr | Str | ConstStr | IntPtr | FloatPtr | DoublePtr => {
-                return None
-            }
+            SizeT | Ptr | ConstPtr | Str | ConstStr | IntPtr | FloatPtr | DoublePtr => return None,
         }))
     };
     Some(FunctionType {
