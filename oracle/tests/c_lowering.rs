@@ -316,6 +316,7 @@ fn loops_switch_fallthrough_and_short_circuit() {
             Stmt::Case(cd, Box::new(add_s(100))),
         ])),
         cases: vec![(1, c1), (2, c2), (7, c7)],
+        ranges: Vec::new(),
         default: Some(cd),
     };
     let inc = ex(

@@ -152,8 +152,17 @@ pub fn gcc_asm(target: Target, program: &str, extra: &[&str], dir: &Path, name: 
 /// gcc's predefined macros for `target` under `-std=gnu99` (`gcc -dM -E`), by name.
 pub fn gcc_predefined(target: Target) -> HashMap<String, String> {
     let (gcc, package) = gcc_for(target);
+    // i686: floats in SSE2, as phicc's backend and the harness's references
+    // (`__FLT_EVAL_METHOD__` 0, not x87's 2).
+    let sse: &[&str] = if target == Target::I686 {
+        &["-msse2", "-mfpmath=sse"]
+    } else {
+        &[]
+    };
     let (ok, stdout, stderr) = run_with_timeout(
-        Command::new(gcc).args(["-std=gnu99", "-dM", "-E", "-x", "c", "/dev/null"]),
+        Command::new(gcc)
+            .args(sse)
+            .args(["-std=gnu99", "-dM", "-E", "-x", "c", "/dev/null"]),
         Duration::from_secs(60),
     );
     assert!(ok, "{gcc} -dM -E (package {package}) failed:\n{stderr}");

@@ -107,7 +107,9 @@ pub fn check_c_file(
                 continue;
             }
         };
-        if (&mine.status, &mine.stdout) != (&reference.status, &reference.stdout) {
+        if mine.status != reference.status
+            || !super::c_stdout::same_c_stdout(&mine.stdout, &reference.stdout)
+        {
             problems.push(format!(
                 "{tag}: exit {} vs gcc's {}; stdout differs {}: {:?}\n  gcc's {:?}",
                 mine.status,

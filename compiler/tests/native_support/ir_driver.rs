@@ -198,26 +198,6 @@ fn abi_returned_bits(target: Target, ret: IrType, bits: u64) -> u64 {
     }
 }
 
-/// The bits a function returning `bits` of type `ret` delivers to its caller on
-/// `target`: the same, except that the i386 System V ABI returns a float in the x87's
-/// `st(0)`, and an x87 load of a signaling NaN delivers it quieted (Intel SDM, FLD with
-/// the invalid-operation exception masked): the quiet bit (22 of an `f32`, 51 of an
-/// `f64`) is set. No `f32`/`f64` return on i686 can keep a signaling NaN, gcc's neither.
-fn abi_returned_bits(target: Target, ret: IrType, bits: u64) -> u64 {
-    let (exponent, quiet) = match ret {
-        IrType::F32 => (0x7f80_0000u64, 1u64 << 22),
-        IrType::F64 => (0x7ff0_0000_0000_0000, 1 << 51),
-        _ => return bits,
-    };
-    let mantissa = quiet * 2 - 1;
-    let signaling_nan = bits & exponent == exponent && bits & mantissa != 0 && bits & quiet == 0;
-    if target == Target::I686 && signaling_nan {
-        bits | quiet
-    } else {
-        bits
-    }
-}
-
 /// Whether `got` (status, the driver's `result` line, stdout) is what `line` expects of
 /// a function returning `ret` on `target`.
 fn line_holds(line: &RunLine, ret: IrType, target: Target, got: &CaseRun) -> bool {
@@ -280,7 +260,7 @@ pub fn check_ir_file(target: Target, file: &Path) -> Result<Vec<String>, String>
             .map_err(|e| e.to_string())?;
         return Ok(float_refusal_problems(target, file, &module));
     }
-    let lines = run_lines(&src, file, &module)?;
+    let lines = run_lines(&src, file)?;
     if lines.is_empty() {
         return Ok(Vec::new());
     }

@@ -33,9 +33,9 @@ pub struct Toolchain {
     pub gcc: &'static str,
     /// The qemu-user binary, or `None` when the code runs directly.
     pub qemu: Option<&'static str>,
-    /// gcc flags for linking: gold where binutils has it for the target (two to three
+    /// gcc flags for every build: gold where binutils has it for the target (two to three
     /// times faster than bfd on a static glibc link, and these tests link hundreds of
-    /// programs per target); riscv64 has only bfd.
+    /// programs per target; riscv64 has only bfd), and i686's SSE2 floats.
     pub link_flags: &'static [&'static str],
 }
 
@@ -52,6 +52,9 @@ pub fn toolchain(target: Target) -> Toolchain {
         // gold's Cortex-A53 erratum 843419 rewrite (which Debian's gcc asks for) dies
         // with an internal error on some layouts; qemu needs no erratum fix.
         Target::Aarch64 => &["-fuse-ld=gold", "-mno-fix-cortex-a53-843419"],
+        // Floats in SSE2, as phicc's i686 backend and the harness's references
+        // (`oracle::native::targets`): gcc's default x87 code keeps excess precision.
+        Target::I686 => &["-fuse-ld=gold", "-msse2", "-mfpmath=sse"],
         _ => &["-fuse-ld=gold"],
     };
     Toolchain {
@@ -93,6 +96,10 @@ pub fn gcc(target: Target, flags: &[&str], sources: &[&Path], exe: &Path) -> Res
         .arg("-o")
         .arg(exe)
         .args(sources);
+    // The math library (floor, sqrt, ... of `math.h`) is not in libc.a.
+    if !flags.contains(&"-c") {
+        cmd.arg("-lm");
+    }
     let done = run_limited(&mut cmd, COMPILE_TIMEOUT).map_err(|e| format!("{e}: {SETUP_HINT}"))?;
     if done.status != "0" {
         return Err(format!(

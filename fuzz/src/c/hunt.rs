@@ -125,7 +125,7 @@ pub enum ExpectedCheck {
 /// The finding a discarded stage differential of a C program is, when the discard says the
 /// front end's IR itself is broken (see [`ExpectedCheck::BrokenLowering`]); `None` for
 /// the honest no-verdicts: out of fuel, undefined behaviour, an external outside the
-/// oracle's libc subset, a libc function the *program* declares with another prototype
+/// oracle's libc subset or one it deliberately does not model (`sin`), a libc function the *program* declares with another prototype
 /// than libc's, or an entry the harness cannot call (no `main`, or a `main` whose
 /// parameters the harness does not supply).
 pub fn lowered_failure(reason: &str) -> Option<(FindingKind, String)> {
@@ -139,6 +139,7 @@ pub fn lowered_failure(reason: &str) -> Option<(FindingKind, String)> {
     }
     let why = reason.strip_prefix("unsupported: ")?;
     let oracle_gap = why.contains("is not in the oracle's libc subset")
+        || why.contains("is not modelled by the oracle")
         || why.contains("but libc's")
         || why.contains("pointer width")
         || why.starts_with("no function @")

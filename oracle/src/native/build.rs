@@ -210,6 +210,8 @@ pub(crate) fn build_with(
             .map_err(|e| BuildError::Setup(format!("cannot write {}: {e}", path.display())))?;
         gcc.arg(path);
     }
+    // The math library (floor, sqrt, ... of `math.h`) is not in a static libc.a.
+    gcc.arg("-lm");
     let binary = dir.path().join("a.out");
     gcc.arg("-o").arg(&binary);
     let done = run_limited(&mut gcc, cfg.timeout, 1 << 16).map_err(BuildError::Setup)?;

@@ -10,10 +10,11 @@
 //! computed NaN would be a false miscompile, or a false "gcc -O0 and -O2 disagree".
 //! (docs/c-floats.md, "The C-level NaN rule".)
 //!
-//! Invariants: the only difference forgiven is a `-` directly before `nan` or `NAN` (as
-//! `%f %e %g %a` and their upper-case forms print a NaN) that is not followed by a letter,
-//! digit or `_`; every other byte must be equal, so a real difference anywhere else — even
-//! on the same line as a NaN — is still a mismatch.
+//! Invariants: the only differences forgiven are the sign (`-` or `+`) directly before a
+//! `nan` or `NAN` token (as `%f %e %g %a` and their upper-case forms print a NaN; a token
+//! is not part of a longer word) and the spaces around that token (a padded field has one
+//! space more or fewer with the sign); every other byte must be equal, so a real
+//! difference anywhere else — even on the same line as a NaN — is still a mismatch.
 
 /// True when `a` and `b` are the same output up to the signs of printed NaNs.
 pub fn same_c_stdout(a: &[u8], b: &[u8]) -> bool {
@@ -22,11 +23,26 @@ pub fn same_c_stdout(a: &[u8], b: &[u8]) -> bool {
 
 /// `text` with the `-` of every `-nan`/`-NAN` token removed.
 fn without_nan_signs(text: &[u8]) -> Vec<u8> {
+    // Each NaN token with its sign and the spaces around it becomes the bare token: a
+    // padded field (`%10f`, `%-10f`) has one more or one fewer padding space when the
+    // sign is there, so the spaces next to a NaN cannot be compared either.
     let mut out = Vec::with_capacity(text.len());
     let mut i = 0;
     while i < text.len() {
-        if text[i] == b'-' && is_nan_token(&text[i + 1..]) {
-            i += 1;
+        let mut j = i;
+        while j < text.len() && text[j] == b' ' {
+            j += 1;
+        }
+        let signed = j < text.len() && (text[j] == b'-' || text[j] == b'+');
+        let at = j + usize::from(signed);
+        let starts_word = i == 0 || !(text[i - 1].is_ascii_alphanumeric() || text[i - 1] == b'_');
+        if starts_word && is_nan_token(&text[at..]) {
+            out.extend_from_slice(&text[at..at + 3]);
+            let mut k = at + 3;
+            while k < text.len() && text[k] == b' ' {
+                k += 1;
+            }
+            i = k;
             continue;
         }
         out.push(text[i]);
@@ -35,7 +51,7 @@ fn without_nan_signs(text: &[u8]) -> Vec<u8> {
     out
 }
 
-/// `rest` starts with `nan` or `NAN` that is not the start of a longer word.
+/// True when `rest` starts with `nan` or `NAN` not followed by a letter, digit or `_`.
 fn is_nan_token(rest: &[u8]) -> bool {
     let word = rest.starts_with(b"nan") || rest.starts_with(b"NAN");
     word && rest
@@ -52,7 +68,9 @@ mod tests {
         assert!(same_c_stdout(b"-nan 1.0\n", b"nan 1.0\n"));
         assert!(same_c_stdout(b"x = -NAN\n", b"x = NAN\n"));
         assert!(same_c_stdout(b"nan -nan\n", b"-nan nan\n"));
-        assert!(same_c_stdout(b"     -nan|", b"      nan|"[1..].as_ref()));
+        assert!(same_c_stdout(b"     -nan|", b"      nan|"));
+        assert!(same_c_stdout(b"-nan      |", b"nan       |"));
+        assert!(same_c_stdout(b"+nan 1\n", b"-nan 1\n"));
     }
 
     #[test]
@@ -66,6 +84,7 @@ mod tests {
         assert!(!same_c_stdout(b"-nano\n", b"nano\n"));
         // Mixed case is not how glibc prints a NaN.
         assert!(!same_c_stdout(b"-Nan\n", b"Nan\n"));
-        assert!(!same_c_stdout(b"nan\n", b"nan \n"));
+        assert!(!same_c_stdout(b"nan x\n", b"nan y\n"));
+        assert!(!same_c_stdout(b"1 nan\n", b"2 nan\n"));
     }
 }

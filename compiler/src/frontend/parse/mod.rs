@@ -45,15 +45,17 @@ pub(crate) mod builtins;
 mod case_range;
 mod compound_literal;
 mod const_eval;
-mod enum_identity;
 mod convert;
 mod decl;
 #[cfg(test)]
 mod decl_tests;
 mod declarator;
+mod enum_identity;
 mod expr;
 #[cfg(test)]
 mod expr_tests;
+#[cfg(test)]
+mod gnu_tests;
 mod init;
 mod int_const_type;
 mod layout;
@@ -65,8 +67,6 @@ mod stmt;
 mod stmt_expr;
 #[cfg(test)]
 mod stmt_tests;
-#[cfg(test)]
-mod gnu_tests;
 mod tags;
 mod type_name;
 pub(crate) mod va_builtins;

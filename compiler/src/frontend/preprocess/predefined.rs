@@ -19,7 +19,9 @@ pub(super) const FIXED_TIME: &str = "\"00:00:00\"";
 /// gcc's predefined `float`/`double` macros (IEEE binary32/binary64 on every target; the
 /// values as exact hexadecimal constants, equal to gcc's decimal spellings).
 /// `__FLT_EVAL_METHOD__` is 0: phicc evaluates each operation in its own type, also on
-/// i686 (docs/c-floats.md). No `__LDBL_*__`: `long double` is not supported.
+/// i686 (docs/c-floats.md; gcc with `-msse2 -mfpmath=sse`). No `__LDBL_*__`: `long double`
+/// is not supported. The float limits are gcc's decimal texts, each read correctly rounded
+/// in its type; the `double` ones without gcc's `L` suffix (a `long double` literal here).
 const FLOAT_MACROS: &[(&str, &str)] = &[
     ("__FLT_EVAL_METHOD__", "0"),
     ("__FLT_RADIX__", "2"),
@@ -30,11 +32,20 @@ const FLOAT_MACROS: &[(&str, &str)] = &[
     ("__FLT_MAX_EXP__", "128"),
     ("__FLT_MAX_10_EXP__", "38"),
     ("__FLT_DECIMAL_DIG__", "9"),
-    ("__FLT_MAX__", "0x1.fffffep+127F"),
-    ("__FLT_MIN__", "0x1p-126F"),
-    ("__FLT_NORM_MAX__", "0x1.fffffep+127F"),
-    ("__FLT_EPSILON__", "0x1p-23F"),
-    ("__FLT_DENORM_MIN__", "0x1p-149F"),
+    ("__FLT_MAX__", "3.40282346638528859811704183484516925e+38F"),
+    ("__FLT_MIN__", "1.17549435082228750796873653722224568e-38F"),
+    (
+        "__FLT_NORM_MAX__",
+        "3.40282346638528859811704183484516925e+38F",
+    ),
+    (
+        "__FLT_EPSILON__",
+        "1.19209289550781250000000000000000000e-7F",
+    ),
+    (
+        "__FLT_DENORM_MIN__",
+        "1.40129846432481707092372958328991613e-45F",
+    ),
     ("__FLT_HAS_DENORM__", "1"),
     ("__FLT_HAS_INFINITY__", "1"),
     ("__FLT_HAS_QUIET_NAN__", "1"),
@@ -45,11 +56,26 @@ const FLOAT_MACROS: &[(&str, &str)] = &[
     ("__DBL_MAX_EXP__", "1024"),
     ("__DBL_MAX_10_EXP__", "308"),
     ("__DBL_DECIMAL_DIG__", "17"),
-    ("__DBL_MAX__", "((double)0x1.fffffffffffffp+1023)"),
-    ("__DBL_MIN__", "((double)0x1p-1022)"),
-    ("__DBL_NORM_MAX__", "((double)0x1.fffffffffffffp+1023)"),
-    ("__DBL_EPSILON__", "((double)0x1p-52)"),
-    ("__DBL_DENORM_MIN__", "((double)0x1p-1074)"),
+    (
+        "__DBL_MAX__",
+        "((double)1.79769313486231570814527423731704357e+308)",
+    ),
+    (
+        "__DBL_MIN__",
+        "((double)2.22507385850720138309023271733240406e-308)",
+    ),
+    (
+        "__DBL_NORM_MAX__",
+        "((double)1.79769313486231570814527423731704357e+308)",
+    ),
+    (
+        "__DBL_EPSILON__",
+        "((double)2.22044604925031308084726333618164062e-16)",
+    ),
+    (
+        "__DBL_DENORM_MIN__",
+        "((double)4.94065645841246544176568792868221372e-324)",
+    ),
     ("__DBL_HAS_DENORM__", "1"),
     ("__DBL_HAS_INFINITY__", "1"),
     ("__DBL_HAS_QUIET_NAN__", "1"),
