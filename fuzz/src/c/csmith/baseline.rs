@@ -20,6 +20,9 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+/// The (options, seed) pairs a baseline names.
+pub type Known = BTreeSet<(String, u64)>;
+
 /// The baseline in the project's corpus, when there is one.
 pub fn default_path() -> Option<PathBuf> {
     crate::c::mutate::pool::default_corpus_root()
@@ -37,7 +40,7 @@ pub fn options_key(options: &[String]) -> String {
 
 /// The (options, seed) pairs the baseline names. `Err` names the line that is not
 /// `SEED | OPTIONS | ERROR`.
-pub fn parse(text: &str, file: &str) -> Result<BTreeSet<(String, u64)>, String> {
+pub fn parse(text: &str, file: &str) -> Result<Known, String> {
     let mut out = BTreeSet::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -73,7 +76,7 @@ pub struct Comparison {
 
 /// Compares the run's `unsupported` (seed, first error) over `seeds` with `baseline`.
 pub fn compare(
-    baseline: &BTreeSet<(String, u64)>,
+    baseline: &Known,
     options: &str,
     seeds: std::ops::Range<u64>,
     unsupported: &[(u64, String)],
@@ -97,7 +100,7 @@ pub fn compare(
 }
 
 /// Reads `path` (a missing file is an empty baseline, said in the note).
-pub fn read(path: &Path) -> Result<(BTreeSet<(String, u64)>, Option<String>), String> {
+pub fn read(path: &Path) -> Result<(Known, Option<String>), String> {
     match std::fs::read_to_string(path) {
         Ok(text) => parse(&text, &path.display().to_string()).map(|b| (b, None)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok((
