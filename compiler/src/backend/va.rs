@@ -485,15 +485,8 @@ fn copy_inst(target: Target, dst: Operand, src: Operand) -> Inst {
 /// x86-64: registers through `gp_offset` when the argument fits, else the overflow area.
 fn x86_64_arg(g: &mut Gen, call: &ArgCall) -> Expansion {
     let n = call.slots * 8;
-    let overflow = |g: &mut Gen| {
-        let ovp = g.gep(call.ap, 8);
-        let ov = g.load(IrType::Ptr, ovp);
-        let next = g.gep(ov, n);
-        g.store(IrType::Ptr, next, ovp);
-        ov
-    };
     if call.memory {
-        let ov = overflow(g);
+        let ov = x86_64_overflow(g, call, n);
         g.insts.push(Inst::Copy {
             dest: call.addr,
             ty: IrType::Ptr,
@@ -501,47 +494,45 @@ fn x86_64_arg(g: &mut Gen, call: &ArgCall) -> Expansion {
         });
         return Expansion::Inline(finish(g, call, call.addr));
     }
-    let go = g.load(IrType::U32, call.ap);
-    let fits = g.cmp(CmpPred::Ule, IrType::U32, go, c(IrType::U32, 48 - n));
-    let head = (g.take(), Term::CondBr(fits, To::Block(0), To::Block(1)));
-    let rsa_p = g.gep(call.ap, 16);
-    let rsa = g.load(IrType::Ptr, rsa_p);
-    let off = g.cast(IrType::U32, go, IrType::I64);
-    g.gep_into(call.addr, rsa, off);
-    let next = g.bin(BinOp::Add, IrType::U32, go, c(IrType::U32, n));
-    g.store(IrType::U32, next, call.ap);
-    let regs = (g.take(), Term::Br(To::Join));
-    let ov = overflow(g);
-    g.insts.push(Inst::Copy {
-        dest: call.addr,
-        ty: IrType::Ptr,
-        src: ov,
-    });
-    let stack = (g.take(), Term::Br(To::Join));
-    Expansion::Split {
-        head,
-        blocks: vec![regs, stack],
-    }
+    x86_64_arg_from(g, call, (0, 48 - n, n), n)
 }
 
 /// x86-64, a `double`: the vector registers' lanes through `fp_offset` (16 bytes each,
 /// offsets 48..176 of the save area), else the overflow area (8 bytes).
 fn x86_64_f64_arg(g: &mut Gen, call: &ArgCall) -> Expansion {
-    let fpp = g.gep(call.ap, 4);
-    let fo = g.load(IrType::U32, fpp);
-    let fits = g.cmp(CmpPred::Ule, IrType::U32, fo, c(IrType::U32, 176 - 16));
+    x86_64_arg_from(g, call, (4, 176 - 16, 16), 8)
+}
+
+/// `overflow_arg_area`, moved on by `bytes`: its old value.
+fn x86_64_overflow(g: &mut Gen, call: &ArgCall, bytes: i64) -> Operand {
+    let ovp = g.gep(call.ap, 8);
+    let ov = g.load(IrType::Ptr, ovp);
+    let next = g.gep(ov, bytes);
+    g.store(IrType::Ptr, next, ovp);
+    ov
+}
+
+/// x86-64's `va_arg` over one register class: `(offset field, its largest value that
+/// still fits, bytes a register slot takes)` in the save area at `reg_save_area`, else
+/// `stack_bytes` of the overflow area.
+fn x86_64_arg_from(
+    g: &mut Gen,
+    call: &ArgCall,
+    (offset_field, last_fit, step): (i64, i64, i64),
+    stack_bytes: i64,
+) -> Expansion {
+    let offp = g.gep(call.ap, offset_field);
+    let off = g.load(IrType::U32, offp);
+    let fits = g.cmp(CmpPred::Ule, IrType::U32, off, c(IrType::U32, last_fit));
     let head = (g.take(), Term::CondBr(fits, To::Block(0), To::Block(1)));
     let rsa_p = g.gep(call.ap, 16);
     let rsa = g.load(IrType::Ptr, rsa_p);
-    let off = g.cast(IrType::U32, fo, IrType::I64);
-    g.gep_into(call.addr, rsa, off);
-    let next = g.bin(BinOp::Add, IrType::U32, fo, c(IrType::U32, 16));
-    g.store(IrType::U32, next, fpp);
+    let off64 = g.cast(IrType::U32, off, IrType::I64);
+    g.gep_into(call.addr, rsa, off64);
+    let next = g.bin(BinOp::Add, IrType::U32, off, c(IrType::U32, step));
+    g.store(IrType::U32, next, offp);
     let regs = (g.take(), Term::Br(To::Join));
-    let ovp = g.gep(call.ap, 8);
-    let ov = g.load(IrType::Ptr, ovp);
-    let after = g.gep(ov, 8);
-    g.store(IrType::Ptr, after, ovp);
+    let ov = x86_64_overflow(g, call, stack_bytes);
     g.insts.push(Inst::Copy {
         dest: call.addr,
         ty: IrType::Ptr,
