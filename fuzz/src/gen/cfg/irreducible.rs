@@ -8,16 +8,27 @@
 //! the region's counter and tests it, then runs a body that jumps to the other entry (or
 //! leaves). The cycle `A -> bodyA -> B -> bodyB -> A` is entered at both `A` and `B`.
 //!
+//! Detour: sometimes the head reaches `A` through a block `P` of its own (`head -> P -> A`,
+//! `head -> B`). `P` computes a pure expression of the head's values and keeps it; `A`
+//! computes the same expression again. The true immediate dominator of `A` is the head,
+//! but `P` is `A`'s first predecessor in reverse postorder, so a dominator computation
+//! that stops after one pass makes `P` dominate `A`, and GVN then reuses `P`'s value on
+//! the path through `B` that never ran `P` (issue 15: "several entries into a cycle, with
+//! instructions the pass would touch"; seeded bug `dominators_single_pass`).
+//!
 //! Invariants: the counter is reset at the head and both entries increment and test it,
 //! so every trip around any cycle of the region passes a test, and the region runs at
 //! most `bound + 1` entry blocks per execution of the head; `weight` is multiplied
 //! accordingly; values of the head are in scope in both entries and the exit, values of
-//! one entry's body are in scope nowhere else.
+//! one entry's body (and of the detour) are in scope nowhere else; the detour's expression
+//! has only the head's values and constants as operands, so `A` may compute it again.
 
-use super::function::FnGen;
+use super::function::{FnGen, RecentBin};
+use crate::gen::arith::{emit_safe_bin, DivisorGuard};
 use crate::gen::choice::Pick;
+use crate::gen::consts::interesting;
 use arbitrary::Result;
-use compiler::ir::{IrType, Operand, Terminator};
+use compiler::ir::{konst, BinOp, IrType, Operand, Terminator, Value};
 
 impl FnGen<'_, '_> {
     /// An irreducible region with its own counter.
@@ -29,22 +40,56 @@ impl FnGen<'_, '_> {
         let a = self.block();
         let b = self.block();
         let exit = self.block();
+        let detour = self.detour_expression()?;
+        let first_a = match detour {
+            Some(_) => self.block(),
+            None => a,
+        };
+        let a_from_head = first_a;
         if self.u.chance(25)? {
             // The same choice as a switch on the i8 condition.
             self.b.terminate(Terminator::Switch {
                 ty: IrType::I8,
                 val: c,
-                default: a,
+                default: a_from_head,
                 cases: vec![(0, b)],
             });
         } else {
-            self.branch_either(c, a, b)?;
+            self.branch_either(c, a_from_head, b)?;
+        }
+        if let Some(expr) = detour {
+            self.b.switch_to(first_a);
+            let v = emit_safe_bin(
+                &mut self.b,
+                expr.op,
+                expr.ty,
+                expr.lhs,
+                expr.rhs,
+                expr.guard,
+            );
+            self.define(v, expr.ty);
+            self.keep_result(v, expr.ty)?;
+            self.b.terminate(Terminator::Br(a));
+            self.reset(mark);
         }
         let outer_weight = self.b.weight;
         self.b.weight = outer_weight.saturating_mul(bound as u64 + 1);
         for (entry, other) in [(a, b), (b, a)] {
             self.b.switch_to(entry);
             let t = self.counter_step(ctr, bound)?;
+            if let (Some(expr), true) = (detour, entry == a) {
+                // The detour's expression again: redundant only if the detour dominated.
+                let v = emit_safe_bin(
+                    &mut self.b,
+                    expr.op,
+                    expr.ty,
+                    expr.lhs,
+                    expr.rhs,
+                    expr.guard,
+                );
+                self.define(v, expr.ty);
+                self.keep_result(v, expr.ty)?;
+            }
             let body = self.block();
             self.branch_keep_going(t, body, exit)?;
             self.b.switch_to(body);
@@ -61,6 +106,40 @@ impl FnGen<'_, '_> {
         self.b.switch_to(exit);
         self.reset(mark);
         Ok(())
+    }
+
+    /// The detour's expression (one time in three, when the head has an integer value in
+    /// scope): a binary operation on head values and interesting constants.
+    fn detour_expression(&mut self) -> Result<Option<RecentBin>> {
+        let ints: Vec<(Value, IrType)> = self
+            .avail
+            .iter()
+            .copied()
+            .filter(|(_, ty)| ty.is_integer())
+            .collect();
+        if ints.is_empty() || !self.u.chance(33)? {
+            return Ok(None);
+        }
+        let (lhs, ty) = ints[self.u.index(ints.len())?];
+        let same: Vec<Value> = ints
+            .iter()
+            .filter(|(_, t)| *t == ty)
+            .map(|(v, _)| *v)
+            .collect();
+        let rhs: Operand = if self.u.chance(50)? {
+            same[self.u.index(same.len())?].into()
+        } else {
+            konst(ty, interesting(self.u, ty)?)
+        };
+        let op = BinOp::ALL[self.u.index(BinOp::ALL.len())?];
+        let guard = DivisorGuard::pick(self.u, op)?;
+        Ok(Some(RecentBin {
+            op,
+            ty,
+            lhs: lhs.into(),
+            rhs,
+            guard,
+        }))
     }
 
     fn trip_room_for_irreducible(&self) -> u32 {

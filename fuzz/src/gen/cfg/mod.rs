@@ -37,6 +37,7 @@ mod invariant_div;
 mod irreducible;
 mod memory;
 mod plan;
+mod self_relation;
 mod stmt;
 mod trapping_div;
 mod unreachable;

@@ -231,7 +231,7 @@ impl FnGen<'_, '_> {
 
     /// Folds a call result into a writable slot (xor: no information lost), so a wrong
     /// argument shows in the caller's checksum.
-    fn keep_result(&mut self, r: Value, ty: IrType) -> Result<()> {
+    pub(super) fn keep_result(&mut self, r: Value, ty: IrType) -> Result<()> {
         let writable = self.writable_slots();
         if writable.is_empty() {
             return Ok(());
