@@ -147,3 +147,27 @@ fn small_configs_are_respected() {
             .any(|i| matches!(i, compiler::ir::Inst::Alloca { .. }))));
     }
 }
+
+/// The cfg generator's targeted shapes (issue 15): an irreducible cycle entered through a
+/// block of its own, which one pass of the dominator iteration gets wrong, and a value
+/// compared with a function of itself (`-x == x`). Counted by the situation census from
+/// the modules, not from the generator's intentions.
+#[test]
+fn cfg_programs_present_late_dominators_and_self_comparisons() {
+    let (mut late, mut selfcmp) = (0, 0);
+    for seed in 0..300u64 {
+        let m = generate_from_seed(GenKind::Cfg, seed).module;
+        for s in phihunt::census::situations::classify_module(&m).values() {
+            late += usize::from(s.has("late_dominator"));
+            selfcmp += usize::from(s.has("self_comparison"));
+        }
+    }
+    assert!(
+        late >= 20,
+        "{late} functions with a late dominator in 300 programs"
+    );
+    assert!(
+        selfcmp >= 20,
+        "{selfcmp} functions with a self comparison in 300 programs"
+    );
+}

@@ -29,7 +29,10 @@
 //! `census::situations`; the names are the census rows):
 //! - transforms: `redundant_dominated` (the later instruction goes);
 //! - must hold back: `redundant_not_dominated` (equal instructions in sibling branches
-//!   stay both), and an `irreducible_cycle` gives no dominance beyond what the tree says.
+//!   stay both), and an `irreducible_cycle` gives no dominance beyond what the tree says;
+//!   at a `late_dominator` block (an irreducible cycle entered through a block of its
+//!   own) that tree needs the dominator iteration to run to its fixed point, or the
+//!   entry's own block looks like a dominator and its values get reused.
 
 mod key;
 

@@ -42,6 +42,9 @@
 //! `census::situations`; the names are the census rows):
 //! - transforms: `identity_operand` (0, 1, -1 operands, table above) and the
 //!   `boundary_divisor` rewrites the table lists;
+//! - `self_comparison` (`-x == x`, `x + c < x`): no rewrite here decides such a
+//!   comparison, and one that did would have to hold for the width's minimum and for
+//!   wrapping sums;
 //! - must hold back: any rewrite that is exact only for some values (a signed division
 //!   by a power of two is not a shift; `x / -1` is not `-x` when x is MIN).
 

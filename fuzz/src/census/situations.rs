@@ -14,6 +14,10 @@
 //!   as an implicit predecessor, so a loop headed by it has none);
 //! - `irreducible_cycle`: a cycle entered at more than one block (a retreating DFS edge
 //!   whose target does not dominate its source);
+//! - `late_dominator`: a block whose immediate dominator is not the nearest common
+//!   dominator of its predecessors that come before it in reverse postorder — the blocks
+//!   one pass of the iterative dominator algorithm gets wrong (an irreducible cycle
+//!   entered through a block of its own);
 //! - `empty_block_many_preds`: a block with no instruction, ending in `br`, with at least
 //!   two predecessors;
 //! - `phi_permutation`: on some incoming edge, a block's phis copy each other's values in
@@ -33,6 +37,8 @@
 //! - `constant_operands`: an integer `bin`, `un`, `cmp` or `cast` whose operands are all
 //!   constants; `constant_branch`: a `condbr` or `switch` on a constant;
 //! - `identity_operand`: an integer `bin` with a constant operand 0, 1 or -1;
+//! - `self_comparison`: an integer `cmp` of a value with a `un` or `bin` of that same
+//!   value (`-x == x`, `x + c < x`): the identities algebraic rewrites reason about;
 //! - `boundary_divisor`: a division, remainder or shift whose right operand is a constant
 //!   power of two, MIN, MAX or -1 of its type;
 //! - `copy`: a `copy` instruction; `dead_pure`: a pure instruction nobody reads;
@@ -51,10 +57,11 @@ use compiler::ir::{
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Every situation, in report order.
-pub const SITUATIONS: [&str; 20] = [
+pub const SITUATIONS: [&str; 22] = [
     "loop_with_preheader",
     "loop_without_preheader",
     "irreducible_cycle",
+    "late_dominator",
     "empty_block_many_preds",
     "phi_permutation",
     "critical_edge_into_phi",
@@ -67,6 +74,7 @@ pub const SITUATIONS: [&str; 20] = [
     "constant_operands",
     "constant_branch",
     "identity_operand",
+    "self_comparison",
     "boundary_divisor",
     "copy",
     "dead_pure",
@@ -108,13 +116,17 @@ pub const PASS_SITUATIONS: [(&str, &[&str]); 10] = [
     ),
     ("copy_prop", &["copy", "phi_permutation"]),
     ("const_fold", &["constant_operands", "boundary_divisor"]),
-    ("simplify", &["identity_operand", "boundary_divisor"]),
+    (
+        "simplify",
+        &["identity_operand", "self_comparison", "boundary_divisor"],
+    ),
     (
         "gvn",
         &[
             "redundant_dominated",
             "redundant_not_dominated",
             "irreducible_cycle",
+            "late_dominator",
         ],
     ),
     (
@@ -190,6 +202,9 @@ fn control_flow(f: &IrFunction, cfg: &CfgAnalysis, s: &mut Situations) {
     if count_irreducible_targets(cfg) > 0 {
         s.set("irreducible_cycle");
     }
+    if has_late_dominator(cfg) {
+        s.set("late_dominator");
+    }
     for (u, block) in f.blocks.iter().enumerate() {
         if !cfg.is_reachable(u) {
             s.set("unreachable_block");
@@ -227,6 +242,38 @@ fn control_flow(f: &IrFunction, cfg: &CfgAnalysis, s: &mut Situations) {
         });
         loop_body(f, &body, s);
     }
+}
+
+/// Whether some block's immediate dominator differs from the nearest common dominator of
+/// its predecessors earlier in reverse postorder (what one pass of Cooper-Harvey-Kennedy
+/// computes when those predecessors' dominators are already right).
+fn has_late_dominator(cfg: &CfgAnalysis) -> bool {
+    let mut order = vec![usize::MAX; cfg.num_blocks];
+    for (i, &b) in cfg.rpo.iter().enumerate() {
+        order[b] = i;
+    }
+    let nearest_common = |mut a: usize, mut b: usize| {
+        while a != b {
+            while order[a] > order[b] {
+                a = cfg.idom[a];
+            }
+            while order[b] > order[a] {
+                b = cfg.idom[b];
+            }
+        }
+        a
+    };
+    cfg.rpo.iter().skip(1).any(|&b| {
+        let earlier = cfg
+            .preds
+            .row(b)
+            .iter()
+            .map(|&p| p as usize)
+            .filter(|&p| cfg.is_reachable(p) && order[p] < order[b]);
+        earlier
+            .reduce(nearest_common)
+            .is_some_and(|d| d != cfg.idom[b])
+    })
 }
 
 fn reachable_preds(cfg: &CfgAnalysis, b: usize) -> usize {
@@ -406,6 +453,26 @@ fn instructions(f: &IrFunction, cfg: &CfgAnalysis, defined: &FxHashSet<&str>, s:
             }
         });
     }
+    // Value -> the operands of the `un`/`bin` defining it.
+    let mut operands_of: FxHashMap<Value, (Operand, Option<Operand>)> = FxHashMap::default();
+    for b in &f.blocks {
+        for i in &b.insts {
+            match i {
+                Inst::Un { dest, src, .. } => {
+                    operands_of.insert(*dest, (*src, None));
+                }
+                Inst::Bin { dest, lhs, rhs, .. } => {
+                    operands_of.insert(*dest, (*lhs, Some(*rhs)));
+                }
+                _ => {}
+            }
+        }
+    }
+    let function_of = |v: &Operand, x: &Operand| {
+        v.as_value()
+            .and_then(|v| operands_of.get(&v))
+            .is_some_and(|(a, b)| a == x || b.as_ref() == Some(x))
+    };
     // (op, type, operands) -> blocks that compute it.
     let mut seen: FxHashMap<(u8, u8, IrType, Operand, Operand), Vec<usize>> = FxHashMap::default();
     for (bi, b) in f.blocks.iter().enumerate() {
@@ -457,6 +524,12 @@ fn instructions(f: &IrFunction, cfg: &CfgAnalysis, defined: &FxHashSet<&str>, s:
                 } if ty.is_integer() => {
                     if lhs.as_value().is_none() && rhs.as_value().is_none() {
                         s.set("constant_operands");
+                    }
+                    if lhs.as_value().is_some()
+                        && rhs.as_value().is_some()
+                        && (function_of(lhs, rhs) || function_of(rhs, lhs))
+                    {
+                        s.set("self_comparison");
                     }
                     let key = (1, *pred as u8, *ty, *lhs, *rhs);
                     seen.entry(key).or_default().push(bi);
@@ -605,6 +678,26 @@ func @d(i32) -> i32 {
 .LBB5:
     ret i32 0
 }
+; .LBB2 <-> .LBB3 is entered at .LBB2 through .LBB1 and at .LBB3 from the entry. In reverse
+; postorder (.LBB0 .LBB1 .LBB2 .LBB4 .LBB3) .LBB2's only earlier predecessor is .LBB1, but
+; its immediate dominator is .LBB0; .LBB3 is empty with two predecessors; %3 compares %0
+; with its own negation.
+func @e(i32) -> i8 {
+.LBB0:
+    %0 = paramref 0, i32
+    %1 = cmp sgt i32 %0, 10
+    condbr %1, .LBB1, .LBB3
+.LBB1:
+    br .LBB2
+.LBB2:
+    %2 = neg i32 %0
+    %3 = cmp eq i32 %2, %0
+    condbr %3, .LBB3, .LBB4
+.LBB3:
+    br .LBB2
+.LBB4:
+    ret i8 %3
+}
 ";
 
     fn names(s: Situations) -> Vec<&'static str> {
@@ -651,6 +744,21 @@ func @d(i32) -> i32 {
                 "identity_operand",
                 "dead_pure",
                 "unreachable_block"
+            ]
+        );
+    }
+
+    #[test]
+    fn late_dominator_and_self_comparison_by_hand() {
+        let m = parse_module(MODULE).expect("test IR parses");
+        let found = classify_module(&m);
+        assert_eq!(
+            names(found["e"]),
+            [
+                "irreducible_cycle",
+                "late_dominator",
+                "empty_block_many_preds",
+                "self_comparison"
             ]
         );
     }
