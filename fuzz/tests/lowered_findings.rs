@@ -67,3 +67,36 @@ fn other_load_failures_and_fuel_are_told_apart() {
     assert_eq!(lowered_failure(&reason), None);
     assert_eq!(lowered_failure("ub:SignedOverflow"), None);
 }
+
+/// `phihunt check FILE.c`'s judge: IR of the front end that fails the verifier is a
+/// failing `lowered` row, not an input it cannot judge — even when the UB judge would
+/// have discarded the program (here its checked lowering divides by zero).
+#[test]
+fn check_reports_a_broken_lowering_as_a_failure_not_as_invalid_input() {
+    use compiler::pipeline::PipelineOptions;
+    use phihunt::check::c_source::judge_stages;
+    let broken = parse_module(
+        "func @main() -> i32 {\n.LBB0:\n    %0 = add i32 1:i32, 2:i32\n    %0 = add i32 %0, 2:i32\n    ret i32 %0\n}\n",
+    )
+    .expect("the test's IR parses");
+    let undefined = parse_module(
+        "func @main() -> i32 {\n.LBB0:\n    %0 = sdiv i32 1:i32, 0:i32\n    ret i32 %0\n}\n",
+    )
+    .expect("the test's IR parses");
+    let judged = judge_stages(
+        &broken,
+        &undefined,
+        (5, Vec::new()),
+        &PipelineOptions::default(),
+        &oracle::RunConfig::default(),
+    )
+    .unwrap_or_else(|invalid| panic!("judged as invalid input: {}", invalid.message()));
+    assert_eq!(judged.stages, ["lowered"]);
+    assert!(!judged.cells[0].ok && !judged.cells[0].discarded);
+    assert_eq!(judged.cells[0].text, "verifier failed");
+    assert!(
+        judged.notes[0].starts_with("the front end's output:"),
+        "{:?}",
+        judged.notes
+    );
+}

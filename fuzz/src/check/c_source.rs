@@ -19,7 +19,10 @@
 //!   UB judge (`ub_judge.rs`, the checked lowering run first) finds undefined behaviour,
 //!   or the `lowered` stage itself ends in undefined behaviour or runs out of fuel;
 //! - a front-end panic, a stage failing the verifier or panicking, and any stage whose
-//!   (status, stdout) differs from gcc's are failures, reported per stage;
+//!   (status, stdout) differs from gcc's are failures, reported per stage; so is IR of
+//!   the front end that fails the verifier (judged before the UB judge: broken IR is a
+//!   bug whatever the program does) or that the oracle cannot load for a reason other
+//!   than an honest gap (`c::hunt::lowered_failure` tells them apart);
 //! - the front end runs under `catch_unwind`: a panic is reported, never propagated.
 
 use super::evaluate::Cell;
@@ -220,8 +223,17 @@ pub fn judge_stages_at(
             "the program defines no `main`".into(),
         ));
     }
-    super::ub_judge::judge_defined_at(checked, positions, cfg)?;
     let staged = snapshot_stages(module, opts);
+    if let Some(f) = staged
+        .failure
+        .as_ref()
+        .filter(|f| f.stage() == STAGE_LOWERED)
+    {
+        // The front end's own IR fails the verifier (or the first stage panics): phicc's
+        // bug whatever the program does, so no UB verdict is needed to report it.
+        return Ok(broken_lowering(reference, f));
+    }
+    super::ub_judge::judge_defined_at(checked, positions, cfg)?;
     let timings = staged
         .snapshots
         .iter()
@@ -235,7 +247,23 @@ pub fn judge_stages_at(
         let lowered = snap.stage == STAGE_LOWERED;
         let run = run_main(&snap.module, cfg);
         let cell = match run {
-            Err(e) if lowered => return Err(Invalid::OracleCannotRun(e)),
+            Err(e) if lowered => {
+                match crate::c::hunt::lowered_failure(&format!("unsupported: {e}")) {
+                    // The oracle cannot load IR the front end made (an intrinsic with the
+                    // wrong signature, ...): phicc's bug, a failure of `lowered`.
+                    Some((_, detail)) => {
+                        notes.push(detail);
+                        Cell {
+                            ok: false,
+                            discarded: false,
+                            text: "cannot run".into(),
+                        }
+                    }
+                    // An external outside the oracle's libc subset, a `main` the harness
+                    // cannot call: no verdict.
+                    None => return Err(Invalid::OracleCannotRun(e)),
+                }
+            }
             Err(e) => {
                 notes.push(format!(
                     "stage `{}`: the oracle cannot run its output: {e}",
@@ -295,4 +323,23 @@ pub fn judge_stages_at(
         notes,
         timings,
     })
+}
+
+/// The judgement of a program whose `lowered` stage itself is broken: one failing cell.
+fn broken_lowering(reference: (i32, Vec<u8>), failure: &StageFailure) -> CJudgement {
+    let label = match failure {
+        StageFailure::Panic { .. } => "panicked",
+        _ => "verifier failed",
+    };
+    CJudgement {
+        reference,
+        stages: vec![failure.stage().to_string()],
+        cells: vec![Cell {
+            ok: false,
+            discarded: false,
+            text: label.into(),
+        }],
+        notes: vec![format!("the front end's output: {}", failure.message())],
+        timings: Vec::new(),
+    }
 }
