@@ -119,6 +119,47 @@ fn a_mutation_hunt_on_the_correct_compiler_finds_nothing_and_counts_every_drop()
     assert!(report.contains("| mutate | 24 |"), "{report}");
 }
 
+/// A `main(argc, argv)` that reads `argv[0]`: its mutants run as hosted programs in every
+/// stage (the differential calls `main` with integers only; a wrapper gives it `argv`),
+/// so none is dropped as `oracle-invalid`.
+#[test]
+fn mutants_of_a_main_with_argv_are_judged_not_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("argv.c"),
+        "#include <stdio.h>\n#include <string.h>\nint main(int argc, char **argv) {\n    int n = (int)strlen(argv[0]);\n    int x = n * 3 + argc;\n    unsigned char c = 250;\n    c += x;\n    printf(\"%s %d %d %d\\n\", argv[0], x, argc, c);\n    return 0;\n}\n",
+    )
+    .unwrap();
+    let source = MutateSource {
+        pool: Pool::from_dirs(&[dir.path().to_path_buf()]).unwrap(),
+    };
+    let out = tempfile::tempdir().unwrap();
+    let cfg = HuntConfig {
+        native: NativePlan::for_targets(&[compiler::target::Target::X86_64]),
+        native_every: 1,
+        duration: Duration::from_secs(300),
+        base_seed: 1,
+        jobs: 2,
+        out_dir: out.path().to_path_buf(),
+        mutants: Vec::new(),
+        diff: DiffConfig::default(),
+        stop_at_first: false,
+        reduce_budget: Duration::ZERO,
+        corpus_found: None,
+        max_programs: Some(8),
+        show_progress: false,
+        keep_per_signature: u64::MAX,
+        persist: None,
+        resume: None,
+        cc: None,
+    };
+    let r = hunt(&[&source], &cfg).unwrap();
+    let t = &r.totals;
+    assert_eq!(t.findings, 0, "{t:?}\n{:?}", r.signatures);
+    assert!(!t.discard_reasons.contains_key("oracle-invalid"), "{t:?}");
+    assert!(t.agreed >= 3, "too few mutants kept: {t:?}");
+}
+
 /// A fake c-torture suite: a test phicc passes whose check fails when mutated, one the
 /// expected-failures list names, and one that only mentions `abort` in a string.
 fn torture_suite() -> (tempfile::TempDir, std::path::PathBuf) {

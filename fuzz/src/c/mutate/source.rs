@@ -16,6 +16,9 @@
 //!    x86_64 and on i686 must build it, agree, and exit 0; gcc -O0's stdout on each data
 //!    model is the expected output every stage and target is held to.
 //!
+//! A `main(argc, argv)` (or with `envp`) is wrapped by [`with_hosted_main`] before any
+//! judge sees it, so gcc, the UB judge and every stage run the same hosted call.
+//!
 //! Invariant: `make(seed)` depends only on the pool and the seed; the pool is loaded once.
 
 use super::pool::Pool;
@@ -81,6 +84,25 @@ pub fn with_header(text: &str, base: &str) -> String {
     format!("/* phihunt mutant of {base} */\n{text}")
 }
 
+/// `text` with its `main` renamed (by the preprocessor, so every use follows) and called
+/// by a new `main(void)` as a hosted program's is: `argc = 1`, `argv = {PROGRAM_NAME,
+/// NULL}` in writable memory, and for a third parameter an empty environment. The
+/// campaign's differential calls functions with integer arguments only, so without this
+/// a program that reads `argv[0]` would read through `NULL` in every stage.
+pub fn with_hosted_main(text: &str, params: usize) -> String {
+    let envp = if params == 3 {
+        "    static char *phihunt_envp[] = {0};\n    return phihunt_hosted_main(1, phihunt_argv, phihunt_envp);\n"
+    } else {
+        "    return phihunt_hosted_main(1, phihunt_argv);\n"
+    };
+    format!(
+        "#define main phihunt_hosted_main\n{text}\n#undef main\nint main(void)\n{{\n    \
+         static char phihunt_argv0[] = \"{name}\";\n    \
+         static char *phihunt_argv[] = {{phihunt_argv0, 0}};\n{envp}}}\n",
+        name = oracle::interp::PROGRAM_NAME,
+    )
+}
+
 /// The UB judge on `target`'s data model: `Ok` when `main` ends normally, defined.
 fn defined_on(p: &CProgram, target: Target) -> Result<(), (&'static str, String)> {
     let checked = checked_front_end(p, target).map_err(|(_, m)| ("frontend-refused", m))?;
@@ -127,12 +149,27 @@ impl ProgramSource for MutateSource {
             include_dirs: Vec::new(),
             rewrites: (0, 0, 0),
         };
-        let module = front_end(&p, Target::X86_64).map_err(|(refused, msg)| Rejection {
-            compiler_panic: !refused,
-            kind: Reason::FrontendRefused.name(),
-            reason: msg,
-            files: files(&p),
-        })?;
+        let compile = |p: &CProgram| {
+            front_end(p, Target::X86_64).map_err(|(refused, msg)| Rejection {
+                compiler_panic: !refused,
+                kind: Reason::FrontendRefused.name(),
+                reason: msg,
+                files: files(p),
+            })
+        };
+        let mut module = compile(&p)?;
+        let main_params = module
+            .functions
+            .iter()
+            .find(|f| f.name == "main")
+            .filter(|f| f.ret != compiler::ir::IrType::Void)
+            .map_or(0, |f| f.params.len());
+        if main_params == 2 || main_params == 3 {
+            // The differential calls `main` with integers only: give a hosted `main` its
+            // `argv` through a wrapper, the same for gcc, the UB judge and every stage.
+            p.text = with_hosted_main(&p.text, main_params);
+            module = compile(&p)?;
+        }
         for target in [Target::X86_64, Target::I686] {
             defined_on(&p, target).map_err(|(kind, why)| discard(kind, why, Vec::new()))?;
         }
@@ -186,11 +223,6 @@ impl ProgramSource for MutateSource {
         }
         p.expected_lp64 = expected[0].clone();
         p.expected_ilp32 = expected[1].clone();
-        let params = module
-            .functions
-            .iter()
-            .find(|f| f.name == "main")
-            .map_or(0, |f| f.params.len());
         let mut features = BTreeMap::new();
         for family in &m.applied {
             *features.entry(format!("mutate:{family}")).or_insert(0) += 1;
@@ -198,9 +230,8 @@ impl ProgramSource for MutateSource {
         Ok(Candidate {
             module,
             entry: "main".into(),
-            // `main(int argc, char **argv)` is called as main(1, NULL), as natively
-            // (argv[0] aside, which the corpus does not print).
-            arg_vectors: vec![if params == 2 { vec![1, 0] } else { Vec::new() }],
+            // A `main(argc, argv)` was wrapped by `with_hosted_main`: `main` takes nothing.
+            arg_vectors: vec![Vec::new()],
             features,
             c_program: Some(Arc::new(p)),
         })
