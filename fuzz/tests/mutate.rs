@@ -10,6 +10,29 @@ use phihunt::diff::DiffConfig;
 use phihunt::native::NativePlan;
 use std::time::Duration;
 
+/// A hunt of `programs` mutants with natives on x86_64 for every one, seed 1, 2 jobs.
+fn small_hunt(out: &std::path::Path, programs: u64) -> HuntConfig {
+    HuntConfig {
+        native: NativePlan::for_targets(&[compiler::target::Target::X86_64]),
+        native_every: 1,
+        duration: Duration::from_secs(300),
+        base_seed: 1,
+        jobs: 2,
+        out_dir: out.to_path_buf(),
+        mutants: Vec::new(),
+        diff: DiffConfig::default(),
+        stop_at_first: false,
+        reduce_budget: Duration::ZERO,
+        corpus_found: None,
+        max_programs: Some(programs),
+        show_progress: false,
+        keep_per_signature: u64::MAX,
+        persist: None,
+        resume: None,
+        cc: None,
+    }
+}
+
 /// Two programs: one whose `main` returns -32768 (status 0 natively: the low 8 bits), one
 /// with a loop, a narrow type and a division the mutators can break.
 fn pool_dir() -> tempfile::TempDir {
@@ -71,25 +94,7 @@ fn a_mutation_hunt_on_the_correct_compiler_finds_nothing_and_counts_every_drop()
         pool: Pool::from_dirs(&[dir.path().to_path_buf()]).unwrap(),
     };
     let out = tempfile::tempdir().unwrap();
-    let cfg = HuntConfig {
-        native: NativePlan::for_targets(&[compiler::target::Target::X86_64]),
-        native_every: 1,
-        duration: Duration::from_secs(300),
-        base_seed: 1,
-        jobs: 2,
-        out_dir: out.path().to_path_buf(),
-        mutants: Vec::new(),
-        diff: DiffConfig::default(),
-        stop_at_first: false,
-        reduce_budget: Duration::ZERO,
-        corpus_found: None,
-        max_programs: Some(24),
-        show_progress: false,
-        keep_per_signature: u64::MAX,
-        persist: None,
-        resume: None,
-        cc: None,
-    };
+    let cfg = small_hunt(out.path(), 24);
     let r = hunt(&[&source], &cfg).unwrap();
     let t = &r.totals;
     assert_eq!(t.programs, 24, "{t:?}");
@@ -134,25 +139,7 @@ fn mutants_of_a_main_with_argv_are_judged_not_dropped() {
         pool: Pool::from_dirs(&[dir.path().to_path_buf()]).unwrap(),
     };
     let out = tempfile::tempdir().unwrap();
-    let cfg = HuntConfig {
-        native: NativePlan::for_targets(&[compiler::target::Target::X86_64]),
-        native_every: 1,
-        duration: Duration::from_secs(300),
-        base_seed: 1,
-        jobs: 2,
-        out_dir: out.path().to_path_buf(),
-        mutants: Vec::new(),
-        diff: DiffConfig::default(),
-        stop_at_first: false,
-        reduce_budget: Duration::ZERO,
-        corpus_found: None,
-        max_programs: Some(8),
-        show_progress: false,
-        keep_per_signature: u64::MAX,
-        persist: None,
-        resume: None,
-        cc: None,
-    };
+    let cfg = small_hunt(out.path(), 8);
     let r = hunt(&[&source], &cfg).unwrap();
     let t = &r.totals;
     assert_eq!(t.findings, 0, "{t:?}\n{:?}", r.signatures);

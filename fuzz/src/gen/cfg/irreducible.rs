@@ -59,16 +59,7 @@ impl FnGen<'_, '_> {
         }
         if let Some(expr) = detour {
             self.b.switch_to(first_a);
-            let v = emit_safe_bin(
-                &mut self.b,
-                expr.op,
-                expr.ty,
-                expr.lhs,
-                expr.rhs,
-                expr.guard,
-            );
-            self.define(v, expr.ty);
-            self.keep_result(v, expr.ty)?;
+            self.emit_kept(expr)?;
             self.b.terminate(Terminator::Br(a));
             self.reset(mark);
         }
@@ -79,16 +70,7 @@ impl FnGen<'_, '_> {
             let t = self.counter_step(ctr, bound)?;
             if let (Some(expr), true) = (detour, entry == a) {
                 // The detour's expression again: redundant only if the detour dominated.
-                let v = emit_safe_bin(
-                    &mut self.b,
-                    expr.op,
-                    expr.ty,
-                    expr.lhs,
-                    expr.rhs,
-                    expr.guard,
-                );
-                self.define(v, expr.ty);
-                self.keep_result(v, expr.ty)?;
+                self.emit_kept(expr)?;
             }
             let body = self.block();
             self.branch_keep_going(t, body, exit)?;
@@ -140,6 +122,20 @@ impl FnGen<'_, '_> {
             rhs,
             guard,
         }))
+    }
+
+    /// Emits `expr` and folds its value into a slot, so it is live and observable.
+    fn emit_kept(&mut self, expr: RecentBin) -> Result<()> {
+        let v = emit_safe_bin(
+            &mut self.b,
+            expr.op,
+            expr.ty,
+            expr.lhs,
+            expr.rhs,
+            expr.guard,
+        );
+        self.define(v, expr.ty);
+        self.keep_result(v, expr.ty)
     }
 
     fn trip_room_for_irreducible(&self) -> u32 {
