@@ -128,9 +128,12 @@ pub enum Expr {
     /// `a < b` (`<= > >=`) on two pointers into the same object (both `PtrAdd`s of one
     /// base expression).
     PtrCmp(BinOp, Box<Expr>, Box<Expr>),
-    /// `(int)(a - b)` on two pointers into the same array (both `PtrAdd`s of one base
-    /// expression): `ptrdiff_t` is `long` on LP64 and `int` on ILP32; the difference is
-    /// small, and the cast makes the kind `int` under both.
+    /// `a - b` on two pointers into the same array (both `PtrAdd`s of one base
+    /// expression), printed without a cast so that the difference meets what uses it
+    /// (a division, a comparison with 0, a wider conversion) at its own width:
+    /// `ptrdiff_t` is `long` on LP64 and `int` on ILP32, which has the width, signedness
+    /// and so every value `long` has there (an `int` and a `long` of 32 bits convert and
+    /// compute alike), so the generator types it `long` under both data models.
     PtrDiff(Box<Expr>, Box<Expr>),
     /// `a && b` (true) or `a || b`.
     Logic(bool, Box<Expr>, Box<Expr>),
@@ -316,7 +319,7 @@ impl Program {
             Expr::Unary(UnOp::Not, _, _) | Expr::PtrEq(..) | Expr::PtrCmp(..) | Expr::Logic(..) => {
                 IntKind::Int
             }
-            Expr::PtrDiff(..) => IntKind::Int,
+            Expr::PtrDiff(..) => IntKind::Long,
             Expr::Unary(_, _, fix) | Expr::Binary(_, _, _, fix) if fix.wrap.get().is_some() => {
                 fix.wrap.get().expect("checked")
             }

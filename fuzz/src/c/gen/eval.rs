@@ -564,7 +564,7 @@ impl Machine<'_> {
                         "pointers into different objects subtracted: {la:?} {lb:?}"
                     ));
                 }
-                Val::new(IntKind::Int, la.position().0 - lb.position().0, dm)
+                Val::new(IntKind::Long, la.position().0 - lb.position().0, dm)
             }
             Expr::PtrEq(eq, a, b) => {
                 let (pa, pb) = (self.eval(f, a)?, self.eval(f, b)?);
@@ -936,7 +936,7 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("((int)(((&g_0[0]) + 3) - ((&g_0[0]) + 1)))"),
+            text.contains("(((&g_0[0]) + 3) - ((&g_0[0]) + 1))"),
             "{text}"
         );
     }

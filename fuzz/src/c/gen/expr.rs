@@ -334,7 +334,13 @@ impl Gen<'_> {
             0 => {
                 let ops = self.binary_ops();
                 let op = self.pick(&ops);
-                let a = self.expr(d);
+                // A pointer difference as a dividend, at its own width (a lowering that
+                // divides the byte difference unsigned shows here).
+                let diff = matches!(op, BinOp::Div | BinOp::Mod) && ptr_rel && self.chance(0.3);
+                let a = match diff.then(|| self.pointer_difference()).flatten() {
+                    Some(p) => p,
+                    None => self.expr(d),
+                };
                 let b = self.right_operand(op, d);
                 Expr::Binary(op.into(), Box::new(a), Box::new(b), Fix::default())
             }
@@ -399,7 +405,16 @@ impl Gen<'_> {
         Some(self.ptr_add_on(base, false))
     }
 
-    /// `(P + j) < (P + k)` (`<= > >=`) or `(int)((P + j) - (P + k))` for one pointer
+    /// `(P + j) - (P + k)` for one pointer expression `P` (a `ptrdiff_t`).
+    fn pointer_difference(&mut self) -> Option<Expr> {
+        let k = self.kind();
+        let base = self.ptr_value(&Ty::Int(k), false)?;
+        let a = self.ptr_add_on(base.clone(), true);
+        let b = self.ptr_add_on(base, true);
+        Some(Expr::PtrDiff(Box::new(a), Box::new(b)))
+    }
+
+    /// `(P + j) < (P + k)` (`<= > >=`) or `(P + j) - (P + k)` for one pointer
     /// expression `P`, so both operands point into the same object (one past its end
     /// allowed).
     fn pointer_relation(&mut self) -> Option<Expr> {

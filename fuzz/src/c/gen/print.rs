@@ -448,7 +448,7 @@ impl Printer<'_> {
                 format!("({} {} {})", self.expr(f, a), op.c_text(), self.expr(f, b))
             }
             Expr::PtrDiff(a, b) => {
-                format!("((int)({} - {}))", self.expr(f, a), self.expr(f, b))
+                format!("({} - {})", self.expr(f, a), self.expr(f, b))
             }
             Expr::PtrEq(eq, a, b) => format!(
                 "({} {} {})",
