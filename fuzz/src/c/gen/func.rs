@@ -94,8 +94,13 @@ impl Gen<'_> {
             10,
             3 * self.has(Feature::Pointers) as u32,
             self.has(Feature::PtrToPtr) as u32,
+            3 * self.floats() as u32,
         ];
         let (ty, init) = match self.weighted(&w) {
+            3 => {
+                let k = self.fkind();
+                (Ty::Float(k), Init::Float(self.fexpr(2)))
+            }
             1 => {
                 let pointee = Ty::Int(self.kind());
                 let p = if self.ptr_arith() && self.chance(0.3) {

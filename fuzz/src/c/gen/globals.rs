@@ -144,6 +144,7 @@ impl Gen<'_> {
                         .collect(),
                 )
             }
+            Ty::Float(k) => Init::Float(FExpr::Const(self.fconstant(*k))),
             // A pointer in an aggregate: the address of a global (`g_0` at least).
             Ty::Ptr(t) => {
                 let saved = self.globals_only;
@@ -183,6 +184,7 @@ impl Gen<'_> {
                 2 * self.has(Feature::Pointers) as u32,
                 2 * self.has(Feature::Const) as u32,
                 2 * self.has(Feature::Volatile) as u32,
+                3 * self.floats() as u32,
             ];
             let i = self.prog.globals.len();
             let mut var = Var {
@@ -213,6 +215,13 @@ impl Gen<'_> {
                 3 => {
                     var.ty = Ty::Int(self.kind());
                     var.is_volatile = true;
+                }
+                4 => {
+                    let k = self.fkind();
+                    var.ty = Ty::Float(k);
+                    var.init = self.float_global_init(k);
+                    self.prog.globals.push(var);
+                    continue;
                 }
                 _ => var.ty = self.object_type(),
             }

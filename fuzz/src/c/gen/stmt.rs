@@ -82,6 +82,7 @@ impl Gen<'_> {
             3 * self.has(Feature::Pointers) as u32,
             2 * self.has(Feature::Structs) as u32,
             2 * self.has(Feature::Swaps) as u32,
+            5 * self.floats() as u32,
         ];
         let s = match self.weighted(&w) {
             0 => self.assign(),
@@ -125,7 +126,8 @@ impl Gen<'_> {
             }
             12 => self.pointer_assign(),
             13 => self.struct_assign(),
-            _ => self.rotation(),
+            14 => self.rotation(),
+            _ => self.float_stmt(),
         };
         s.unwrap_or_else(|| Stmt::Print(self.expr(EXPR_DEPTH)))
     }

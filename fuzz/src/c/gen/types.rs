@@ -181,6 +181,9 @@ pub enum Ty {
     /// An array of `len` elements.
     Array(Box<Ty>, u32),
     Struct(StructId),
+    /// `float` or `double` (scalars only: no float is in an array, a struct, a parameter
+    /// or a result yet).
+    Float(super::float::FKind),
 }
 
 impl Ty {
