@@ -148,6 +148,8 @@ pub enum Expr {
     /// set and the conversion is printed `(k)float_to_int(e, lo, hi)` (see
     /// `float::guard_range`), defined for every value.
     FToInt(IntKind, Box<FExpr>, Shared<bool>),
+    /// A float value where a value of any type goes: a call's argument, a return value.
+    Float(Box<FExpr>),
 }
 
 /// A float expression (no side effects; see `float.rs`).
@@ -345,6 +347,7 @@ impl Program {
             Expr::AddrOf(lv) => Ty::Ptr(Box::new(self.lval_ty(f, lv, dm).0)),
             Expr::PtrAdd { base, .. } => self.expr_ty(f, base, dm),
             Expr::Comma(_, b) => self.expr_ty(f, b, dm),
+            Expr::Float(x) => Ty::Float(self.float_kind(f, x, dm)),
             _ => Ty::Int(self.int_kind(f, e, dm)),
         }
     }
@@ -394,6 +397,7 @@ impl Program {
             Expr::AddrOf(_) | Expr::PtrAdd { .. } => {
                 panic!("generator bug: a pointer used as an integer")
             }
+            Expr::Float(_) => panic!("generator bug: a float used as an integer"),
         }
     }
 }

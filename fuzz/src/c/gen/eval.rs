@@ -624,6 +624,7 @@ impl Machine<'_> {
                 self.eval(f, a)?;
                 return self.eval(f, b);
             }
+            Expr::Float(a) => return Ok(Obj::Float(self.fval(f, a)?)),
             Expr::FCmp(op, a, b) => {
                 let (x, y) = (self.fval(f, a)?, self.fval(f, b)?);
                 Val::boolean(float::compare(*op, x, y))
@@ -675,6 +676,7 @@ impl Machine<'_> {
         for (i, a) in args.into_iter().enumerate() {
             params.push(match (a, &func.locals[i].ty) {
                 (Obj::Int(v), Ty::Int(k)) => Obj::Int(v.to(*k, self.dm)),
+                (Obj::Float(v), Ty::Float(k)) => Obj::Float(v.to(*k)),
                 (a, _) => a,
             });
         }
@@ -698,6 +700,9 @@ impl Machine<'_> {
         match (flow, &func.ret) {
             (Flow::Return(Some(Obj::Int(v))), Some(Ty::Int(k))) => {
                 Ok(Some(Obj::Int(v.to(*k, self.dm))))
+            }
+            (Flow::Return(Some(Obj::Float(v))), Some(Ty::Float(k))) => {
+                Ok(Some(Obj::Float(v.to(*k))))
             }
             (Flow::Return(Some(o)), Some(_)) => Ok(Some(o)),
             (Flow::Return(None) | Flow::Normal, None) => Ok(None),

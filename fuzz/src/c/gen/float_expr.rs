@@ -9,8 +9,10 @@
 //! infinity and a NaN come from arithmetic (overflow, division by zero, `inf - inf`).
 //!
 //! Invariants:
-//! - float objects are scalars (globals, static-free locals), never const, volatile,
-//!   addressed, in a record or an array, a parameter or a result;
+//! - float objects are globals and locals, arrays of floats, fields of structs (never of
+//!   a union, a packed struct or a bit-field), parameters and results of every function
+//!   but `funcs[0]`; never const, volatile or addressed; a struct with a float inside is
+//!   never passed or returned by value (phicc refuses the float record ABIs for now);
 //! - a global's initializer is a constant expression whose value (computed here) is
 //!   finite, so both compilers accept it as a static initializer;
 //! - a float meets an integer only through an explicit conversion (`FExpr::FromInt`,
@@ -133,17 +135,59 @@ impl Gen<'_> {
         }
     }
 
-    /// A float lvalue to read or write, if any variable offers one.
-    pub fn float_lval(&mut self, _want: Want) -> Option<LVal> {
+    /// Whether an object of type `ty` holds a float (an element or a field; unions hold
+    /// integers only).
+    pub fn holds_float(&self, ty: &Ty) -> bool {
+        match ty {
+            Ty::Float(_) => true,
+            Ty::Array(t, _) => self.holds_float(t),
+            Ty::Struct(id) => self.prog.structs[*id]
+                .fields
+                .iter()
+                .any(|f| self.holds_float(&f.ty)),
+            Ty::Int(_) | Ty::Ptr(_) => false,
+        }
+    }
+
+    /// A float lvalue inside `lv` (of a type that `holds_float`).
+    fn float_inside(&mut self, lv: LVal, ty: &Ty) -> LVal {
+        match ty {
+            Ty::Array(t, n) => {
+                let i = self.index(*n);
+                let t = (**t).clone();
+                self.float_inside(
+                    LVal::Index(Box::new(lv), Box::new(i), Default::default()),
+                    &t,
+                )
+            }
+            Ty::Struct(id) => {
+                let fields = self.prog.structs[*id].fields.clone();
+                let ok: Vec<usize> = (0..fields.len())
+                    .filter(|&i| self.holds_float(&fields[i].ty))
+                    .collect();
+                let i = self.pick(&ok);
+                self.float_inside(LVal::Field(Box::new(lv), i), &fields[i].ty)
+            }
+            _ => lv,
+        }
+    }
+
+    /// A float lvalue to read or write (not in a const object), if any variable offers one.
+    pub fn float_lval(&mut self, want: Want) -> Option<LVal> {
         let vars: Vec<VarRef> = self
             .visible_vars()
             .into_iter()
-            .filter(|&v| matches!(self.var(v).ty, Ty::Float(_)))
+            .filter(|&v| {
+                let var = self.var(v);
+                self.holds_float(&var.ty) && (want == Want::Read || !var.is_const)
+            })
             .collect();
         if vars.is_empty() {
             return None;
         }
-        Some(LVal::Var(self.pick(&vars)))
+        let v = self.pick(&vars);
+        let ty = self.var(v).ty.clone();
+        Some(self.float_inside(LVal::Var(v), &ty))
     }
 
     fn fleaf(&mut self) -> FExpr {

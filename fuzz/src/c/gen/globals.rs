@@ -38,7 +38,17 @@ impl Gen<'_> {
             let mut fields = Vec::new();
             for _ in 0..self.between(1, 5) {
                 let k = self.kind();
-                let field = if !packed && self.ptr_members() && self.chance(0.15) {
+                let field = if !packed && self.floats() && self.chance(0.15) {
+                    let t = Ty::Float(self.fkind());
+                    Field {
+                        ty: if self.has(Feature::Arrays) && self.chance(0.2) {
+                            Ty::Array(Box::new(t), self.between(1, 3))
+                        } else {
+                            t
+                        },
+                        bits: None,
+                    }
+                } else if !packed && self.ptr_members() && self.chance(0.15) {
                     Field {
                         ty: Gen::member_ptr_ty(),
                         bits: None,
@@ -83,8 +93,10 @@ impl Gen<'_> {
             3 * (structs > 0) as u32,
             (self.has(Feature::Arrays) && structs > 0) as u32,
             (self.has(Feature::Arrays) && self.ptr_members()) as u32,
+            (self.has(Feature::Arrays) && self.floats()) as u32,
         ];
         match self.weighted(&w) {
+            5 => Ty::Array(Box::new(Ty::Float(self.fkind())), self.between(1, 4)),
             4 => Ty::Array(Box::new(Gen::member_ptr_ty()), self.between(1, 4)),
             0 => Ty::Int(self.kind()),
             1 => {

@@ -185,6 +185,7 @@ fn count_rewrites(p: &Program) -> (u64, u64, u64) {
                 fexpr(a, n);
                 fexpr(b, n);
             }
+            Expr::Float(a) => fexpr(a, n),
             Expr::FToInt(_, a, guarded) => {
                 n.1 += guarded.get() as u64;
                 fexpr(a, n);

@@ -532,6 +532,7 @@ impl Printer<'_> {
                     self.fexpr(f, b)
                 )
             }
+            Expr::Float(a) => self.fexpr(f, a),
             Expr::FToInt(k, a, guarded) => {
                 let a = self.fexpr(f, a);
                 if guarded.get() {

@@ -234,6 +234,7 @@ impl Gen<'_> {
     pub fn argument(&mut self, ty: &Ty) -> Option<Expr> {
         match ty {
             Ty::Int(_) => Some(self.expr(EXPR_DEPTH - 1)),
+            Ty::Float(_) => Some(Expr::Float(Box::new(self.fexpr(EXPR_DEPTH - 1)))),
             Ty::Ptr(t) => {
                 let t = (**t).clone();
                 self.ptr_value(&t, false)
@@ -398,6 +399,7 @@ impl Gen<'_> {
         match self.prog.funcs[self.f].ret.clone() {
             None => None,
             Some(Ty::Int(_)) => Some(self.expr(EXPR_DEPTH)),
+            Some(Ty::Float(_)) => Some(Expr::Float(Box::new(self.fexpr(EXPR_DEPTH)))),
             Some(t) => self.argument(&t),
         }
     }
