@@ -241,7 +241,7 @@ impl Gen<'_> {
             12,
             2,
             2 * self.has(Feature::Casts) as u32 + 1,
-            3,
+            4,
             2 * self.has(Feature::Ternary) as u32,
         ];
         match self.weighted(&w) {
@@ -328,6 +328,24 @@ impl Gen<'_> {
             FExpr::Const(v) => *v,
             _ => FVal::from_f64(FKind::Double, 0.0),
         }
+    }
+
+    /// The initializer of a float local of kind `k`: often `(k)(l_i)` of an earlier
+    /// integer local (whose value, often an interesting constant, the optimizer knows
+    /// after mem2reg: the conversion is then folded), else any float expression.
+    pub fn float_local_init(&mut self, k: FKind) -> FExpr {
+        let ints: Vec<VarRef> = (0..self.prog.funcs[self.f]
+            .locals
+            .len()
+            .min(self.visible_locals))
+            .map(VarRef::Local)
+            .filter(|&v| matches!(self.var(v).ty, Ty::Int(_)) && !self.var(v).is_volatile)
+            .collect();
+        if !ints.is_empty() && self.chance(0.4) {
+            let v = self.pick(&ints);
+            return FExpr::FromInt(k, Box::new(Expr::Read(LVal::Var(v))));
+        }
+        self.fexpr(2)
     }
 
     /// A float statement: an assignment (plain or compound) to a float variable, or a

@@ -114,7 +114,7 @@ impl Gen<'_> {
         let (ty, init) = match self.weighted(&w) {
             3 => {
                 let k = self.fkind();
-                (Ty::Float(k), Init::Float(self.fexpr(2)))
+                (Ty::Float(k), Init::Float(self.float_local_init(k)))
             }
             1 => {
                 let pointee = Ty::Int(self.kind());
