@@ -159,10 +159,23 @@ pub enum Mutant {
     /// Backend (i686): an `f64` constant operand is put together with its two 32-bit
     /// halves swapped (the high word where the low one goes).
     I686F64ConstHalvesSwapped,
+    // Floats in the C front end and lowering, found from generated C (cgenfloat, issue 14).
+    /// Front end (constant expressions): a `float` operation is computed in `f64` and kept
+    /// there (not rounded to `f32` after each operation, as FLT_EVAL_METHOD 1 would): a
+    /// chain `a * b + c` of `float` constants in a static initializer rounds once at the
+    /// end instead of after every operation.
+    ConstEvalFloatKeptInDouble,
+    /// C lowering: `a != b` on floats is `fcmp one` (ordered) instead of `une`: a NaN
+    /// operand makes it false.
+    LowerFloatNeOrdered,
+    /// Constant folding converts an integer to a float rounding toward zero instead of to
+    /// nearest-even: one ulp low in magnitude for an integer wider than the mantissa
+    /// (a 32-bit `int` above 2^24 to `float`, a 64-bit one above 2^53 to `double`).
+    ConstFoldIntToFloatTowardZero,
 }
 
 impl Mutant {
-    pub const ALL: [Mutant; 52] = [
+    pub const ALL: [Mutant; 55] = [
         Mutant::PhiElimNoTemporaries,
         Mutant::PhiElimNoTrampoline,
         Mutant::PhiElimRepeatedTargetOnce,
@@ -215,6 +228,9 @@ impl Mutant {
         Mutant::Riscv64FleAsFlt,
         Mutant::X86_64FcmpIgnoresParity,
         Mutant::I686F64ConstHalvesSwapped,
+        Mutant::ConstEvalFloatKeptInDouble,
+        Mutant::LowerFloatNeOrdered,
+        Mutant::ConstFoldIntToFloatTowardZero,
     ];
 
     /// The stable name used by `--mutant` and `PHIHUNT_MUTANT`.
@@ -272,6 +288,9 @@ impl Mutant {
             Mutant::Riscv64FleAsFlt => "riscv64_fle_as_flt",
             Mutant::X86_64FcmpIgnoresParity => "x86_64_fcmp_ignores_parity",
             Mutant::I686F64ConstHalvesSwapped => "i686_f64_const_halves_swapped",
+            Mutant::ConstEvalFloatKeptInDouble => "const_eval_float_kept_in_double",
+            Mutant::LowerFloatNeOrdered => "lower_float_ne_ordered",
+            Mutant::ConstFoldIntToFloatTowardZero => "const_fold_int_to_float_toward_zero",
         }
     }
 
@@ -335,7 +354,10 @@ impl Mutant {
             | Mutant::SimplifyNegEqSelfAsZero
             | Mutant::LicmSingleBackEdge
             | Mutant::LicmPreheaderFirstEntry
-            | Mutant::DominatorsSinglePass => &[],
+            | Mutant::DominatorsSinglePass
+            | Mutant::ConstEvalFloatKeptInDouble
+            | Mutant::LowerFloatNeOrdered
+            | Mutant::ConstFoldIntToFloatTowardZero => &[],
         }
     }
 

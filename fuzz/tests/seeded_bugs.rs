@@ -6,7 +6,8 @@
 //! happens to keep) would stay green forever. The files name their bug in a header line
 //! `// seeded bug: NAME` (C) or `; seeded bug: NAME` (IR) within their first lines; this
 //! test finds them, runs `phihunt check` as a user would, and also requires one file for
-//! each bug in [`NEEDS_A_FILE`] (the issue-15 catalog, which promised one each).
+//! each bug in [`NEEDS_A_FILE`] (the issue-15 catalog, which promised one each, and the
+//! float bugs of issue 14 found from generated C).
 
 use compiler::mutants::Mutant;
 use std::path::{Path, PathBuf};
@@ -14,7 +15,7 @@ mod common;
 use common::{phihunt, workspace_root};
 
 /// The seeded bugs that must each have their own regression file.
-const NEEDS_A_FILE: [&str; 13] = [
+const NEEDS_A_FILE: [&str; 16] = [
     "lower_u16_widen_sign_extends",
     "lower_compound_narrow_in_lhs_type",
     "lower_bitfield_byte_no_sign_extend",
@@ -28,6 +29,9 @@ const NEEDS_A_FILE: [&str; 13] = [
     "licm_preheader_first_entry",
     "dominators_single_pass",
     "i686_wide_shift_no_word_fixup",
+    "const_eval_float_kept_in_double",
+    "lower_float_ne_ordered",
+    "const_fold_int_to_float_toward_zero",
 ];
 
 /// How many leading lines may hold the header.

@@ -37,6 +37,10 @@ pub fn float_const(t: IrType, x: f64) -> Operand {
 pub fn float_predicate(op: BinaryOp) -> FCmpPred {
     match op {
         BinaryOp::Eq => FCmpPred::Oeq,
+        // Mutant `LowerFloatNeOrdered`: the ordered twin, false for a NaN operand.
+        BinaryOp::Ne if crate::mutants::enabled(crate::mutants::Mutant::LowerFloatNeOrdered) => {
+            FCmpPred::One
+        }
         BinaryOp::Ne => FCmpPred::Une,
         BinaryOp::Lt => FCmpPred::Olt,
         BinaryOp::Le => FCmpPred::Ole,

@@ -351,7 +351,9 @@ fn eval_float_binary(op: BinaryOp, x: f64, y: f64, ty: &Type) -> Option<ConstVal
     // Each operation in its own type (an f32 operation computed in f64 and rounded once
     // to f32 is the correctly rounded f32 result: 53 >= 2*24+2); a NaN is the IR's
     // default NaN (positive), whatever sign the host's division produced.
-    let r = if *ty == Type::Float(FloatKind::Float) {
+    // Mutant `ConstEvalFloatKeptInDouble`: the `float` result keeps double precision.
+    let keep = crate::mutants::enabled(crate::mutants::Mutant::ConstEvalFloatKeptInDouble);
+    let r = if *ty == Type::Float(FloatKind::Float) && !keep {
         r as f32 as f64
     } else {
         r

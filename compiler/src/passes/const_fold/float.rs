@@ -22,7 +22,8 @@
 //!   but the targets propagate payloads differently, so the folder does not choose one
 //!   at compile time (a NaN constant written in the program is kept as written).
 //!
-//! Mutants: `ConstFoldF32Truncated`, `ConstFoldFcmpOrdered`, `ConstFoldFptruncTruncates`.
+//! Mutants: `ConstFoldF32Truncated`, `ConstFoldFcmpOrdered`, `ConstFoldFptruncTruncates`,
+//! `ConstFoldIntToFloatTowardZero`.
 
 use crate::ir::eval_float::{self, is_nan};
 use crate::ir::{FBinOp, FCmpPred, Inst, IrConst, IrType, Operand};
@@ -87,6 +88,8 @@ pub(super) fn fold_float(inst: &Inst) -> Option<IrConst> {
                 && mutants::enabled(Mutant::ConstFoldFptruncTruncates)
             {
                 f32_truncated(f64::from_bits(a.bits as u64))
+            } else if from.is_integer() && mutants::enabled(Mutant::ConstFoldIntToFloatTowardZero) {
+                int_to_float_toward_zero(*from, *to, a.bits as u64)?
             } else {
                 eval_float::eval_float_cast(*from, *to, a.bits as u64).ok()?
             };
@@ -110,6 +113,28 @@ fn result(ty: IrType, bits: u64) -> Option<IrConst> {
     } else {
         IrConst::float_bits(ty, bits)
     }
+}
+
+/// Mutant: an integer to a float rounded toward zero: the correctly rounded result, moved
+/// one ulp toward zero when it rounded away from zero (larger in magnitude than the integer).
+fn int_to_float_toward_zero(from: IrType, to: IrType, a: u64) -> Option<u64> {
+    let bits = eval_float::eval_float_cast(from, to, a).ok()?;
+    let canon = from.canonicalize(a, 8);
+    let exact: i128 = if from.is_signed() {
+        canon as i64 as i128
+    } else {
+        canon as i128
+    };
+    let (value, one_ulp_down) = match to {
+        IrType::F32 => {
+            let f = f32::from_bits(bits as u32);
+            (f as f64, (bits as u32).wrapping_sub(1) as u64)
+        }
+        _ => (f64::from_bits(bits), bits.wrapping_sub(1)),
+    };
+    // `value` is an integer (it is at least 1 in magnitude or zero): compare exactly.
+    let rounded_away = value != 0.0 && (value.abs() as i128) > exact.abs();
+    Some(if rounded_away { one_ulp_down } else { bits })
 }
 
 /// Mutant: the unordered predicates as if they were ordered.

@@ -24,6 +24,7 @@
 //!   side; both sides of a pointer relation start from one base expression), the evaluator
 //!   must see the rewrite the printer prints in both places.
 
+use super::float::{FKind, FOp, FVal};
 use super::types::{DataModel, Field, IntKind, StructDef, Ty};
 use super::value::{BinOp, Val};
 use std::cell::Cell;
@@ -128,14 +129,44 @@ pub enum Expr {
     /// `a < b` (`<= > >=`) on two pointers into the same object (both `PtrAdd`s of one
     /// base expression).
     PtrCmp(BinOp, Box<Expr>, Box<Expr>),
-    /// `(int)(a - b)` on two pointers into the same array (both `PtrAdd`s of one base
-    /// expression): `ptrdiff_t` is `long` on LP64 and `int` on ILP32; the difference is
-    /// small, and the cast makes the kind `int` under both.
+    /// `a - b` on two pointers into the same array (both `PtrAdd`s of one base
+    /// expression), printed without a cast so that the difference meets what uses it
+    /// (a division, a comparison with 0, a wider conversion) at its own width:
+    /// `ptrdiff_t` is `long` on LP64 and `int` on ILP32, which has the width, signedness
+    /// and so every value `long` has there (an `int` and a `long` of 32 bits convert and
+    /// compute alike), so the generator types it `long` under both data models.
     PtrDiff(Box<Expr>, Box<Expr>),
     /// `a && b` (true) or `a || b`.
     Logic(bool, Box<Expr>, Box<Expr>),
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
     Comma(Box<Expr>, Box<Expr>),
+    /// `a < b` (`<= > >= == !=`) on two float expressions (in their common kind): an
+    /// `int` 0 or 1 (a NaN makes every operator but `!=` false).
+    FCmp(BinOp, Box<FExpr>, Box<FExpr>),
+    /// `(k)(e)`: a float converted to an integer kind. Undefined when the truncation does
+    /// not fit `k` or `e` is a NaN, so once the evaluator meets such a value the cell is
+    /// set and the conversion is printed `(k)float_to_int(e, lo, hi)` (see
+    /// `float::guard_range`), defined for every value.
+    FToInt(IntKind, Box<FExpr>, Shared<bool>),
+    /// A float value where a value of any type goes: a call's argument, a return value.
+    Float(Box<FExpr>),
+}
+
+/// A float expression (no side effects; see `float.rs`).
+#[derive(Clone, Debug)]
+pub enum FExpr {
+    Const(FVal),
+    /// A read of a float lvalue.
+    Read(LVal),
+    /// `a op b` in the common kind of the operands.
+    Arith(FOp, Box<FExpr>, Box<FExpr>),
+    Neg(Box<FExpr>),
+    /// `(float)e` / `(double)e`: a conversion between the float kinds.
+    Conv(FKind, Box<FExpr>),
+    /// `(float)e` / `(double)e` of an integer expression (rounded once, to nearest-even).
+    FromInt(FKind, Box<Expr>),
+    /// `c ? a : b` in the common kind of `a` and `b`.
+    Cond(Box<Expr>, Box<FExpr>, Box<FExpr>),
 }
 
 /// How an assignment statement is spelled (its meaning is always `lv = rhs`).
@@ -192,6 +223,15 @@ pub enum Stmt {
     Return(Option<Expr>),
     /// `printf` of the value.
     Print(Expr),
+    /// `lv = rhs` (`op` is `None`) or `lv op= rhs` on a float lvalue: `lv op rhs` computed
+    /// in the common kind, converted to `lv`'s kind.
+    FAssign {
+        lv: LVal,
+        op: Option<FOp>,
+        rhs: FExpr,
+    },
+    /// `printf` of a float's bits (`float_bits`/`double_bits`: a NaN prints as the mark).
+    FPrint(FExpr),
     Block(Vec<Stmt>),
 }
 
@@ -208,6 +248,8 @@ pub struct Case {
 #[derive(Clone, Debug)]
 pub enum Init {
     Expr(Expr),
+    /// The initializer of a float object (constants only in a global's).
+    Float(FExpr),
     List(Vec<Init>),
 }
 
@@ -246,6 +288,8 @@ pub struct Program {
     pub funcs: Vec<Func>,
     /// The arguments `main` passes to `funcs[0]`.
     pub main_args: Vec<Expr>,
+    /// The program may use floats: it defines the helpers of `float::FLOAT_HELPERS_C`.
+    pub floats: bool,
 }
 
 impl Program {
@@ -303,7 +347,24 @@ impl Program {
             Expr::AddrOf(lv) => Ty::Ptr(Box::new(self.lval_ty(f, lv, dm).0)),
             Expr::PtrAdd { base, .. } => self.expr_ty(f, base, dm),
             Expr::Comma(_, b) => self.expr_ty(f, b, dm),
+            Expr::Float(x) => Ty::Float(self.float_kind(f, x, dm)),
             _ => Ty::Int(self.int_kind(f, e, dm)),
+        }
+    }
+
+    /// The kind of the float expression `e`.
+    pub fn float_kind(&self, f: usize, e: &FExpr, dm: DataModel) -> FKind {
+        match e {
+            FExpr::Const(v) => v.kind,
+            FExpr::Read(lv) => match self.lval_ty(f, lv, dm).0 {
+                Ty::Float(k) => k,
+                t => panic!("generator bug: float read of a {t:?}"),
+            },
+            FExpr::Arith(_, a, b) | FExpr::Cond(_, a, b) => {
+                FKind::common(self.float_kind(f, a, dm), self.float_kind(f, b, dm))
+            }
+            FExpr::Neg(a) => self.float_kind(f, a, dm),
+            FExpr::Conv(k, _) | FExpr::FromInt(k, _) => *k,
         }
     }
 
@@ -316,7 +377,9 @@ impl Program {
             Expr::Unary(UnOp::Not, _, _) | Expr::PtrEq(..) | Expr::PtrCmp(..) | Expr::Logic(..) => {
                 IntKind::Int
             }
-            Expr::PtrDiff(..) => IntKind::Int,
+            Expr::PtrDiff(..) => IntKind::Long,
+            Expr::FCmp(..) => IntKind::Int,
+            Expr::FToInt(k, _, _) => *k,
             Expr::Unary(_, _, fix) | Expr::Binary(_, _, _, fix) if fix.wrap.get().is_some() => {
                 fix.wrap.get().expect("checked")
             }
@@ -334,6 +397,7 @@ impl Program {
             Expr::AddrOf(_) | Expr::PtrAdd { .. } => {
                 panic!("generator bug: a pointer used as an integer")
             }
+            Expr::Float(_) => panic!("generator bug: a float used as an integer"),
         }
     }
 }

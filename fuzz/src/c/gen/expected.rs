@@ -8,10 +8,12 @@
 //! Invariants:
 //! - `main` mixes every integer scalar of every global that `main` can name (static
 //!   locals and pointers excluded), in declaration order, elements and fields in order,
-//!   each converted to `unsigned long long`; of a union, its narrowest member;
+//!   each converted to `unsigned long long`; of a union, its narrowest member; a float
+//!   global as its bits (`float_bits`/`double_bits`, a NaN as `float::NAN_MARK`);
 //! - the mix is unsigned 64-bit arithmetic, defined for all values.
 
 use super::ast::{Expr, LVal, Program, VarRef};
+use super::float::{FKind, FVal};
 use super::types::{DataModel, IntKind, Ty};
 use super::value::Val;
 
@@ -62,6 +64,16 @@ pub fn print_line(v: Val, signed: bool, dm: DataModel) -> String {
     }
 }
 
+/// The `printf` call of an `FPrint` statement of a float of kind `k`.
+pub fn float_print_call_c(k: FKind, expr_text: &str) -> String {
+    format!("printf(\"%016llx\\n\", {}({expr_text}));", k.bits_helper())
+}
+
+/// The line an `FPrint` of `v` writes.
+pub fn float_print_line(v: FVal) -> String {
+    format!("{:016x}\n", v.observed_bits())
+}
+
 /// The lvalues `main` mixes into the checksum, in order.
 pub fn checksum_leaves(p: &Program, dm: DataModel) -> Vec<LVal> {
     let mut out = Vec::new();
@@ -75,7 +87,7 @@ pub fn checksum_leaves(p: &Program, dm: DataModel) -> Vec<LVal> {
 
 fn leaves(p: &Program, lv: LVal, ty: &Ty, out: &mut Vec<LVal>, dm: DataModel) {
     match ty {
-        Ty::Int(_) => out.push(lv),
+        Ty::Int(_) | Ty::Float(_) => out.push(lv),
         Ty::Ptr(_) => {}
         Ty::Array(t, n) => {
             for i in 0..*n {

@@ -139,6 +139,7 @@ impl Gen<'_> {
                 .iter()
                 .any(|f| self.holds_int(&f.ty)),
             Ty::Ptr(t) => !self.globals_only && self.holds_int(t),
+            Ty::Float(_) => false,
         }
     }
 
@@ -146,7 +147,7 @@ impl Gen<'_> {
     /// union holds integers only).
     pub fn holds_ptr(&self, ty: &Ty) -> bool {
         match ty {
-            Ty::Int(_) | Ty::Ptr(_) => false,
+            Ty::Int(_) | Ty::Ptr(_) | Ty::Float(_) => false,
             Ty::Array(t, _) => matches!(**t, Ty::Ptr(_)) || self.holds_ptr(t),
             Ty::Struct(id) => self.prog.structs[*id]
                 .fields
@@ -189,7 +190,8 @@ impl Gen<'_> {
     /// An integer lvalue inside `lv` (of type `ty`).
     fn int_inside(&mut self, lv: LVal, ty: &Ty) -> LVal {
         match ty {
-            Ty::Int(_) => lv,
+            // `holds_int` keeps floats out: never reached.
+            Ty::Int(_) | Ty::Float(_) => lv,
             Ty::Array(t, n) => {
                 let i = self.index(*n);
                 self.int_inside(
@@ -329,12 +331,19 @@ impl Gen<'_> {
             self.has(Feature::Comma) as u32,
             ptr_eq as u32,
             ptr_rel as u32,
+            2 * (self.floats() && !self.globals_only) as u32,
         ];
         match self.weighted(&w) {
             0 => {
                 let ops = self.binary_ops();
                 let op = self.pick(&ops);
-                let a = self.expr(d);
+                // A pointer difference as a dividend, at its own width (a lowering that
+                // divides the byte difference unsigned shows here).
+                let diff = matches!(op, BinOp::Div | BinOp::Mod) && ptr_rel && self.chance(0.3);
+                let a = match diff.then(|| self.pointer_difference()).flatten() {
+                    Some(p) => p,
+                    None => self.expr(d),
+                };
                 let b = self.right_operand(op, d);
                 Expr::Binary(op.into(), Box::new(a), Box::new(b), Fix::default())
             }
@@ -369,7 +378,8 @@ impl Gen<'_> {
                 Expr::Comma(Box::new(a), Box::new(b))
             }
             6 => self.pointer_comparison().unwrap_or_else(|| self.leaf()),
-            _ => self.pointer_relation().unwrap_or_else(|| self.leaf()),
+            7 => self.pointer_relation().unwrap_or_else(|| self.leaf()),
+            _ => self.float_int_expr(d + 1),
         }
     }
 
@@ -399,7 +409,16 @@ impl Gen<'_> {
         Some(self.ptr_add_on(base, false))
     }
 
-    /// `(P + j) < (P + k)` (`<= > >=`) or `(int)((P + j) - (P + k))` for one pointer
+    /// `(P + j) - (P + k)` for one pointer expression `P` (a `ptrdiff_t`).
+    fn pointer_difference(&mut self) -> Option<Expr> {
+        let k = self.kind();
+        let base = self.ptr_value(&Ty::Int(k), false)?;
+        let a = self.ptr_add_on(base.clone(), true);
+        let b = self.ptr_add_on(base, true);
+        Some(Expr::PtrDiff(Box::new(a), Box::new(b)))
+    }
+
+    /// `(P + j) < (P + k)` (`<= > >=`) or `(P + j) - (P + k)` for one pointer
     /// expression `P`, so both operands point into the same object (one past its end
     /// allowed).
     fn pointer_relation(&mut self) -> Option<Expr> {

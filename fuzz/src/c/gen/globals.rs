@@ -38,7 +38,17 @@ impl Gen<'_> {
             let mut fields = Vec::new();
             for _ in 0..self.between(1, 5) {
                 let k = self.kind();
-                let field = if !packed && self.ptr_members() && self.chance(0.15) {
+                let field = if !packed && self.floats() && self.chance(0.15) {
+                    let t = Ty::Float(self.fkind());
+                    Field {
+                        ty: if self.has(Feature::Arrays) && self.chance(0.2) {
+                            Ty::Array(Box::new(t), self.between(1, 3))
+                        } else {
+                            t
+                        },
+                        bits: None,
+                    }
+                } else if !packed && self.ptr_members() && self.chance(0.15) {
                     Field {
                         ty: Gen::member_ptr_ty(),
                         bits: None,
@@ -83,8 +93,10 @@ impl Gen<'_> {
             3 * (structs > 0) as u32,
             (self.has(Feature::Arrays) && structs > 0) as u32,
             (self.has(Feature::Arrays) && self.ptr_members()) as u32,
+            (self.has(Feature::Arrays) && self.floats()) as u32,
         ];
         match self.weighted(&w) {
+            5 => Ty::Array(Box::new(Ty::Float(self.fkind())), self.between(1, 4)),
             4 => Ty::Array(Box::new(Gen::member_ptr_ty()), self.between(1, 4)),
             0 => Ty::Int(self.kind()),
             1 => {
@@ -144,6 +156,7 @@ impl Gen<'_> {
                         .collect(),
                 )
             }
+            Ty::Float(k) => Init::Float(FExpr::Const(self.fconstant(*k))),
             // A pointer in an aggregate: the address of a global (`g_0` at least).
             Ty::Ptr(t) => {
                 let saved = self.globals_only;
@@ -183,6 +196,7 @@ impl Gen<'_> {
                 2 * self.has(Feature::Pointers) as u32,
                 2 * self.has(Feature::Const) as u32,
                 2 * self.has(Feature::Volatile) as u32,
+                3 * self.floats() as u32,
             ];
             let i = self.prog.globals.len();
             let mut var = Var {
@@ -213,6 +227,13 @@ impl Gen<'_> {
                 3 => {
                     var.ty = Ty::Int(self.kind());
                     var.is_volatile = true;
+                }
+                4 => {
+                    let k = self.fkind();
+                    var.ty = Ty::Float(k);
+                    var.init = self.float_global_init(k);
+                    self.prog.globals.push(var);
+                    continue;
                 }
                 _ => var.ty = self.object_type(),
             }

@@ -11,8 +11,10 @@
 //! Files: `types` (C types, promotions, conversions), `value` (integer arithmetic with
 //! undefined cases detected), `ast` (the program tree), `context` (generator state and
 //! configuration), `features` (the switchable features, swarm testing), `globals`,
-//! `func`, `stmt`, `expr` (building the program), `eval` (running it and rewriting what
-//! is undefined), `print` (its C text), `expected` (the output lines and checksum).
+//! `func`, `stmt`, `expr` (building the program), `float` (float values and IEEE
+//! arithmetic), `float_expr` (building float expressions and statements), `eval` (running
+//! it and rewriting what is undefined), `print` (its C text), `expected` (the output lines
+//! and checksum).
 //!
 //! Invariants:
 //! - program `seed` is a pure function of the seed and the configuration (`rand_chacha`);
@@ -27,6 +29,8 @@ pub mod eval;
 pub mod expected;
 pub mod expr;
 pub mod features;
+pub mod float;
+pub mod float_expr;
 pub mod func;
 pub mod globals;
 pub mod print;
@@ -34,7 +38,7 @@ pub mod stmt;
 pub mod types;
 pub mod value;
 
-use ast::{Expr, LVal, Program, Stmt};
+use ast::{Expr, FExpr, LVal, Program, Stmt};
 use compiler::target::Target;
 pub use context::GenConfig;
 use context::{kinds_for, Gen};
@@ -105,6 +109,7 @@ pub fn generate(seed: u64, cfg: &GenConfig) -> Result<CProgram, String> {
             globals: Vec::new(),
             funcs: Vec::new(),
             main_args: Vec::new(),
+            floats: false,
         },
         f: 0,
         readonly: Vec::new(),
@@ -124,6 +129,7 @@ pub fn generate(seed: u64, cfg: &GenConfig) -> Result<CProgram, String> {
             globals: Vec::new(),
             funcs: Vec::new(),
             main_args: Vec::new(),
+            floats: gen.feats.has(features::Feature::Floats),
         };
         gen.next_label = 0;
         gen.make_structs();
@@ -175,6 +181,15 @@ fn count_rewrites(p: &Program) -> (u64, u64, u64) {
             Expr::Const(_) => {}
             Expr::Read(lv) | Expr::AddrOf(lv) => lval(lv, n),
             Expr::Cast(_, a) => expr(a, n),
+            Expr::FCmp(_, a, b) => {
+                fexpr(a, n);
+                fexpr(b, n);
+            }
+            Expr::Float(a) => fexpr(a, n),
+            Expr::FToInt(_, a, guarded) => {
+                n.1 += guarded.get() as u64;
+                fexpr(a, n);
+            }
             Expr::Unary(_, a, fix) => {
                 n.1 += fix.wrap.get().is_some() as u64;
                 expr(a, n);
@@ -206,6 +221,23 @@ fn count_rewrites(p: &Program) -> (u64, u64, u64) {
             }
         }
     }
+    fn fexpr(e: &FExpr, n: &mut (u64, u64, u64)) {
+        match e {
+            FExpr::Const(_) => {}
+            FExpr::Read(lv) => lval(lv, n),
+            FExpr::Arith(_, a, b) => {
+                fexpr(a, n);
+                fexpr(b, n);
+            }
+            FExpr::Neg(a) | FExpr::Conv(_, a) => fexpr(a, n),
+            FExpr::FromInt(_, a) => expr(a, n),
+            FExpr::Cond(c, a, b) => {
+                expr(c, n);
+                fexpr(a, n);
+                fexpr(b, n);
+            }
+        }
+    }
     fn stmts(ss: &[Stmt], n: &mut (u64, u64, u64)) {
         for s in ss {
             match s {
@@ -227,6 +259,11 @@ fn count_rewrites(p: &Program) -> (u64, u64, u64) {
                     cases.iter().for_each(|c| stmts(&c.body, n));
                 }
                 Stmt::Return(Some(e)) | Stmt::Print(e) => expr(e, n),
+                Stmt::FAssign { lv, rhs, .. } => {
+                    lval(lv, n);
+                    fexpr(rhs, n);
+                }
+                Stmt::FPrint(e) => fexpr(e, n),
                 _ => {}
             }
         }

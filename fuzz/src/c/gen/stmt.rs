@@ -82,6 +82,7 @@ impl Gen<'_> {
             3 * self.has(Feature::Pointers) as u32,
             2 * self.has(Feature::Structs) as u32,
             2 * self.has(Feature::Swaps) as u32,
+            5 * self.floats() as u32,
         ];
         let s = match self.weighted(&w) {
             0 => self.assign(),
@@ -125,7 +126,8 @@ impl Gen<'_> {
             }
             12 => self.pointer_assign(),
             13 => self.struct_assign(),
-            _ => self.rotation(),
+            14 => self.rotation(),
+            _ => self.float_stmt(),
         };
         s.unwrap_or_else(|| Stmt::Print(self.expr(EXPR_DEPTH)))
     }
@@ -232,6 +234,7 @@ impl Gen<'_> {
     pub fn argument(&mut self, ty: &Ty) -> Option<Expr> {
         match ty {
             Ty::Int(_) => Some(self.expr(EXPR_DEPTH - 1)),
+            Ty::Float(_) => Some(Expr::Float(Box::new(self.fexpr(EXPR_DEPTH - 1)))),
             Ty::Ptr(t) => {
                 let t = (**t).clone();
                 self.ptr_value(&t, false)
@@ -396,6 +399,7 @@ impl Gen<'_> {
         match self.prog.funcs[self.f].ret.clone() {
             None => None,
             Some(Ty::Int(_)) => Some(self.expr(EXPR_DEPTH)),
+            Some(Ty::Float(_)) => Some(Expr::Float(Box::new(self.fexpr(EXPR_DEPTH)))),
             Some(t) => self.argument(&t),
         }
     }

@@ -181,6 +181,9 @@ pub enum Ty {
     /// An array of `len` elements.
     Array(Box<Ty>, u32),
     Struct(StructId),
+    /// `float` or `double` (in arrays and struct fields too; never in a union, a packed
+    /// struct, or a struct passed or returned by value).
+    Float(super::float::FKind),
 }
 
 impl Ty {
