@@ -5,6 +5,13 @@
 //! argument vector: the judge's run must stay within 2x of the plain one) and executed
 //! by [`execute`] here.
 //!
+//! Where ISO C and gcc differ, the judge takes gcc's documented semantics only when phicc
+//! provably never exploits the latitude: the signed left shift (`signed_shl`: gcc's
+//! manual defines the overflowing and negative cases; checked that the IR's `shl` wraps,
+//! no pass rewrites shifts beyond `x << 0`, and the front end's constant evaluators wrap —
+//! `docs/ub-judge.md`, "Signed left shifts"). Signed `+ - *` overflow stays undefined (gcc
+//! exploits it), and so does a shift count out of range.
+//!
 //! Invariants: an intrinsic reports exactly the condition its doc in
 //! `compiler::ub_intrinsics` states and nothing else; the arithmetic ones return the
 //! wrapped result the plain instruction would compute (canonical for their type) when
