@@ -9,7 +9,10 @@ set -u
 dir=${1:-corpus/ub}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-san="-fsanitize=undefined,address,pointer-compare,pointer-subtract -fno-sanitize-recover=all"
+# -fno-sanitize=shift-base: gcc defines the signed left shifts that overflow or shift a
+# negative value (its manual, "Integers implementation"), and the UB judge follows gcc
+# there (docs/ub-judge.md); shift counts out of range (shift-exponent) stay checked.
+san="-fsanitize=undefined,address,pointer-compare,pointer-subtract -fno-sanitize=shift-base -fno-sanitize-recover=all"
 export ASAN_OPTIONS=detect_invalid_pointer_pairs=2:detect_leaks=0:detect_stack_use_after_return=1
 bad=0
 for f in "$dir"/*.c; do

@@ -31,8 +31,9 @@ pub enum UbIntrinsic {
     /// `(a) -> -a`; `SignedOverflow` for the type's minimum.
     NegI32,
     NegI64,
-    /// `(a, n) -> a << n` of a signed `a`: `ShiftTooLarge` unless `0 <= n < width`,
-    /// `SignedShift` when `a < 0` or `a * 2^n` does not fit (C99 6.5.7p3,4).
+    /// `(a, n) -> a << n` of a signed `a`: `ShiftTooLarge` unless `0 <= n < width`
+    /// (C11 6.5.7p3); otherwise the two's-complement result, as gcc defines a signed
+    /// `<<` whose result does not fit or whose `a` is negative (`docs/ub-judge.md`).
     ShlI32,
     ShlI64,
     /// `(p, q) -> void` before `p - q`: `PointerSubtraction` unless both point into (or

@@ -65,9 +65,6 @@ pub enum Ub {
     /// Signed `+ - *` or unary `-` in `int`, `long` or `long long` whose result does not
     /// fit (C99 6.5p5).
     SignedOverflow,
-    /// `a << n` of a signed `a` that is negative or whose `a * 2^n` does not fit
-    /// (C99 6.5.7p4).
-    SignedShift,
     /// `p - q` of pointers into different objects (C99 6.5.6p9).
     PointerSubtraction,
     /// `p < q` (`<=`, `>`, `>=`) of pointers into different objects (C99 6.5.8p5).

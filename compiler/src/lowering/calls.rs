@@ -57,7 +57,6 @@ impl FnLower<'_, '_> {
             Some(name) => Callee::Direct(name.to_string()),
             None => {
                 let (fp, _) = self.scalar(callee)?;
-                self.check_call_type(fp, fn_ty);
                 Callee::Indirect(fp)
             }
         };
@@ -138,7 +137,12 @@ impl FnLower<'_, '_> {
         }
         let (ir_args, callee_ret) = match &target {
             Callee::Direct(name) => self.check_direct(name, ir_args, sig.ret, e)?,
-            Callee::Indirect(_) => (ir_args, sig.ret),
+            Callee::Indirect(fp) => {
+                // After the arguments: a wrongly typed call is undefined only when it
+                // happens (C11 6.5.2.2p9,10), not if an argument never returns.
+                self.check_call_type(*fp, fn_ty);
+                (ir_args, sig.ret)
+            }
         };
         if let (
             RetPlace::Hidden {

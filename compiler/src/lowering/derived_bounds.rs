@@ -18,7 +18,8 @@
 //!   happens, and at the end of its scope; only the lowering's own `p++`-like stores
 //!   restore them, right after the store;
 //! - only arrays of known length N > 0 that are members of a record (`Member` lvalues)
-//!   bind bounds — the rule `s.a[i]` already follows; inner rows of a multidimensional
+//!   bind bounds — the rule `s.a[i]` already follows, trailing one-element arrays
+//!   reached through a pointer excepted (`trailing_arrays.rs`); inner rows of a multidimensional
 //!   array (`int *p = m[0]`, the flat-walk idiom) and whole objects do not;
 //! - a conversion (`(char *)s.a`, `(void *)s.a`) is not a derived pointer: it binds
 //!   nothing, so byte access to the whole object stays defined.
@@ -90,6 +91,10 @@ impl FnLower<'_, '_> {
         let Type::Array(_, Some(n)) = &array.ty.ty else {
             return Ok(None);
         };
+        // gcc handles a trailing one-element array like a flexible one (`trailing_arrays`).
+        if super::trailing_arrays::is_trailing_one_element(&self.ctx.unit.records, array) {
+            return Ok(None);
+        }
         let n = *n;
         let bytes = object_size(self.ctx, &array.ty.ty).map_err(|m| self.err(array.loc, m))?;
         let lo = self.address_of(array)?;

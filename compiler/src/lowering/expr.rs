@@ -146,7 +146,7 @@ impl FnLower<'_, '_> {
     fn ptr_add(&mut self, ptr: &Expr, index: &Expr, elem_size: u64) -> Res<RVal> {
         let (p, _) = self.scalar(ptr)?;
         let (i, it) = self.scalar(index)?;
-        if let Some(len) = decayed_array_len(ptr) {
+        if let Some(len) = super::trailing_arrays::checked_array_len(&self.ctx.unit.records, ptr) {
             // Arithmetic on an array's own elements stays within it or one past it.
             self.check_index(i, it, len, true);
         }

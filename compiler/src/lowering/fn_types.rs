@@ -6,8 +6,10 @@
 //! Why: the oracle knows functions only by their IR signature. The checked lowering tells
 //! it each defined function's C type (`__phi_ub.fn_type(@f, h)` at the entry of `main`,
 //! before anything can call through a pointer) and the C type every indirect call uses
-//! (`__phi_ub.call_type(p, h)` just before the call); the oracle reports `BadCall` when
-//! they differ.
+//! (`__phi_ub.call_type(p, h)` just before the call, after the callee and every argument
+//! are evaluated: the call itself is what is undefined, C11 6.5.2.2p9,10, so an argument
+//! that exits first keeps the program defined, as c-torture's call-trap-1.c requires);
+//! the oracle reports `BadCall` when they differ.
 //!
 //! Invariants (never a false report):
 //! - `h` is a hash of a *canonical* type in which compatible types (C99 6.7.5.3p15) are
@@ -66,7 +68,8 @@ fn canonical_object(t: &Type, h: &mut DefaultHasher) {
 }
 
 impl FnLower<'_, '_> {
-    /// Before a call through `fp` whose C type is `ty` (checked lowering only).
+    /// Before a call through `fp` whose C type is `ty`, once its arguments are evaluated
+    /// (checked lowering only).
     pub fn check_call_type(&mut self, fp: Operand, ty: &FunctionType) {
         let h = fn_type_hash(ty);
         if self.ub_checks() && h != 0 {

@@ -128,7 +128,8 @@ impl FnLower<'_, '_> {
                 elem_size,
             } = &p.kind
             {
-                if let Some(len) = super::expr::decayed_array_len(ptr) {
+                let records = &self.ctx.unit.records;
+                if let Some(len) = super::trailing_arrays::checked_array_len(records, ptr) {
                     self.check_sequenced(p);
                     let (base, _) = self.scalar(ptr)?;
                     let (i, it) = self.scalar(index)?;

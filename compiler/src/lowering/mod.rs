@@ -70,6 +70,7 @@ mod positions;
 mod stmt;
 mod stmt_expr;
 mod switch;
+mod trailing_arrays;
 mod types;
 mod unprototyped;
 mod unsequenced;

@@ -61,7 +61,10 @@ pub struct RunConfig {
     pub ptr_bytes: u32,
     /// Instructions (terminators included) before `OutOfFuel`.
     pub fuel: u64,
-    /// Call depth before `Undefined(StackOverflow)`.
+    /// Call depth before `Undefined(StackOverflow)`. The default, 10,000, is far below
+    /// what an 8 MiB native stack holds for ordinary frames (838 bytes each), so a
+    /// program the judge calls a stack overflow overflows natively too; it was 1,000,
+    /// which called c-torture's nestfunc-4.c (a 1,001-deep call chain) undefined.
     pub max_call_depth: u32,
     /// Bytes of stdout kept; writing more ends the run with `Undefined(OutputLimit)`.
     pub max_stdout: usize,
@@ -72,7 +75,7 @@ impl Default for RunConfig {
         RunConfig {
             ptr_bytes: 8,
             fuel: 10_000_000,
-            max_call_depth: 1_000,
+            max_call_depth: 10_000,
             max_stdout: 1 << 20,
         }
     }

@@ -13,7 +13,10 @@
 //! 1. the front end for the target refuses the test: `refused` (its first error); it
 //!    panics: `error`;
 //! 2. the UB judge (the checked lowering's `main` in the oracle at the target's width)
-//!    finds undefined behaviour: `ub` (nothing is run natively: no verdict is possible);
+//!    finds undefined behaviour: `ub` (no verdict is possible). phicc's binaries still
+//!    run against gcc's, and whether they behave alike is kept with the outcome
+//!    (`Outcome::ub_natives`), as information for reviewing the judge's verdicts: a UB
+//!    test never becomes a pass or a wrong code through it;
 //! 3. a stage after it differs from gcc's run: `wrong-code` at that stage (at `lowered`
 //!    too: the front end, or the oracle's libc, is then wrong); a stage runs out of fuel
 //!    where `lowered` did not: `timeout`; a stage fails the verifier or panics: `error`;
@@ -28,13 +31,14 @@
 //! `catch_unwind` in the functions called); every child (link, run) is under the native
 //! limits' timeouts.
 
-use super::outcome::{Kind, Outcome};
+use super::outcome::{Kind, Outcome, UB_NATIVES_LIKE_GCC};
 use crate::check::c_source::{front_end_for, judge_stages_at, FrontEndFailure, Invalid};
 use crate::check::ub_judge::checked_front_end_positions;
 use crate::diff::FindingKind;
 use crate::native::c_program::run_c_stage;
 use crate::native::{NativeLimits, NativeStage, RowVerdict};
 use crate::stages::final_stage;
+use compiler::ir::IrModule;
 use compiler::pipeline::PipelineOptions;
 use compiler::target::Target;
 use oracle::native::{Execution, Exit};
@@ -132,7 +136,9 @@ fn judge_at(
         &run,
     ) {
         Err(Invalid::Undefined { category, detail }) => {
-            return Ok(Outcome::new(Kind::Ub, "", format!("{category}: {detail}")))
+            let mut ub = Outcome::new(Kind::Ub, "", format!("{category}: {detail}"));
+            ub.ub_natives = ub_natives(module, target, stages, reference, settings)?;
+            return Ok(ub);
         }
         Err(why) => oracle_invalid = Some(why.message()),
         Ok(j) => {
@@ -169,14 +175,52 @@ fn judge_at(
         }
     }
     // 4. The native stages.
+    if let Some(w) = native_failure(module, target, stages, reference, settings)? {
+        return Ok(w);
+    }
+    // 5.
+    Ok(match oracle_invalid {
+        Some(why) => Outcome::new(Kind::OracleInvalid, "lowered", why),
+        None => Outcome::pass(),
+    })
+}
+
+/// What phicc's binaries do on a test the UB judge calls undefined, for the record
+/// ([`Outcome::ub_natives`]): [`UB_NATIVES_LIKE_GCC`], or `differ (KIND at STAGE): ` and
+/// the worst native failure's detail. Never a verdict: the test stays `ub`.
+fn ub_natives(
+    module: IrModule,
+    target: Target,
+    stages: &[NativeStage],
+    reference: &Execution,
+    settings: &JudgeSettings,
+) -> Result<String, String> {
+    Ok(
+        match native_failure(module, target, stages, reference, settings)? {
+            None => UB_NATIVES_LIKE_GCC.to_string(),
+            Some(o) => format!("differ ({} at {}): {}", o.kind.name(), o.stage, o.detail),
+        },
+    )
+}
+
+/// phicc's binaries of `module` on `target` against `reference`: the worst failing
+/// native stage's outcome (wrong code over error over timeout), a pipeline failure as
+/// an `error`, or `None` when every native stage agrees. `Err` only for a broken setup.
+fn native_failure(
+    module: IrModule,
+    target: Target,
+    stages: &[NativeStage],
+    reference: &Execution,
+    settings: &JudgeSettings,
+) -> Result<Option<Outcome>, String> {
     let native = match final_stage(module, &settings.pipeline) {
         Ok(m) => m,
         Err(f) => {
-            return Ok(Outcome::new(
+            return Ok(Some(Outcome::new(
                 Kind::Error,
                 f.stage(),
                 format!("the pipeline: {}", f.message()),
-            ))
+            )))
         }
     };
     let mut worst: Option<Outcome> = None;
@@ -202,14 +246,7 @@ fn judge_at(
             worst = Some(outcome);
         }
     }
-    if let Some(w) = worst {
-        return Ok(w);
-    }
-    // 5.
-    Ok(match oracle_invalid {
-        Some(why) => Outcome::new(Kind::OracleInvalid, "lowered", why),
-        None => Outcome::pass(),
-    })
+    Ok(worst)
 }
 
 /// How bad a native stage's failure is, to pick one per target.

@@ -14,7 +14,10 @@
 //!   phicc or a setup problem (never a false positive);
 //! - every non-pass outcome has a one-line `reason` (newlines folded), which is what the
 //!   expected-failures list and the refusal tables show;
-//! - [`Kind::name`] is the stable key of the JSON report and of the list's lines.
+//! - [`Kind::name`] is the stable key of the JSON report and of the list's lines;
+//! - a [`Kind::Ub`] outcome stays `ub` whatever phicc's binaries do: their comparison
+//!   with gcc's is kept beside it ([`Outcome::ub_natives`]), as information for the
+//!   review of UB verdicts, never as a pass or a wrong code.
 
 use compiler::target::Target;
 use serde::{Deserialize, Serialize};
@@ -98,7 +101,17 @@ pub struct Outcome {
     /// One line: the front end's error, the differing behaviour, the UB judge's finding.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub detail: String,
+    /// For [`Kind::Ub`] only, information and never a verdict: whether phicc's binaries
+    /// on the target behave like gcc -O0's (gcc's stdout and exit 0) although the UB
+    /// judge calls the test undefined ([`UB_NATIVES_LIKE_GCC`], or `differ (KIND at
+    /// STAGE): ` and the difference); empty otherwise and in results written before it existed. Not
+    /// part of [`Outcome::reason`], so the expected-failures list does not depend on it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub ub_natives: String,
 }
+
+/// [`Outcome::ub_natives`] when every native stage of the target behaves like gcc -O0.
+pub const UB_NATIVES_LIKE_GCC: &str = "like gcc";
 
 impl Outcome {
     pub fn pass() -> Outcome {
@@ -110,6 +123,7 @@ impl Outcome {
             kind,
             stage: stage.into(),
             detail: one_line(&detail.into()),
+            ub_natives: String::new(),
         }
     }
 
@@ -133,8 +147,9 @@ impl Outcome {
 impl Outcome {
     /// [`Outcome::reason`] as the expected-failures list keeps it: the same on every
     /// target and every build of phicc — `target`'s name as `TARGET`, a link error's
-    /// section offset (`(.text+0x1c)`), temporary object files and the linker's path
-    /// dropped — so that one line covers the targets that fail alike.
+    /// section offset (`(.text+0x1c)`), temporary object files, the linker's path and the
+    /// IR block and instruction index of an oracle verdict dropped — so that one line
+    /// covers the targets that fail alike.
     pub fn list_reason(&self, target: Target) -> String {
         generic_reason(&self.reason(), target)
     }
@@ -155,7 +170,33 @@ pub fn generic_reason(reason: &str, target: Target) -> String {
         .filter(|w| !w.starts_with("/tmp/") && !w.is_empty())
         .map(|w| if w.ends_with("/ld:") { "ld:" } else { w })
         .collect();
-    words.join(" ").replace(": :", ":")
+    drop_ir_positions(&words).join(" ").replace(": :", ":")
+}
+
+/// `words` without the block and instruction index of an oracle verdict
+/// (`at @f .LBB3 inst 5 (t.c:13:17)` → `at @f (t.c:13:17)`): the index depends on the
+/// target's lowering (plain `char`'s signedness, 4-byte pointers), the function and the
+/// C position do not.
+fn drop_ir_positions<'a>(words: &[&'a str]) -> Vec<&'a str> {
+    let is_block = |w: &str| {
+        w.strip_prefix(".LBB")
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let is_index = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());
+    let mut out = Vec::with_capacity(words.len());
+    let mut i = 0;
+    while i < words.len() {
+        if is_block(words[i])
+            && words.get(i + 1) == Some(&"inst")
+            && words.get(i + 2).is_some_and(|w| is_index(w))
+        {
+            i += 3;
+        } else {
+            out.push(words[i]);
+            i += 1;
+        }
+    }
+    out
 }
 
 /// `s` on one line (newlines and tabs folded to spaces, trimmed), at most 300 characters.
@@ -194,6 +235,20 @@ mod tests {
         );
         let r = Outcome::new(Kind::Refused, "", "a.c:1:2: error: x\n  more");
         assert_eq!(r.reason(), "refused: a.c:1:2: error: x more");
+    }
+
+    #[test]
+    fn list_reasons_drop_the_ir_position_of_a_ub_verdict() {
+        let ub = |inst: &str| {
+            Outcome::new(
+                Kind::Ub,
+                "",
+                format!("UninitRead: UB UninitRead at @foo .LBB7 inst {inst} (t.c:40:34)"),
+            )
+        };
+        let want = "ub: UninitRead: UB UninitRead at @foo (t.c:40:34)";
+        assert_eq!(ub("17").list_reason(Target::X86_64), want);
+        assert_eq!(ub("19").list_reason(Target::I686), want);
     }
 
     #[test]

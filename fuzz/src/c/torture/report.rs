@@ -12,6 +12,11 @@
 //! names (`implicit declaration of function '…'`: abort ×120, exit ×80). A group counts
 //! tests, not (test, target) pairs: a test refused on any target counts once.
 //!
+//! Two pass rates per row: of the judged pairs, and of the judged pairs the UB judge
+//! calls defined (`pass / (judged - ub)`; a `ub` pair has no meaning to pass). For the UB
+//! pairs the report also counts whether phicc's binaries behaved like gcc's
+//! (`Outcome::ub_natives`), as information only.
+//!
 //! Invariant: every number in the tables is a count of (test, target) pairs judged, and
 //! the columns of a row add up to its `judged` column.
 
@@ -42,11 +47,22 @@ impl Row {
 
     /// Passes as a percentage of the judged pairs.
     pub fn pass_percent(&self) -> f64 {
-        if self.judged() == 0 {
-            0.0
-        } else {
-            100.0 * self.count(Kind::Pass) as f64 / self.judged() as f64
-        }
+        percent(self.count(Kind::Pass), self.judged())
+    }
+
+    /// Passes as a percentage of the judged pairs the UB judge calls defined
+    /// (`pass / (judged - ub)`): how phicc does on the tests that have one meaning.
+    pub fn pass_percent_of_defined(&self) -> f64 {
+        percent(self.count(Kind::Pass), self.judged() - self.count(Kind::Ub))
+    }
+}
+
+/// `100 * part / whole`, 0 for an empty whole.
+fn percent(part: usize, whole: usize) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        100.0 * part as f64 / whole as f64
     }
 }
 
@@ -69,24 +85,29 @@ pub fn row(run: &SuiteRun, target: Target, keep: impl Fn(&TestRecord) -> bool) -
     r
 }
 
-/// A markdown table: one row per target.
+/// A markdown table: one row per target. The two percentages: passes of the judged
+/// pairs, and passes of the judged pairs the UB judge calls defined.
 pub fn table(run: &SuiteRun, keep: impl Fn(&TestRecord) -> bool) -> String {
     let mut s = String::from("| target | tests | gcc -O0 clean (judged) |");
     for k in Kind::ALL {
         s.push_str(&format!(" {} |", k.header()));
     }
-    s.push_str(" pass % |\n|---|---:|---:|");
+    s.push_str(" pass % of judged | pass % of defined (judged − ub) |\n|---|---:|---:|");
     for _ in Kind::ALL {
         s.push_str("---:|");
     }
-    s.push_str("---:|\n");
+    s.push_str("---:|---:|\n");
     for &t in &run.targets {
         let r = row(run, t, &keep);
         s.push_str(&format!("| {} | {} | {} |", t.name(), r.listed, r.judged()));
         for k in Kind::ALL {
             s.push_str(&format!(" {} |", r.count(k)));
         }
-        s.push_str(&format!(" {:.1} |\n", r.pass_percent()));
+        s.push_str(&format!(
+            " {:.1} | {:.1} |\n",
+            r.pass_percent(),
+            r.pass_percent_of_defined()
+        ));
     }
     s
 }
@@ -230,7 +251,8 @@ fn top_names(g: &RefusalGroup, n: usize) -> String {
     }
 }
 
-/// The tests of `kind` on any target: `TEST (standard): TARGETS: reason` lines.
+/// The tests of `kind` on any target: `TEST (standard): TARGETS: reason` lines (for UB,
+/// with what phicc's binaries did: `; phicc's natives: like gcc`).
 fn listing(run: &SuiteRun, kind: Kind) -> Vec<String> {
     let mut out = Vec::new();
     for rec in &run.records {
@@ -238,7 +260,12 @@ fn listing(run: &SuiteRun, kind: Kind) -> Vec<String> {
         for (t, cell) in &rec.cells {
             if let Cell::Judged(o) = cell {
                 if o.kind == kind {
-                    by_reason.entry(o.reason()).or_default().push(t.0.name());
+                    let line = if o.ub_natives.is_empty() {
+                        o.reason()
+                    } else {
+                        format!("{}; phicc's natives: {}", o.reason(), o.ub_natives)
+                    };
+                    by_reason.entry(line).or_default().push(t.0.name());
                 }
             }
         }
@@ -334,10 +361,41 @@ pub fn markdown(run: &SuiteRun, top: usize) -> String {
     ] {
         let lines = listing(run, kind);
         s.push_str(&format!("\n## {title} ({} lines)\n\n", lines.len()));
+        if kind == Kind::Ub {
+            s.push_str(&ub_natives_summary(run));
+        }
         for l in lines {
             s.push_str(&format!("- {}\n", l.replace('\n', " ")));
         }
     }
+    s
+}
+
+/// How phicc's binaries compare with gcc's on the pairs the UB judge calls undefined, per
+/// target (information only: those pairs stay `ub`).
+fn ub_natives_summary(run: &SuiteRun) -> String {
+    let mut s = String::from("phicc's binaries against gcc -O0's on these pairs (information, not a verdict: the tests stay `ub`):\n\n| target | ub | natives like gcc | natives differ | not run |\n|---|---:|---:|---:|---:|\n");
+    for &t in &run.targets {
+        let (mut ub, mut like, mut differ) = (0, 0, 0);
+        for rec in &run.records {
+            if let Some(Cell::Judged(o)) = rec.cells.get(&TargetKey(t)) {
+                if o.kind == Kind::Ub {
+                    ub += 1;
+                    if o.ub_natives == super::outcome::UB_NATIVES_LIKE_GCC {
+                        like += 1;
+                    } else if !o.ub_natives.is_empty() {
+                        differ += 1;
+                    }
+                }
+            }
+        }
+        s.push_str(&format!(
+            "| {} | {ub} | {like} | {differ} | {} |\n",
+            t.name(),
+            ub - like - differ
+        ));
+    }
+    s.push('\n');
     s
 }
 
@@ -354,7 +412,7 @@ pub fn summary_json(run: &SuiteRun) -> serde_json::Value {
                     .collect();
                 (
                     t.name().to_string(),
-                    json!({"tests": r.listed, "judged": r.judged(), "not_selected": r.not_selected, "outcomes": kinds, "pass_percent": r.pass_percent()}),
+                    json!({"tests": r.listed, "judged": r.judged(), "not_selected": r.not_selected, "outcomes": kinds, "pass_percent": r.pass_percent(), "pass_percent_of_defined": r.pass_percent_of_defined()}),
                 )
             })
             .collect::<serde_json::Map<_, _>>()
@@ -411,6 +469,22 @@ pub fn write(run: &SuiteRun, out: &Path, top: usize) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pass_percent_of_judged_and_of_defined() {
+        let mut r = Row::default();
+        r.by_kind.insert(Kind::Pass, 3);
+        r.by_kind.insert(Kind::Ub, 1);
+        r.by_kind.insert(Kind::Refused, 1);
+        // 3 of 5 judged; 3 of the 4 the judge calls defined (by hand).
+        assert_eq!(r.pass_percent(), 60.0);
+        assert_eq!(r.pass_percent_of_defined(), 75.0);
+        let only_ub = Row {
+            by_kind: [(Kind::Ub, 2)].into_iter().collect(),
+            ..Row::default()
+        };
+        assert_eq!(only_ub.pass_percent_of_defined(), 0.0);
+    }
 
     #[test]
     fn refusals_group_without_place_and_names() {
