@@ -75,6 +75,7 @@ mod types;
 mod unprototyped;
 mod unsequenced;
 mod varargs;
+mod vla;
 
 #[cfg(test)]
 mod tests;
