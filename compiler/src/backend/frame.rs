@@ -4,7 +4,8 @@
 //! Why it exists: every target lays out a fixed-size frame the same way; only the
 //! prologue that creates it is the target's. All four backends address their locals
 //! from the stack pointer (incoming stack arguments from the frame pointer), so a frame
-//! is a list of slots above an outgoing-argument area:
+//! is a list of slots above an outgoing-argument area (a function with dynamic stack
+//! allocation addresses the same slots from the frame pointer: `dynamic_stack.rs`):
 //! ```text
 //!   frame pointer ->  (saved frame pointer, return address: the target's business)
 //!                     [padding to the frame's alignment]
@@ -31,6 +32,9 @@ pub struct FrameLayout {
     pub size: u32,
     /// The largest alignment any slot asked for (at least `stack_align`).
     pub max_align: u32,
+    /// Bytes of the outgoing-argument area at the bottom (where dynamic stack objects
+    /// start above, `dynamic_stack.rs`).
+    pub outgoing: u32,
 }
 
 impl FrameLayout {
@@ -61,6 +65,7 @@ pub fn layout(slots: &[SlotShape], outgoing: u32, stack_align: u32) -> FrameLayo
         offsets,
         size: u32::try_from(size).expect("frame larger than 4 GiB"),
         max_align,
+        outgoing,
     }
 }
 
@@ -201,8 +206,9 @@ pub fn collect_slots_with(
     if total > rules.max_frame {
         return Err(error(None, format!("frame of {total} bytes is too large")));
     }
+    let outgoing = super::dynamic_stack::outgoing_bytes(func, 8 * outgoing_args as u32);
     Ok(FrameSlots {
-        layout: layout(&slots, 8 * outgoing_args as u32, rules.stack_align),
+        layout: layout(&slots, outgoing, rules.stack_align),
         alloca_slots,
         spill_base,
         homes,

@@ -37,6 +37,7 @@
 
 pub mod aarch64;
 pub mod data;
+pub mod dynamic_stack;
 pub mod float_gate;
 pub mod frame;
 pub mod i686;

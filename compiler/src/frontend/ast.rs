@@ -351,6 +351,9 @@ pub struct FunctionDef {
     pub body: Stmt,
     pub num_labels: u32,
     pub num_cases: u32,
+    /// Block-scope variable-length arrays (`T a[n]`, typed `T[]` in `locals`) with their
+    /// lengths, evaluated where each is declared (`parse/vla.rs`, `lowering/vla.rs`).
+    pub vla_objects: Vec<(LocalId, Expr)>,
     pub loc: Loc,
 }
 

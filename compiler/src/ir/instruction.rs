@@ -418,6 +418,18 @@ pub enum Inst {
         callee: Callee,
         args: Vec<(IrType, Operand)>,
     },
+    /// `%d = dynalloca SIZE, ALIGN`: a fresh stack object of SIZE bytes (an `i64` operand,
+    /// read unsigned) at ALIGN, alive until a `stackrestore` to a save made before it or
+    /// the function's return (C's variable-length arrays, `alloca`; docs/ir-notes.md)
+    DynAlloca {
+        dest: Value,
+        size: Operand,
+        align: u32,
+    },
+    /// `%d = stacksave`: a `ptr` token for the current extent of the dynamic allocations
+    StackSave { dest: Value },
+    /// `stackrestore PTR`: frees every `dynalloca` made since the `stacksave` that gave PTR
+    StackRestore { ptr: Operand },
 }
 
 impl Inst {
@@ -439,9 +451,11 @@ impl Inst {
             | Inst::Bitcast { dest, .. }
             | Inst::Copy { dest, .. }
             | Inst::Select { dest, .. }
-            | Inst::Phi { dest, .. } => Some(*dest),
+            | Inst::Phi { dest, .. }
+            | Inst::DynAlloca { dest, .. }
+            | Inst::StackSave { dest } => Some(*dest),
             Inst::Call { dest, .. } => *dest,
-            Inst::Store { .. } | Inst::Memcpy { .. } => None,
+            Inst::Store { .. } | Inst::Memcpy { .. } | Inst::StackRestore { .. } => None,
         }
     }
 
@@ -463,16 +477,22 @@ impl Inst {
             | Inst::Bitcast { dest, .. }
             | Inst::Copy { dest, .. }
             | Inst::Select { dest, .. }
-            | Inst::Phi { dest, .. } => Some(dest),
+            | Inst::Phi { dest, .. }
+            | Inst::DynAlloca { dest, .. }
+            | Inst::StackSave { dest } => Some(dest),
             Inst::Call { dest, .. } => dest.as_mut(),
-            Inst::Store { .. } | Inst::Memcpy { .. } => None,
+            Inst::Store { .. } | Inst::Memcpy { .. } | Inst::StackRestore { .. } => None,
         }
     }
 
     /// The type of the defined value (`void` when nothing is defined).
     pub fn result_type(&self) -> IrType {
         match self {
-            Inst::Alloca { .. } | Inst::Gep { .. } | Inst::GlobalAddr { .. } => IrType::Ptr,
+            Inst::Alloca { .. }
+            | Inst::Gep { .. }
+            | Inst::GlobalAddr { .. }
+            | Inst::DynAlloca { .. }
+            | Inst::StackSave { .. } => IrType::Ptr,
             Inst::ParamRef { ty, .. }
             | Inst::Load { ty, .. }
             | Inst::Bin { ty, .. }
@@ -491,7 +511,7 @@ impl Inst {
                     IrType::Void
                 }
             }
-            Inst::Store { .. } | Inst::Memcpy { .. } => IrType::Void,
+            Inst::Store { .. } | Inst::Memcpy { .. } | Inst::StackRestore { .. } => IrType::Void,
         }
     }
 
@@ -501,7 +521,12 @@ impl Inst {
     /// Phi operands are visited in incoming order.
     pub fn for_each_operand_typed(&self, mut f: impl FnMut(&Operand, IrType)) {
         match self {
-            Inst::Alloca { .. } | Inst::ParamRef { .. } | Inst::GlobalAddr { .. } => {}
+            Inst::Alloca { .. }
+            | Inst::ParamRef { .. }
+            | Inst::GlobalAddr { .. }
+            | Inst::StackSave { .. } => {}
+            Inst::DynAlloca { size, .. } => f(size, IrType::I64),
+            Inst::StackRestore { ptr } => f(ptr, IrType::Ptr),
             Inst::Load { ptr, .. } => f(ptr, IrType::Ptr),
             Inst::Store { ty, val, ptr } => {
                 f(val, *ty);
@@ -556,7 +581,12 @@ impl Inst {
     /// Mutable twin of [`Inst::for_each_operand_typed`], same order.
     pub fn for_each_operand_mut(&mut self, mut f: impl FnMut(&mut Operand)) {
         match self {
-            Inst::Alloca { .. } | Inst::ParamRef { .. } | Inst::GlobalAddr { .. } => {}
+            Inst::Alloca { .. }
+            | Inst::ParamRef { .. }
+            | Inst::GlobalAddr { .. }
+            | Inst::StackSave { .. } => {}
+            Inst::DynAlloca { size, .. } => f(size),
+            Inst::StackRestore { ptr } => f(ptr),
             Inst::Load { ptr, .. } => f(ptr),
             Inst::Store { val, ptr, .. } => {
                 f(val);
@@ -627,6 +657,8 @@ impl Inst {
     pub fn has_side_effects(&self) -> bool {
         match self {
             Inst::Store { .. } | Inst::Memcpy { .. } | Inst::Call { .. } => true,
+            // Dynamic stack allocation moves the stack: never removed, merged or moved.
+            Inst::DynAlloca { .. } | Inst::StackSave { .. } | Inst::StackRestore { .. } => true,
             Inst::Bin { op, .. } => op.can_trap() || op.is_shift(),
             // A float to integer conversion is undefined when the value does not fit.
             Inst::Cast { from, to, .. } => from.is_float() && !to.is_float(),
@@ -634,6 +666,17 @@ impl Inst {
             Inst::Load { .. } | Inst::Alloca { .. } => true,
             _ => false,
         }
+    }
+
+    /// True for the dynamic stack instructions (`dynalloca`, `stacksave`, `stackrestore`):
+    /// a function holding one is never inlined (its allocations would outlive the call,
+    /// as gcc's inliner also refuses `alloca`), and its frame is addressed from the frame
+    /// pointer natively.
+    pub fn is_dynamic_stack(&self) -> bool {
+        matches!(
+            self,
+            Inst::DynAlloca { .. } | Inst::StackSave { .. } | Inst::StackRestore { .. }
+        )
     }
 
     /// True for phis.

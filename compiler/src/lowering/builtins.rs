@@ -1,6 +1,7 @@
 //! GNU builtins (and the library functions gcc expands inline: `abs`, `ffs`, ...)
 //! computed in IR: popcount, parity, clz, ctz, ffs, clrsb, bswap, abs, expect,
-//! unreachable, trap, prefetch, and the float constants inf/huge_val/nan (`float.rs`).
+//! unreachable, trap, prefetch, the float constants inf/huge_val/nan (`float.rs`) and
+//! `alloca` (`dyn_stack.rs`).
 //!
 //! Why in the lowering: the result is ordinary IR (shifts, masks, a multiply, selects),
 //! so the oracle, every pass and every backend see the same computation and no target
@@ -49,6 +50,8 @@ pub(crate) enum LoweredBuiltin {
     Infinity,
     /// `__builtin_nan("")` (and `f`): the default quiet NaN.
     Nan,
+    /// `alloca`, `__builtin_alloca`, `__builtin_alloca_with_align` (`dyn_stack.rs`).
+    Alloca,
 }
 
 impl LoweredBuiltin {
@@ -72,6 +75,7 @@ impl LoweredBuiltin {
                 Infinity
             }
             "__builtin_nan" | "__builtin_nanf" => Nan,
+            "alloca" | "__builtin_alloca" | "__builtin_alloca_with_align" => Alloca,
             _ => return None,
         })
     }
@@ -137,6 +141,9 @@ impl FnLower<'_, '_> {
     ) -> Res<RVal> {
         if matches!(b, LoweredBuiltin::Infinity | LoweredBuiltin::Nan) {
             return self.float_constant_builtin(b == LoweredBuiltin::Nan, name, args, e);
+        }
+        if b == LoweredBuiltin::Alloca {
+            return self.lower_alloca(name, args, e);
         }
         let mut values = vec![(exact(IrType::I32, 0), IrType::I32); args.len()];
         for (i, a) in args.iter().enumerate().rev() {

@@ -62,6 +62,8 @@ pub(crate) struct FnLower<'a, 'c> {
     /// function's position outside any placed statement): the position of errors that
     /// belong to a statement rather than to one of its expressions.
     pub stmt_loc: Loc,
+    /// Open variable-length array objects and their scopes (`vla.rs`).
+    pub vla: super::vla::VlaScopes,
 }
 
 /// Lowers one function definition; also returns each instruction's C position.
@@ -91,6 +93,7 @@ pub(crate) fn lower_function<'a>(
         depth: 0,
         positions: Vec::new(),
         stmt_loc: def.loc,
+        vla: Default::default(),
     };
     if def.ty.variadic {
         f.check_variadic_definition(&sig)?;
@@ -182,6 +185,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
             let ty = &local.ty.ty;
             if param_of[i].is_some() && ty.is_record() {
                 // Record parameter: its object is made from what arrives (below).
+                self.locals.push(exact(IrType::Ptr, 0));
+                continue;
+            }
+            if self.is_vla_object(crate::frontend::ast::LocalId(i as u32)) {
+                // Allocated where its declaration is reached (`vla.rs`).
                 self.locals.push(exact(IrType::Ptr, 0));
                 continue;
             }

@@ -30,6 +30,9 @@ impl FnLower<'_, '_> {
     /// A declaration of local `id` with its initializer. In the checked lowering a
     /// `const` object is writable only while it is initialised.
     pub fn declare(&mut self, id: LocalId, init: Option<&Initializer>) -> Res<()> {
+        if let Some(r) = self.declare_vla(id) {
+            return r;
+        }
         let guarded = self.const_slot(id);
         if let Some(slot) = guarded {
             self.thaw(slot);

@@ -54,6 +54,7 @@ mod case_ranges;
 mod checks;
 mod convert;
 mod derived_bounds;
+mod dyn_stack;
 mod effective_types;
 mod expr;
 mod float;
@@ -75,6 +76,7 @@ mod types;
 mod unprototyped;
 mod unsequenced;
 mod varargs;
+mod vla;
 
 #[cfg(test)]
 mod tests;

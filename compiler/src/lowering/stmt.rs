@@ -58,12 +58,15 @@ impl FnLower<'_, '_> {
             }
             Stmt::Compound(items) => {
                 self.open_scope(items);
-                for item in items {
+                self.vla_enter(items);
+                for (k, item) in items.iter().enumerate() {
+                    self.vla_item(k);
                     if let Err(e) = self.stmt(item) {
                         self.scopes.pop();
                         return Err(e);
                     }
                 }
+                self.vla_leave();
                 self.close_scope();
                 Ok(())
             }
@@ -112,6 +115,7 @@ impl FnLower<'_, '_> {
             Stmt::Goto(id) => {
                 let label = self.goto_label(*id, self.stmt_loc)?;
                 self.end_scopes_for_goto(*id);
+                self.vla_restore_for_goto(*id);
                 self.br(label);
                 Ok(())
             }
@@ -119,6 +123,7 @@ impl FnLower<'_, '_> {
                 Some(&l) => {
                     let depth = self.break_scopes.last().copied().unwrap_or(0);
                     self.end_scopes_to(depth);
+                    self.vla_restore_for_jump(l);
                     self.br(l);
                     Ok(())
                 }
@@ -128,6 +133,7 @@ impl FnLower<'_, '_> {
                 Some(&l) => {
                     let depth = self.continue_scopes.last().copied().unwrap_or(0);
                     self.end_scopes_to(depth);
+                    self.vla_restore_for_jump(l);
                     self.br(l);
                     Ok(())
                 }
@@ -221,6 +227,8 @@ impl FnLower<'_, '_> {
     fn loop_body(&mut self, body: &Stmt, brk: BlockId, cont: BlockId) -> Res<()> {
         self.breaks.push(brk);
         self.continues.push(cont);
+        self.vla_jump_target(brk);
+        self.vla_jump_target(cont);
         self.break_scopes.push(self.scopes.len());
         self.continue_scopes.push(self.scopes.len());
         let r = self.stmt(body);

@@ -67,6 +67,7 @@ impl FnLower<'_, '_> {
             cases: ir_cases,
         });
         self.breaks.push(exit);
+        self.vla_jump_target(exit);
         self.break_scopes.push(self.scopes.len());
         let r = self.stmt(body);
         self.breaks.pop();

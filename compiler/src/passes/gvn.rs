@@ -105,7 +105,10 @@ pub fn run(func: &mut IrFunction, cfg: &CfgAnalysis) -> usize {
                         loads.clear();
                     }
                 }
-                Inst::Memcpy { .. } | Inst::Call { .. } => loads.clear(),
+                // A stack restore ends objects: nothing read before it is reused after.
+                Inst::Memcpy { .. } | Inst::Call { .. } | Inst::StackRestore { .. } => {
+                    loads.clear()
+                }
                 Inst::Load { dest, ty, ptr } => {
                     if matches!(ptr, Operand::Value(p) if volatile_slots.contains(p)) {
                         continue;

@@ -26,7 +26,10 @@
 //! A call site is inlined only when all of these hold:
 //! 1. it calls a function defined in the module by name (no declarations, no pointers);
 //! 2. the callee is not `noinline`, not variadic and not recursive (no cycle of direct
-//!    calls through it), and has a body;
+//!    calls through it), has a body, and allocates nothing on the stack dynamically
+//!    (`dynalloca`, `stacksave`, `stackrestore`: its objects, freed at its return, would
+//!    live until the caller returns — a loop around the call would pile them up; gcc
+//!    does not inline `alloca` users either);
 //! 3. the call matches the callee's signature (argument count and types, return type);
 //! 4. the callee has at most [`MAX_CALLEE_INSTS`] instructions, [`MAX_HINTED_CALLEE_INSTS`]
 //!    when it is marked `inline`;
@@ -220,6 +223,12 @@ impl CallerInliner<'_> {
         let f = &self.functions[callee];
         // Rule 2: not noinline, variadic or recursive; has a body.
         if f.attrs.is_noinline || f.variadic || self.graph.recursive[callee] || f.blocks.is_empty()
+        {
+            return None;
+        }
+        if f.blocks
+            .iter()
+            .any(|b| b.insts.iter().any(Inst::is_dynamic_stack))
         {
             return None;
         }

@@ -156,6 +156,9 @@ fn may_speculate(inst: &Inst) -> bool {
         | Inst::Memcpy { .. }
         | Inst::Call { .. }
         | Inst::Alloca { .. }
+        | Inst::DynAlloca { .. }
+        | Inst::StackSave { .. }
+        | Inst::StackRestore { .. }
         | Inst::ParamRef { .. } => false,
     }
 }

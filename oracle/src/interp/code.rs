@@ -218,6 +218,21 @@ pub(crate) enum Op {
         size: u32,
         align: u32,
     },
+    /// `d = dynalloca size, align`: a fresh stack object of `size` bytes (unsigned),
+    /// freed by a `stackrestore` to an earlier save or at return (`interp/dyn_stack.rs`).
+    DynAlloca {
+        d: Reg,
+        size: Reg,
+        align: u32,
+    },
+    /// `d = stacksave`: a token for the frame's current dynamic objects.
+    StackSave {
+        d: Reg,
+    },
+    /// `stackrestore p`: frees the dynamic objects made since the save `p` came from.
+    StackRestore {
+        p: Reg,
+    },
     Load {
         d: Reg,
         p: Reg,

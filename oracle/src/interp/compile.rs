@@ -720,6 +720,22 @@ impl<'a> FuncCompiler<'a> {
                     },
                 )
             }
+            Inst::DynAlloca { dest, size, align } => {
+                let size = self.read(size, IrType::I64)?;
+                self.define(
+                    *dest,
+                    Op::DynAlloca {
+                        d: self.reg(*dest),
+                        size,
+                        align: *align,
+                    },
+                )
+            }
+            Inst::StackSave { dest } => self.define(*dest, Op::StackSave { d: self.reg(*dest) }),
+            Inst::StackRestore { ptr } => {
+                let p = self.read(ptr, IrType::Ptr)?;
+                self.emit(Op::StackRestore { p })
+            }
             Inst::Memcpy { dst, src, size } => {
                 let dst = self.read(dst, IrType::Ptr)?;
                 let src = self.read(src, IrType::Ptr)?;

@@ -19,6 +19,7 @@
 
 use super::code::{CallTarget, CompiledFunc, Edge, FuncRef, Op, NO_INST};
 use super::compile::{signature_matches, CompiledProgram};
+use super::dyn_stack;
 use super::float;
 use super::intrinsic;
 use super::libc::{self, LibcResult};
@@ -45,6 +46,8 @@ struct Frame {
     pc: u32,
     /// `stack_slots.len()` when the frame started.
     slots_mark: usize,
+    /// `dyn_slots.len()` when the frame started.
+    dyn_mark: usize,
     /// Arguments the caller passed.
     nargs: u32,
     /// The caller's call site that receives the result.
@@ -67,6 +70,9 @@ pub(crate) struct Machine<'p> {
     frames: Vec<Frame>,
     /// Records of the stack slots of all live frames, oldest first (`Memory::allocate`).
     stack_slots: Vec<u32>,
+    /// Records of the live `dynalloca` objects of all live frames, oldest first
+    /// (`dyn_stack.rs`).
+    dyn_slots: Vec<u32>,
     mem: Memory,
     out: Stdout,
     steps: u64,
@@ -203,6 +209,7 @@ impl<'p> Machine<'p> {
             stamps: Vec::new(),
             frames: Vec::new(),
             stack_slots: Vec::new(),
+            dyn_slots: Vec::new(),
             mem,
             out: Stdout::new(cfg.max_stdout),
             steps: 0,
@@ -304,6 +311,7 @@ impl<'p> Machine<'p> {
             gen,
             pc: 0,
             slots_mark: self.stack_slots.len(),
+            dyn_mark: self.dyn_slots.len(),
             nargs,
             caller_site,
         });
@@ -546,6 +554,28 @@ impl<'p> Machine<'p> {
                             None => ub!(Ub::StackOverflow),
                         }
                     }
+                    Op::DynAlloca { d, size, align } => {
+                        charge!();
+                        match dyn_stack::allocate(mem, &mut self.dyn_slots, r!(size), align) {
+                            Ok(addr) => r!(d) = addr,
+                            Err(u) => ub!(u),
+                        }
+                    }
+                    Op::StackSave { d } => {
+                        charge!();
+                        match dyn_stack::save(&self.dyn_slots, frame.dyn_mark) {
+                            Ok(token) => r!(d) = token,
+                            Err(u) => ub!(u),
+                        }
+                    }
+                    Op::StackRestore { p } => {
+                        charge!();
+                        if let Err(u) =
+                            dyn_stack::restore(mem, &mut self.dyn_slots, frame.dyn_mark, r!(p))
+                        {
+                            ub!(u);
+                        }
+                    }
                     Op::Load { d, p, size, c } => {
                         charge!();
                         match mem.load(r!(p), size as usize) {
@@ -763,6 +793,9 @@ impl<'p> Machine<'p> {
         self.va.leave(self.frames.len());
         let frame = self.frames.pop().expect("a returning frame");
         for id in self.stack_slots.drain(frame.slots_mark..) {
+            self.mem.kill_stack_slot(id);
+        }
+        for id in self.dyn_slots.drain(frame.dyn_mark..) {
             self.mem.kill_stack_slot(id);
         }
         let Some(caller_frame) = self.frames.last().copied() else {

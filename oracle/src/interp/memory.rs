@@ -348,6 +348,17 @@ impl Memory {
     /// Ends a stack slot's life when its frame returns (`record` as [`Memory::allocate`]
     /// returned it; each slot is killed once, by its own frame).
     pub fn kill_stack_slot(&mut self, record: u32) {
+        self.end_stack_slot(record, Death::FrameReturned);
+    }
+
+    /// Ends a `dynalloca` object's life at a `stackrestore` (its scope ended while its
+    /// frame goes on): a later access is `UseAfterScope`.
+    pub fn end_dynamic_slot(&mut self, record: u32) {
+        self.end_stack_slot(record, Death::ScopeEnded);
+    }
+
+    /// Ends the stack slot `record`'s life by `death` (each slot ends once).
+    fn end_stack_slot(&mut self, record: u32, death: Death) {
         let a = &self.records[record as usize];
         debug_assert_eq!(a.kind, AllocKind::Stack);
         if a.kind != AllocKind::Stack || a.id == 0 {
@@ -357,7 +368,7 @@ impl Memory {
             let id = a.id;
             self.unbind_id(id);
         }
-        self.release(record as usize, Death::FrameReturned);
+        self.release(record as usize, death);
     }
 
     /// The live stack slot `addr` starts, if it is one.

@@ -19,7 +19,9 @@
 //! - sp is 16-byte aligned at every instruction (AAPCS64 requires it at every memory
 //!   access through sp, not only at calls): the save area and the frame are multiples
 //!   of 16, and sp never moves between the prologue and the epilogue, so every slot has
-//!   one fixed address;
+//!   one fixed address — except in a function with dynamic stack allocation
+//!   (`dynamic_stack.rs`), where sp moves by multiples of 16 and every slot is addressed
+//!   from x29 instead ([`Frame::base`]; offsets then negative);
 //! - a slot aligned beyond 16 makes the prologue realign sp downwards (`and sp, x11,
 //!   #-A`); saved registers and incoming arguments are addressed from x29, which the
 //!   realignment does not move, and the epilogue restores sp from x29;
@@ -52,7 +54,7 @@ use crate::backend::frame::{collect_slots_with, FrameLayout, FrameRules, FrameSl
 use crate::backend::parallel_move::{self, Move, Source};
 use crate::backend::regalloc::{Allocation, Loc, SpillSlot};
 use crate::backend::second_result::{second_result_intrinsic, sret_intrinsic};
-use crate::backend::BackendError;
+use crate::backend::{dynamic_stack, BackendError};
 use crate::ir::{Callee, Inst as IrInst, IrFunction, IrType, Operand as IrOperand, Value};
 use crate::mutants::{self, Mutant};
 use rustc_hash::FxHashMap;
@@ -178,9 +180,12 @@ pub(super) struct Frame {
     save_area: u32,
     /// The alignment the prologue realigns sp to, when it exceeds 16.
     realign: Option<u32>,
-    /// The offset from sp of the register save area of a function that calls
-    /// `va_start` (`va.rs`).
+    /// The offset from [`Frame::base`] of the register save area of a function that
+    /// calls `va_start` (`va.rs`).
     va_save: Option<i64>,
+    /// In a function with dynamic stack allocation, how far below x29 the prologue leaves
+    /// sp: its slots are addressed from x29.
+    dynamic_below_fp: Option<i64>,
 }
 
 impl Frame {
@@ -218,6 +223,19 @@ impl Frame {
         let realign = (layout.max_align > STACK_ALIGN).then_some(layout.max_align);
         let saved: Vec<Reg> = alloc.used_callee_saved.iter().map(|&p| Reg(p.0)).collect();
         let save_area = (8 * saved.len() as u32).div_ceil(16) * 16;
+        let dynamic_below_fp = if dynamic_stack::is_dynamic(func) {
+            if realign.is_some() {
+                return Err(BackendError::new(
+                    AARCH64,
+                    func,
+                    None,
+                    dynamic_stack::OVER_ALIGNED_MESSAGE.into(),
+                ));
+            }
+            Some(i64::from(save_area) + i64::from(layout.size))
+        } else {
+            None
+        };
         let mut frame = Frame {
             layout,
             alloca_slots,
@@ -228,21 +246,38 @@ impl Frame {
             save_area,
             realign,
             va_save: None,
+            dynamic_below_fp,
         };
         frame.va_save = crate::backend::va::save_area(func).and_then(|v| frame.alloca_offset(v));
         Ok(frame)
     }
 
+    /// The offset of frame slot `slot` from [`Frame::base`].
     fn slot_offset(&self, slot: usize) -> i64 {
-        i64::from(self.layout.offset(slot))
+        i64::from(self.layout.offset(slot)) - self.dynamic_below_fp.unwrap_or(0)
     }
 
-    /// The offset from sp of alloca `v`'s stack object.
+    /// The register the frame's slots are addressed from: sp, or x29 in a function with
+    /// dynamic stack allocation (where sp moves).
+    pub(super) fn base(&self) -> Reg {
+        if self.dynamic_below_fp.is_some() {
+            Reg::FP
+        } else {
+            Reg::SP
+        }
+    }
+
+    /// The size of the outgoing-argument area (dynamic objects start right above it).
+    pub(super) fn outgoing_bytes(&self) -> u32 {
+        self.layout.outgoing
+    }
+
+    /// The offset from [`Frame::base`] of alloca `v`'s stack object.
     pub(super) fn alloca_offset(&self, v: Value) -> Option<i64> {
         self.alloca_slots.get(&v).map(|&s| self.slot_offset(s))
     }
 
-    /// The offset from sp of spill slot `s`.
+    /// The offset from [`Frame::base`] of spill slot `s`.
     pub(super) fn spill_offset(&self, s: SpillSlot) -> i64 {
         self.slot_offset(self.spill_base + s.0 as usize)
     }
@@ -253,7 +288,7 @@ impl Frame {
         let index = index as usize;
         match self.params.get(index)? {
             ArgSlot::Stack(k) => Some((Reg::FP, 16 + 8 * *k as i64)),
-            _ => self.homes[index].map(|s| (Reg::SP, self.slot_offset(s))),
+            _ => self.homes[index].map(|s| (self.base(), self.slot_offset(s))),
         }
     }
 
@@ -341,7 +376,7 @@ impl Frame {
         for floats in [true, false] {
             for (i, home) in self.homes.iter().enumerate() {
                 let Some(slot) = home else { continue };
-                let (setup, mem) = mem_at(Reg::SP, self.slot_offset(*slot), 8);
+                let (setup, mem) = mem_at(self.base(), self.slot_offset(*slot), 8);
                 match (self.params[i], floats) {
                     (ArgSlot::Fpr(vt), true) => {
                         out.extend(setup);
@@ -356,7 +391,7 @@ impl Frame {
             }
         }
         if let Some(off) = self.va_save {
-            out.extend(super::va::save_registers(off));
+            out.extend(super::va::save_registers(self.base(), off));
         }
         out
     }
@@ -507,7 +542,9 @@ impl Selector<'_> {
                     rd: dst,
                     rn: src,
                 }),
-                Source::Loc(MoveLoc::Slot(off)) => self.load_mem(8, false, dst, Reg::SP, off),
+                Source::Loc(MoveLoc::Slot(off)) => {
+                    self.load_mem(8, false, dst, self.frame.base(), off)
+                }
                 Source::Const(k) => self.mov_constant(dst, k),
             }
         }

@@ -329,7 +329,7 @@ impl<'a> Selector<'a> {
                         });
                     }
                 }
-                VLoc::Slot(off) => self.load_mem(8, false, rd, Reg::SP, off),
+                VLoc::Slot(off) => self.load_mem(8, false, rd, self.frame.base(), off),
             },
             IrOperand::Const(c) => self.mov_constant(rd, const_value(*c, ty)),
         }
@@ -409,7 +409,7 @@ impl<'a> Selector<'a> {
                     });
                 }
             }
-            VLoc::Slot(off) => self.store_mem(8, r, Reg::SP, off),
+            VLoc::Slot(off) => self.store_mem(8, r, self.frame.base(), off),
         }
     }
 
@@ -418,7 +418,7 @@ impl<'a> Selector<'a> {
     /// `scratch`.
     fn address(&mut self, ptr: &IrOperand, scratch: Reg) -> (Reg, i64) {
         if let Some(&off) = ptr.as_value().and_then(|v| self.stable_allocas.get(&v)) {
-            return (Reg::SP, off);
+            return (self.frame.base(), off);
         }
         (self.read(ptr, IrType::Ptr, scratch), 0)
     }
@@ -480,10 +480,13 @@ impl<'a> Selector<'a> {
                     .alloca_offset(*dest)
                     .ok_or_else(|| self.error(Some(inst), "alloca without a slot".into()))?;
                 let r = self.dest_reg(*dest);
-                let code = add_offset(r, Reg::SP, off, r);
+                let code = add_offset(r, self.frame.base(), off, r);
                 self.extend_text(code);
                 self.write_dest(*dest, r);
             }
+            IrInst::DynAlloca { dest, size, align } => self.select_dynalloca(*dest, size, *align),
+            IrInst::StackSave { dest } => self.select_stacksave(*dest),
+            IrInst::StackRestore { ptr } => self.select_stackrestore(ptr),
             IrInst::ParamRef { dest, index, ty } => {
                 self.select_paramref(inst, *dest, *index, *ty)?;
             }
@@ -675,7 +678,7 @@ impl<'a> Selector<'a> {
                     return;
                 }
                 let r = self.read_or_zero(src, ty, S0);
-                self.store_mem(8, r, Reg::SP, off);
+                self.store_mem(8, r, self.frame.base(), off);
             }
         }
     }

@@ -34,6 +34,7 @@
 //! are the labels `.LBB<n>`, invented labels `.L<function index>_<purpose><n>`.
 
 mod abi;
+mod dyn_stack;
 mod emit;
 mod float;
 mod float_abi;

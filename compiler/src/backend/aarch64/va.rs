@@ -31,9 +31,10 @@ const AREA_BYTES: i64 = 192;
 /// Bytes of one saved q register.
 const VR_BYTES: i64 = 16;
 
-/// The prologue's stores of x0..x7 and q0..q7 into the save area at `sp + off`.
-pub(super) fn save_registers(off: i64) -> Vec<Inst> {
-    let mut out = add_offset(FRAME_SCRATCH, Reg::SP, off, FRAME_SCRATCH);
+/// The prologue's stores of x0..x7 and q0..q7 into the save area at `base + off` (the
+/// frame's base register, `Frame::base`).
+pub(super) fn save_registers(base: Reg, off: i64) -> Vec<Inst> {
+    let mut out = add_offset(FRAME_SCRATCH, base, off, FRAME_SCRATCH);
     for (j, pair) in ARG_REGS.chunks(2).enumerate() {
         out.push(Inst::Stp {
             rt1: pair[0],
@@ -70,8 +71,8 @@ impl Selector<'_> {
         let stack = 16 + 8 * named_stack as i64;
         let fields: [(i64, Reg, i64); 3] = [
             (0, Reg::FP, stack),
-            (8, Reg::SP, area + GR_BYTES),
-            (16, Reg::SP, area + AREA_BYTES),
+            (8, self.frame.base(), area + GR_BYTES),
+            (16, self.frame.base(), area + AREA_BYTES),
         ];
         for (field, base, off) in fields {
             for inst in add_offset(tmp, base, off, FRAME_SCRATCH) {

@@ -24,19 +24,20 @@
 //!   %esp               outgoing arguments
 //! ```
 //! Invariants: %esp never moves between the prologue and an epilogue (except inside a
-//! `rep movs` copy, which addresses nothing through %esp); it is a multiple of 16 — and of
-//! every slot's alignment — there; the epilogue restores %esp from %ebp, so it is right
+//! `rep movs` copy, which addresses nothing through %esp, and in a function with dynamic
+//! stack allocation, `dynamic_stack.rs`, whose slots are addressed from %ebp); it is a
+//! multiple of 16 — and of every slot's alignment — there; the epilogue restores %esp from %ebp, so it is right
 //! whatever realignment the prologue did.
 
 use super::float::FLOAT_SCRATCH_BYTES;
 use super::isel::{bytes_of, Selector, EAX, EDX, ESP};
 use super::wide::WIDE_DIVISION_ARG_BYTES;
 use crate::abi_intrinsics::AbiSret;
-use crate::backend::frame;
 use crate::backend::regalloc::{Allocation, SlotShape, SpillSlot};
 use crate::backend::second_result::sret_intrinsic;
 use crate::backend::x86::inst::{AluOp, CallTarget, Inst as MInst, Mem, Operand as Opnd, Size};
 use crate::backend::x86::Reg;
+use crate::backend::{dynamic_stack, frame};
 use crate::backend::{BackendError, Target};
 use crate::ir::{Callee, Inst, IrFunction, IrType, Operand, Value};
 use rustc_hash::FxHashMap;
@@ -64,6 +65,11 @@ pub struct Frame {
     pops: u32,
     /// Offset from %ebp of the first slot after the named parameters (`va_start`).
     unnamed: i64,
+    /// In a function with dynamic stack allocation, how far below %ebp the prologue
+    /// leaves %esp: slots are then addressed from %ebp.
+    dynamic_base: Option<i64>,
+    /// The size of the outgoing-argument area (dynamic objects start right above it).
+    pub outgoing: u32,
 }
 
 /// The bytes an argument of type `ty` takes on the stack.
@@ -159,6 +165,7 @@ impl Frame {
                 format!("frame larger than {MAX_FRAME_BYTES} bytes"),
             ));
         }
+        let outgoing = dynamic_stack::outgoing_bytes(func, outgoing);
         let layout = frame::layout(&slots, outgoing, STACK_ALIGN);
         let saved: Vec<Reg> = alloc
             .used_callee_saved
@@ -188,6 +195,14 @@ impl Frame {
             param_offsets.push(at);
             at += i64::from(stack_bytes(*ty));
         }
+        let dynamic_base = if dynamic_stack::is_dynamic(func) {
+            if realign.is_some() {
+                return Err(error(None, dynamic_stack::OVER_ALIGNED_MESSAGE.into()));
+            }
+            Some(4 * saved.len() as i64 + i64::from(sub))
+        } else {
+            None
+        };
         Ok(Frame {
             saved,
             realign,
@@ -197,19 +212,28 @@ impl Frame {
             param_offsets,
             pops,
             unnamed: at,
+            dynamic_base,
+            outgoing,
         })
     }
 
     /// The slot of an alloca's object.
     pub fn alloca_mem(&self, v: Value) -> Option<Mem> {
-        self.alloca_offsets
-            .get(&v)
-            .map(|off| Mem::base_disp(ESP, i64::from(*off)))
+        self.alloca_offsets.get(&v).map(|off| self.slot_mem(*off))
     }
 
     /// A spill slot.
     pub fn spill_mem(&self, s: SpillSlot) -> Mem {
-        Mem::base_disp(ESP, i64::from(self.spill_offsets[s.0 as usize]))
+        self.slot_mem(self.spill_offsets[s.0 as usize])
+    }
+
+    /// The frame slot at `offset` above the prologue's %esp: from %esp, or from %ebp in a
+    /// function with dynamic stack allocation.
+    fn slot_mem(&self, offset: u32) -> Mem {
+        match self.dynamic_base {
+            Some(below) => Mem::base_disp(Reg::Rbp, i64::from(offset) - below),
+            None => Mem::base_disp(ESP, i64::from(offset)),
+        }
     }
 
     /// The first incoming slot after the named parameters (where `va_start` begins).

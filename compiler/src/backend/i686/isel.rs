@@ -457,6 +457,9 @@ impl<'a> Selector<'a> {
         match inst {
             // Addresses nobody reads (kept parameter allocas) need no code.
             Inst::Alloca { .. } | Inst::GlobalAddr { .. } if unused => {}
+            Inst::DynAlloca { dest, size, align } => self.select_dynalloca(*dest, size, *align)?,
+            Inst::StackSave { dest } => self.select_stacksave(*dest),
+            Inst::StackRestore { ptr } => self.select_stackrestore(ptr),
             Inst::Alloca { dest, .. } => {
                 let addr = self
                     .frame

@@ -28,6 +28,7 @@
 //! function is `.globl` unless `static`.
 
 mod abi;
+mod dyn_stack;
 mod emit;
 mod float;
 mod isel;

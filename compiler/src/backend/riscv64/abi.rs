@@ -32,7 +32,9 @@
 //!
 //! Invariants:
 //! - sp is 16-byte aligned after the prologue and never moves until the epilogue, so
-//!   every call happens with an aligned stack and every slot has one fixed address;
+//!   every call happens with an aligned stack and every slot has one fixed address —
+//!   except in a function with dynamic stack allocation (`dynamic_stack.rs`), where sp
+//!   moves by multiples of 16 and every slot is addressed from s0 ([`Frame::base`]);
 //! - when a slot needs more than 16-byte alignment the prologue realigns sp (`andi`),
 //!   and the epilogue restores it from s0, which also reaches the incoming stack
 //!   arguments;
@@ -56,7 +58,7 @@ use crate::backend::frame::{collect_slots_with, FrameLayout, FrameRules, FrameSl
 use crate::backend::parallel_move::{self, Move, Source};
 use crate::backend::regalloc::{Allocation, Loc, SpillSlot};
 use crate::backend::second_result::second_result_intrinsic;
-use crate::backend::BackendError;
+use crate::backend::{dynamic_stack, BackendError};
 use crate::ir::{Callee, Inst as IrInst, IrFunction, IrType, Operand as IrOperand, Value};
 use crate::mutants::{self, Mutant};
 use rustc_hash::FxHashMap;
@@ -104,6 +106,9 @@ pub(super) struct Frame {
     /// Bytes right below s0 where the prologue spills a0-a7 for `va_start` (`va.rs`):
     /// 64 in a function that calls it, else 0; ra, s0 and the saved registers go below.
     va_area: i64,
+    /// In a function with dynamic stack allocation, how far below s0 the prologue leaves
+    /// sp: its slots are addressed from s0.
+    dynamic_below_fp: Option<i64>,
 }
 
 /// Appends the instructions that access `offset(base)` to `out`, computing the address
@@ -171,6 +176,24 @@ impl Frame {
             .map(|&p| Reg::from_preg(p))
             .collect();
         let header = (16 + 8 * saved.len() as i64 + 15) / 16 * 16;
+        let va_area = if crate::backend::va::starts_va(func) {
+            super::va::SAVE_AREA
+        } else {
+            0
+        };
+        let dynamic_below_fp = if dynamic_stack::is_dynamic(func) {
+            if realign.is_some() {
+                return Err(BackendError::new(
+                    RISCV64,
+                    func,
+                    None,
+                    dynamic_stack::OVER_ALIGNED_MESSAGE.into(),
+                ));
+            }
+            Some(header + va_area + i64::from(layout.size))
+        } else {
+            None
+        };
         Ok(Frame {
             layout,
             alloca_slots,
@@ -180,24 +203,37 @@ impl Frame {
             saved,
             header,
             realign,
-            va_area: if crate::backend::va::starts_va(func) {
-                super::va::SAVE_AREA
-            } else {
-                0
-            },
+            va_area,
+            dynamic_below_fp,
         })
     }
 
+    /// The offset of frame slot `slot` from [`Frame::base`].
     fn slot_offset(&self, slot: usize) -> i64 {
-        i64::from(self.layout.offset(slot))
+        i64::from(self.layout.offset(slot)) - self.dynamic_below_fp.unwrap_or(0)
     }
 
-    /// The offset from sp of alloca `v`'s stack object.
+    /// The register the frame's slots are addressed from: sp, or s0 in a function with
+    /// dynamic stack allocation (where sp moves).
+    pub(super) fn base(&self) -> Reg {
+        if self.dynamic_below_fp.is_some() {
+            Reg::S0
+        } else {
+            Reg::Sp
+        }
+    }
+
+    /// The size of the outgoing-argument area (dynamic objects start right above it).
+    pub(super) fn outgoing_bytes(&self) -> u32 {
+        self.layout.outgoing
+    }
+
+    /// The offset from [`Frame::base`] of alloca `v`'s stack object.
     pub(super) fn alloca_offset(&self, v: Value) -> Option<i64> {
         self.alloca_slots.get(&v).map(|&s| self.slot_offset(s))
     }
 
-    /// The offset from sp of spill slot `s`.
+    /// The offset from [`Frame::base`] of spill slot `s`.
     pub(super) fn spill_offset(&self, s: SpillSlot) -> i64 {
         self.slot_offset(self.spill_base + s.0 as usize)
     }
@@ -208,7 +244,7 @@ impl Frame {
         let index = index as usize;
         match self.params.get(index)? {
             ArgSlot::Stack(k) => Some((Reg::S0, 8 * *k as i64)),
-            _ => self.homes[index].map(|s| (Reg::Sp, self.slot_offset(s))),
+            _ => self.homes[index].map(|s| (self.base(), self.slot_offset(s))),
         }
     }
 
@@ -271,12 +307,12 @@ impl Frame {
                 match (self.params[i], floats) {
                     (ArgSlot::Fpr(fs), true) => {
                         let (base, offset) =
-                            frame_address(Reg::Sp, self.slot_offset(*slot), &mut out);
+                            frame_address(self.base(), self.slot_offset(*slot), &mut out);
                         out.push(Inst::Float(FInst::StoreD { fs, base, offset }));
                     }
                     (ArgSlot::Gpr(src), false) => {
                         let (base, offset) =
-                            frame_address(Reg::Sp, self.slot_offset(*slot), &mut out);
+                            frame_address(self.base(), self.slot_offset(*slot), &mut out);
                         out.push(Inst::Store {
                             kind: StoreKind::D,
                             src,
@@ -445,7 +481,7 @@ impl Selector<'_> {
                 Source::Loc(s) => self.push(Inst::mv(m.dst, s)),
                 Source::Const(ArgConst::Imm(v)) => self.materialize(v, m.dst),
                 Source::Const(ArgConst::Slot(offset)) => {
-                    self.load_mem(LoadKind::D, m.dst, Reg::Sp, offset)
+                    self.load_mem(LoadKind::D, m.dst, self.frame.base(), offset)
                 }
             }
         }

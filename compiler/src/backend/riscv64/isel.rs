@@ -207,7 +207,7 @@ impl<'a> Selector<'a> {
                 Loc::Reg(r) => Reg::from_preg(r),
                 Loc::Spill(s) => {
                     let offset = self.frame.spill_offset(s);
-                    self.load_mem(LoadKind::D, scratch, Reg::Sp, offset);
+                    self.load_mem(LoadKind::D, scratch, self.frame.base(), offset);
                     scratch
                 }
             },
@@ -245,7 +245,7 @@ impl<'a> Selector<'a> {
             }
             Loc::Spill(s) => {
                 let offset = self.frame.spill_offset(s);
-                self.store_mem(StoreKind::D, r, Reg::Sp, offset);
+                self.store_mem(StoreKind::D, r, self.frame.base(), offset);
             }
         }
     }
@@ -358,9 +358,12 @@ impl<'a> Selector<'a> {
                     .alloca_offset(*dest)
                     .ok_or_else(|| self.error(Some(inst), "alloca without a slot".into()))?;
                 let rd = self.dest_reg(*dest);
-                super::abi::add_offset(rd, Reg::Sp, offset, &mut self.text);
+                super::abi::add_offset(rd, self.frame.base(), offset, &mut self.text);
                 self.write_dest(*dest, rd);
             }
+            IrInst::DynAlloca { dest, size, align } => self.select_dynalloca(*dest, size, *align),
+            IrInst::StackSave { dest } => self.select_stacksave(*dest),
+            IrInst::StackRestore { ptr } => self.select_stackrestore(ptr),
             IrInst::ParamRef { dest, index, ty } => {
                 self.select_paramref(inst, *dest, *index, *ty)?
             }

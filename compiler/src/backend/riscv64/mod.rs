@@ -35,6 +35,7 @@
 
 mod abi;
 mod constants;
+mod dyn_stack;
 mod emit;
 mod float;
 mod float_abi;

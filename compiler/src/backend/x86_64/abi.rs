@@ -17,7 +17,9 @@
 //!
 //! Invariants:
 //! - %rsp is 16-byte aligned after the prologue and never moves until the epilogue, so
-//!   every call happens with an aligned stack and every slot has one fixed address;
+//!   every call happens with an aligned stack and every slot has one fixed address —
+//!   except in a function with dynamic stack allocation (`dynamic_stack.rs`), where it
+//!   moves by multiples of 16 and the slots are addressed from %rbp instead;
 //! - when a slot needs more than 16-byte alignment the prologue realigns %rsp
 //!   (`sub; and $-A`), and the epilogue restores it from %rbp, which also reaches the
 //!   incoming stack arguments;
@@ -48,7 +50,7 @@ use crate::backend::second_result::second_result_intrinsic;
 use crate::backend::x86::inst::{AluOp, CallTarget, Inst, Mem, Operand, Size};
 use crate::backend::x86::sse::{Sse, Xmm};
 use crate::backend::x86::Reg;
-use crate::backend::BackendError;
+use crate::backend::{dynamic_stack, BackendError};
 use crate::ir::{Callee, IrFunction, IrModule, IrType, Operand as IrOperand, Value};
 use crate::mutants::{self, Mutant};
 use rustc_hash::FxHashMap;
@@ -116,6 +118,8 @@ pub(super) struct Frame {
     realign: Option<u32>,
     /// The register save area of a function that calls `va_start` (`va.rs`).
     va_save: Option<Mem>,
+    /// The function allocates on the stack dynamically: slots are addressed from %rbp.
+    dynamic: bool,
 }
 
 impl Frame {
@@ -144,6 +148,15 @@ impl Frame {
             &in_register,
         )?;
         let realign = (layout.max_align > STACK_ALIGN).then_some(layout.max_align);
+        let dynamic = dynamic_stack::is_dynamic(func);
+        if dynamic && realign.is_some() {
+            return Err(BackendError::new(
+                X86_64,
+                func,
+                None,
+                dynamic_stack::OVER_ALIGNED_MESSAGE.into(),
+            ));
+        }
         let mut saved: Vec<Reg> = alloc
             .used_callee_saved
             .iter()
@@ -161,13 +174,39 @@ impl Frame {
             saved,
             realign,
             va_save: None,
+            dynamic,
         };
         frame.va_save = crate::backend::va::save_area(func).and_then(|v| frame.alloca_mem(v));
         Ok(frame)
     }
 
     fn slot_mem(&self, slot: usize) -> Mem {
-        Mem::base_disp(Reg::Rsp, i64::from(self.layout.offset(slot)))
+        let offset = i64::from(self.layout.offset(slot));
+        if self.dynamic {
+            Mem::base_disp(Reg::Rbp, offset - self.sp_below_fp())
+        } else {
+            Mem::base_disp(Reg::Rsp, offset)
+        }
+    }
+
+    /// How far below %rbp the prologue leaves %rsp (without a realignment): the pushed
+    /// callee-saved registers, the padding that realigns them, the frame.
+    fn sp_below_fp(&self) -> i64 {
+        8 * self.saved.len() as i64 + self.save_padding() + i64::from(self.layout.size)
+    }
+
+    /// %rsp is 16-aligned after `push %rbp`; each saved register moves it by 8.
+    fn save_padding(&self) -> i64 {
+        if self.saved.len() % 2 == 1 {
+            8
+        } else {
+            0
+        }
+    }
+
+    /// The size of the outgoing-argument area (dynamic objects start right above it).
+    pub(super) fn outgoing_bytes(&self) -> u32 {
+        self.layout.outgoing
     }
 
     /// The stack object of alloca `v`.
@@ -219,9 +258,7 @@ impl Frame {
                 src: r.into(),
             });
         }
-        // %rsp is 16-aligned after `push %rbp`; each saved register moves it by 8.
-        let pad = if self.saved.len() % 2 == 1 { 8 } else { 0 };
-        let adjust = i64::from(self.layout.size) + pad;
+        let adjust = i64::from(self.layout.size) + self.save_padding();
         if adjust != 0 {
             out.push(Inst::Alu {
                 op: AluOp::Sub,

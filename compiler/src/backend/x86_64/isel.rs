@@ -18,7 +18,7 @@
 //!   comparisons) run at the IR type's own width (`idivb`/`divw`/`sarl`/`cmpq` ...), so
 //!   `sdiv i8 -128, -1` traps exactly as the IR says;
 //! - memory operands are the frame's slots, addressed from %rsp, which never moves inside
-//!   the body; the only memory written besides IR stores is a value's own slot.
+//!   the body (from %rbp in a function with dynamic stack allocation); the only memory written besides IR stores is a value's own slot.
 
 use super::abi::Frame;
 use super::X86_64;
@@ -411,6 +411,9 @@ impl<'a> Selector<'a> {
                 });
                 self.write_dest(*dest, r);
             }
+            IrInst::DynAlloca { dest, size, align } => self.select_dynalloca(*dest, size, *align),
+            IrInst::StackSave { dest } => self.select_stacksave(*dest),
+            IrInst::StackRestore { ptr } => self.select_stackrestore(ptr),
             IrInst::ParamRef { dest, index, ty } => {
                 let mem = self.frame.param_mem(*index).ok_or_else(|| {
                     self.error(Some(inst), format!("parameter {index} has no home"))

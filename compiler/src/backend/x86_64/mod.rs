@@ -28,6 +28,7 @@
 //! read before the destination is written, traps, errors instead of panics).
 
 mod abi;
+mod dyn_stack;
 mod emit;
 mod float;
 mod isel;

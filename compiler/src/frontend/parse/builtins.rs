@@ -146,6 +146,10 @@ const LOWERED: &[Entry] = &[
     ("__builtin_unreachable", Void, &[], false),
     ("__builtin_trap", Void, &[], false),
     ("__builtin_prefetch", Void, &[ConstPtr], true),
+    // Dynamic stack allocation (`lowering::dyn_stack`).
+    ("alloca", Ptr, &[SizeT], false),
+    ("__builtin_alloca", Ptr, &[SizeT], false),
+    ("__builtin_alloca_with_align", Ptr, &[SizeT, SizeT], false),
     // Float constants (`lowering::float`).
     ("__builtin_inf", Double, &[], false),
     ("__builtin_inff", Float, &[], false),

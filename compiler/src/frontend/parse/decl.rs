@@ -622,6 +622,7 @@ impl Parser<'_> {
         let state = self.func.take().unwrap_or_default();
         let body = result?;
         let info = self.decl.functions.get(&*name).cloned().unwrap_or_default();
+        let vla_objects = self.take_vla_objects();
         self.functions.push(FunctionDef {
             name: name.to_string(),
             ty,
@@ -633,6 +634,7 @@ impl Parser<'_> {
             body,
             num_labels: state.labels.len() as u32,
             num_cases: state.num_cases,
+            vla_objects,
             loc,
         });
         Ok(())
@@ -801,11 +803,30 @@ impl Parser<'_> {
             let mut attrs = self.parse_declarator_suffix_attrs()?;
             attrs.merge(spec.attrs);
             last_initialized = self.is_punct(Punct::Assign);
-            let ty = self.apply_declarator(spec.ty.clone(), &d)?;
+            let ty = self.apply_declarator_allowing_vla(spec.ty.clone(), &d)?;
             let (name, loc) = self.declarator_name(&d)?;
             let ty = self.apply_mode(ty, &attrs, loc)?;
             if self.is_punct(Punct::LBrace) && matches!(ty.ty, Type::Function(_)) {
                 return Err(self.error_at(loc, "nested functions are not supported"));
+            }
+            if let Some(len) = self.outer_vla_length(&d) {
+                if matches!(
+                    spec.storage,
+                    Some(Storage::Typedef | Storage::Extern | Storage::Static)
+                ) {
+                    return Err(self.error_at(
+                        loc,
+                        "a variable-length array must be an automatic object (phicc supports \
+                         no VLA typedef, static or extern)",
+                    ));
+                }
+                self.check_block_redeclaration(&name, loc, false)?;
+                let id = self.declare_vla_object(name, loc, ty, len)?;
+                items.push((id, None));
+                if !self.eat_punct(Punct::Comma) {
+                    break;
+                }
+                continue;
             }
             match (spec.storage, &ty.ty) {
                 (Some(Storage::Typedef), _) => {

@@ -619,14 +619,7 @@ impl Parser<'_> {
         } else if self.is_punct(Punct::Star) && self.peek_at(1).is_punct(Punct::RBracket) {
             return Err(self.error_here("variable length arrays are not supported by phicc"));
         } else {
-            let (v, vloc) = self.decl_int_constant()?;
-            if v < 0 {
-                return Err(self.error_at(vloc, "size of array is negative"));
-            }
-            if v > (1i128 << 60) {
-                return Err(self.error_at(vloc, "size of array is too large"));
-            }
-            Some(v as u64)
+            self.parse_array_length(loc)?
         };
         self.expect_punct(Punct::RBracket)?;
         Ok(Derivation::Array {
@@ -671,6 +664,10 @@ impl Parser<'_> {
     }
 
     fn parse_parameter_list(&mut self, loc: Loc) -> Result<Derivation, Diagnostic> {
+        self.in_parameter_list(|p| p.parse_parameter_list_inner(loc))
+    }
+
+    fn parse_parameter_list_inner(&mut self, loc: Loc) -> Result<Derivation, Diagnostic> {
         let mut params: Vec<ParamDecl> = Vec::new();
         let mut variadic = false;
         let mut saw_void = false;
@@ -688,7 +685,7 @@ impl Parser<'_> {
             let mut attrs = self.parse_declarator_suffix_attrs()?;
             attrs.merge(spec.attrs);
             attrs.merge(d.attrs);
-            let ty = self.apply_declarator(spec.ty.clone(), &d)?;
+            let ty = self.apply_declarator_allowing_vla(spec.ty.clone(), &d)?;
             let ty = self.apply_mode(ty, &attrs, d.loc)?;
             if ty.ty == Type::Void && d.name.is_none() && d.derivations.is_empty() {
                 if !params.is_empty() || saw_void || !self.is_punct(Punct::RParen) {
@@ -737,7 +734,8 @@ impl Parser<'_> {
             .name
             .as_ref()
             .map_or_else(|| "type name".to_string(), |n| format!("'{}'", n.0));
-        for der in &d.derivations {
+        for (k, der) in d.derivations.iter().enumerate() {
+            let outermost = k + 1 == d.derivations.len();
             ty = match der {
                 Derivation::Pointer {
                     is_const,
@@ -748,6 +746,9 @@ impl Parser<'_> {
                     is_volatile: *is_volatile,
                 },
                 Derivation::Array { len, loc, .. } => {
+                    if len.is_none() {
+                        self.check_vla_derivation(*loc, outermost)?;
+                    }
                     match &ty.ty {
                         Type::Function(_) => {
                             return Err(self.error_at(

@@ -70,6 +70,7 @@ mod stmt_tests;
 mod tags;
 mod type_name;
 pub(crate) mod va_builtins;
+mod vla;
 mod wide_bitfield;
 
 use super::ast::{
@@ -172,6 +173,8 @@ pub(crate) struct Parser<'s> {
     pub pack_stack: Vec<Option<u64>>,
     /// Bookkeeping of the declarations part (linkage, attributes, nesting depth).
     pub decl: decl::DeclState,
+    /// Variable-length arrays of the function being parsed (`vla.rs`).
+    pub(crate) vla: vla::VlaState,
     /// Nesting depth of expressions and statements being parsed (bounded by
     /// `expr::MAX_NESTING` so input cannot overflow the stack).
     pub depth: u32,
@@ -212,6 +215,7 @@ impl<'s> Parser<'s> {
             pack: None,
             pack_stack: Vec::new(),
             decl: decl::DeclState::default(),
+            vla: vla::VlaState::default(),
             depth: 0,
         };
         p.declare_builtin_va_list();

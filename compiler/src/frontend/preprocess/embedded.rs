@@ -14,9 +14,10 @@
 use std::path::Path;
 
 /// Every own header: (file name, text).
-pub const HEADERS: [(&str, &str); 10] = [
+pub const HEADERS: [(&str, &str); 11] = [
     ("assert.h", include_str!("../../../include/assert.h")),
     ("float.h", include_str!("../../../include/float.h")),
+    ("alloca.h", include_str!("../../../include/alloca.h")),
     ("limits.h", include_str!("../../../include/limits.h")),
     ("math.h", include_str!("../../../include/math.h")),
     ("stdarg.h", include_str!("../../../include/stdarg.h")),

@@ -41,8 +41,10 @@ pub(super) enum BodyLine {
 
 /// Opcodes whose instruction defines a value (`%N = OP ...`), besides the binary and unary
 /// operations. `call` may go either way.
-const DEFINING_OPCODES: [&str; 12] = [
+const DEFINING_OPCODES: [&str; 14] = [
     "alloca",
+    "dynalloca",
+    "stacksave",
     "paramref",
     "load",
     "gep",
@@ -57,9 +59,10 @@ const DEFINING_OPCODES: [&str; 12] = [
 ];
 
 /// Opcodes that never define a value.
-const NON_DEFINING_OPCODES: [&str; 7] = [
+const NON_DEFINING_OPCODES: [&str; 8] = [
     "store",
     "memcpy",
+    "stackrestore",
     "br",
     "condbr",
     "switch",
@@ -170,6 +173,15 @@ impl Parser<'_> {
                     volatile,
                 }
             }
+            // dynalloca := `dynalloca` OPERAND `,` ALIGN
+            "dynalloca" => {
+                let size = self.operand("the dynalloca's size")?;
+                self.expect(TokKind::Comma, "after the dynalloca's size")?;
+                let align = self.u32_literal("the dynalloca's alignment")?;
+                Inst::DynAlloca { dest, size, align }
+            }
+            // stacksave := `stacksave`
+            "stacksave" => Inst::StackSave { dest },
             "paramref" => {
                 let index = self.u32_literal("a parameter index")?;
                 self.expect(TokKind::Comma, "after the parameter index")?;
@@ -291,6 +303,11 @@ impl Parser<'_> {
                 self.expect(TokKind::Comma, "after the memcpy source")?;
                 let size = self.u32_literal("the memcpy size")?;
                 return Ok(BodyLine::Inst(Inst::Memcpy { dst, src, size }));
+            }
+            // stackrestore := `stackrestore` OPERAND
+            "stackrestore" => {
+                let ptr = self.operand("the saved stack pointer")?;
+                return Ok(BodyLine::Inst(Inst::StackRestore { ptr }));
             }
             "call" => return Ok(BodyLine::Inst(self.call(None)?)),
             "br" => Terminator::Br(self.label("a target block `.LBBN` after `br`")?),

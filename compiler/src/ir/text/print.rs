@@ -285,6 +285,16 @@ fn write_inst(
             ops.write_next(out)?;
             write!(out, ", {size}")?;
         }
+        Inst::DynAlloca { align, .. } => {
+            out.write_str("dynalloca ")?;
+            ops.write_next(out)?;
+            write!(out, ", {align}")?;
+        }
+        Inst::StackSave { .. } => out.write_str("stacksave")?,
+        Inst::StackRestore { .. } => {
+            out.write_str("stackrestore ")?;
+            ops.write_next(out)?;
+        }
         Inst::Bin { op, ty, .. } => {
             write!(out, "{op} {ty} ")?;
             ops.write_next(out)?;

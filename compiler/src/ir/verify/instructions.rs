@@ -54,6 +54,10 @@ fn check_inst(
                 error(format!("alloca align {align} is not a power of two"));
             }
         }
+        // Rule: a dynalloca's alignment is a power of two no larger than a page (4096).
+        Inst::DynAlloca { align, .. } if !align.is_power_of_two() || *align > 4096 => error(
+            format!("dynalloca align {align} is not a power of two up to 4096"),
+        ),
         // Rule: `paramref N, TYPE` names an existing parameter, with that parameter's type.
         Inst::ParamRef { index, ty, .. } => match func.params.get(*index as usize) {
             None => error(format!(
@@ -227,7 +231,10 @@ fn for_each_named_type(inst: &Inst, mut f: impl FnMut(IrType)) {
         | Inst::Gep { .. }
         | Inst::Memcpy { .. }
         | Inst::Cast { .. }
-        | Inst::Bitcast { .. } => {}
+        | Inst::Bitcast { .. }
+        | Inst::DynAlloca { .. }
+        | Inst::StackSave { .. }
+        | Inst::StackRestore { .. } => {}
         Inst::ParamRef { ty, .. }
         | Inst::Load { ty, .. }
         | Inst::Store { ty, .. }
@@ -266,5 +273,8 @@ fn kind_name(inst: &Inst) -> &'static str {
         Inst::Select { .. } => "select",
         Inst::Phi { .. } => "phi",
         Inst::Call { .. } => "call argument",
+        Inst::DynAlloca { .. } => "dynalloca",
+        Inst::StackSave { .. } => "stacksave",
+        Inst::StackRestore { .. } => "stackrestore",
     }
 }

@@ -137,6 +137,9 @@ pub(super) fn expr_key(inst: &Inst, block: BlockId) -> Option<ExprKey> {
             ExprKey::Phi(block, *ty, entries)
         }
         Inst::Load { .. }
+        | Inst::DynAlloca { .. }
+        | Inst::StackSave { .. }
+        | Inst::StackRestore { .. }
         | Inst::Store { .. }
         | Inst::Memcpy { .. }
         | Inst::Call { .. }

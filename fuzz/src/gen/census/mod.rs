@@ -289,6 +289,9 @@ fn count_instructions(m: &IrModule, f: &IrFunction, fc: &mut FeatureCounts) {
                 Inst::Select { .. } => "select",
                 Inst::Phi { .. } => "phi",
                 Inst::Call { .. } => "call",
+                Inst::DynAlloca { .. } => "dynalloca",
+                Inst::StackSave { .. } => "stacksave",
+                Inst::StackRestore { .. } => "stackrestore",
             };
             *fc.ops.entry(name.to_string()).or_default() += 1;
             match inst {

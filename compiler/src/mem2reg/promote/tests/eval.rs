@@ -159,6 +159,9 @@ pub fn run(func: &IrFunction, args: &[i64], fuel: u64) -> RunResult {
                 | Inst::Bitcast { .. } => {
                     return Err(Stop::Unsupported("float instruction".into()))
                 }
+                Inst::DynAlloca { .. } | Inst::StackSave { .. } | Inst::StackRestore { .. } => {
+                    return Err(Stop::Unsupported("dynamic stack instruction".into()))
+                }
                 Inst::Cast {
                     dest,
                     from,
