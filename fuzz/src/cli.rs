@@ -365,9 +365,10 @@ enum Command {
         /// what it costs.
         #[arg(long)]
         no_census: bool,
-        /// Run shard I of N: the hunt's programs I, I+N, I+2N, ... (needs --seed), in
-        /// OUT/shard-I-of-N; run again with the same command, it continues. `auto/N`
-        /// reads I from JOB_COMPLETION_INDEX (Kubernetes) or SLURM_ARRAY_TASK_ID (Slurm).
+        /// Run shard I of N: every N-th block of the hunt's programs, blocks of
+        /// generators x --native-every programs (needs --seed), in OUT/shard-I-of-N; the
+        /// same command again continues it. `auto/N` reads I from JOB_COMPLETION_INDEX
+        /// (Kubernetes) or SLURM_ARRAY_TASK_ID (Slurm).
         #[arg(long, value_name = "I/N|auto/N")]
         shard: Option<String>,
         /// With `--shard auto/N`: the scheduler's first index, subtracted from it

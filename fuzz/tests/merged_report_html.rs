@@ -97,6 +97,9 @@ fn shard(out: &Path, work: &Path, index: u64) -> (i32, String) {
         "0s",
         "--keep-per-signature",
         "3",
+        // Blocks of 4 programs: 5 blocks for each shard.
+        "--native-every",
+        "4",
     ]
     .iter()
     .map(|s| s.to_string())

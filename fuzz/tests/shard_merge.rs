@@ -5,8 +5,9 @@
 //! then `phihunt merge`, compared with one unsharded run of the same hunt.
 //!
 //! Checked, against the unsharded run as the independent reference:
-//! - each shard ran exactly its programs (`I, I+4, ...` below `--max-programs`) in its own
-//!   folder `shard-I-of-4`, and the same command run again continues it (nothing rerun);
+//! - each shard ran exactly its programs (blocks `I, I+4, ...` of `2 generators × 3`
+//!   programs below `--max-programs`) in its own folder `shard-I-of-4`, and the same
+//!   command run again continues it (nothing rerun);
 //! - the merged counts equal the unsharded run's: programs, verdicts, reasons, findings per
 //!   signature and the stages they were seen at, the census (feature counts), pass
 //!   changes, the native stage's programs and vectors (which programs get native stages is
@@ -29,6 +30,8 @@ use std::time::Duration;
 const SEED: &str = "11";
 const PROGRAMS: u64 = 96;
 const SHARDS: u64 = 4;
+/// Generators × `--native-every`: the programs of one block.
+const BLOCK: u64 = 2 * 3;
 const MUTANTS: &str =
     "m2r_frontier_skips_loop_header,gvn_load_across_store,x86_i8_load_no_sign_extend";
 
@@ -205,7 +208,9 @@ fn four_shards_merged_equal_one_unsharded_hunt() {
         .collect();
     for (i, d) in dirs.iter().enumerate() {
         let s = summary(d);
-        let own = (0..PROGRAMS).filter(|g| g % SHARDS == i as u64).count() as u64;
+        let own = (0..PROGRAMS)
+            .filter(|g| (g / BLOCK) % SHARDS == i as u64)
+            .count() as u64;
         assert_eq!(s["totals"]["programs"], own, "{}", d.display());
         assert_eq!(s["shard"]["index"], i as u64);
         assert_eq!(s["shard"]["count"], SHARDS);

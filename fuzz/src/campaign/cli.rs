@@ -151,7 +151,8 @@ pub fn hunt_command(args: HuntArgs) -> i32 {
         }
     };
     // `--shard`: its share of the seed space, in a folder of its own.
-    let (args, resume, shard) = match sharded(args, resume) {
+    let block = super::shard::block_size(sources.len(), args.native_every);
+    let (args, resume, shard) = match sharded(args, resume, block) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");
@@ -213,10 +214,13 @@ pub fn hunt_command(args: HuntArgs) -> i32 {
     );
     if !shard.is_whole() {
         println!(
-            "phihunt hunt: shard {shard}: the hunt's programs {}, {}, {}, ... (seed {seed} + program)",
+            "phihunt hunt: shard {shard}: blocks of {} programs, the hunt's programs {}..{}, \
+             then {}..{}, ... (seed {seed} + program)",
+            shard.block,
             shard.global(0),
-            shard.global(1),
-            shard.global(2)
+            shard.global(shard.block - 1),
+            shard.global(shard.block),
+            shard.global(2 * shard.block - 1)
         );
     }
     install_ctrlc();
@@ -305,9 +309,12 @@ pub fn hunt_command(args: HuntArgs) -> i32 {
 fn sharded(
     mut args: HuntArgs,
     resume: Option<super::state::HuntState>,
+    block: u64,
 ) -> Result<(HuntArgs, Option<super::state::HuntState>, Shard), String> {
     let given = match &args.shard {
-        Some(spec) => Some(super::shard::parse_from_process(spec, args.shard_base)?),
+        Some(spec) => {
+            Some(super::shard::parse_from_process(spec, args.shard_base)?.with_block(block))
+        }
         None => None,
     };
     if let Some(state) = resume {

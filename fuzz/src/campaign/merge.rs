@@ -157,6 +157,7 @@ fn identity(s: &StoredSettings) -> Vec<(&'static str, String)> {
         ("shard count (--shard I/N)", {
             s.shard.unwrap_or(Shard::WHOLE).count.to_string()
         }),
+        ("shard block", s.shard.unwrap_or(Shard::WHOLE).block.to_string()),
         ("--max-programs", format!("{:?}", s.max_programs)),
         ("--targets", s.targets.clone()),
         ("--native-every", s.native_every.to_string()),
@@ -185,6 +186,19 @@ fn check_consistent(inputs: &[ShardInput], allow_missing: bool) -> Result<Vec<u6
             }
         }
     }
+    // `--targets auto` resolves to the toolchains of each machine.
+    for other in &inputs[1..] {
+        if other.data.native_stages != first.data.native_stages {
+            return Err(format!(
+                "{} and {} ran different native stages ({} and {}): the machines' \
+                 toolchains differ; give every shard the same explicit --targets",
+                first.dir.display(),
+                other.dir.display(),
+                describe_stages(&first.data.native_stages),
+                describe_stages(&other.data.native_stages)
+            ));
+        }
+    }
     let count = first.shard.count;
     let mut seen: BTreeMap<u64, &Path> = BTreeMap::new();
     for s in inputs {
@@ -207,6 +221,14 @@ fn check_consistent(inputs: &[ShardInput], allow_missing: bool) -> Result<Vec<u6
         ));
     }
     Ok(missing)
+}
+
+fn describe_stages(stages: &[String]) -> String {
+    if stages.is_empty() {
+        "none".into()
+    } else {
+        stages.join(", ")
+    }
 }
 
 /// Adds `o` into `t` (every field: the destructuring fails to compile when a field is

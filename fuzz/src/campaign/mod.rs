@@ -34,8 +34,8 @@
 //!   end: the completed program indexes, counts and tallies; `resume` continues from it
 //!   (completed indexes skipped, in-flight ones redone, findings saved after the last
 //!   write adopted), so a killed and resumed hunt runs every index exactly once.
-//! - a sharded hunt ([`hunt_sharded`], `--shard I/N`) runs the hunt's programs
-//!   `I, I+N, I+2N, ...` ([`shard`]): its workers count local indexes (what its state,
+//! - a sharded hunt ([`hunt_sharded`], `--shard I/N`) runs every N-th block of the hunt's
+//!   programs ([`shard`]): its workers count local indexes (what its state,
 //!   counts and `--resume` are about) and run the program of the global one, so program
 //!   `g` is the same whichever shard, or the unsharded hunt, runs it.
 

@@ -6,15 +6,25 @@
 //! of one hunt, so N machines together run exactly the programs one machine would have,
 //! and `phihunt merge` (`super::merge`) joins their folders into one report.
 //!
-//! The split: program `g` of a hunt (source `g % sources`, seed `base + g`) belongs to
-//! shard `g % N`. Inside a shard the engine counts its own programs `0, 1, 2, ...`
+//! The split: the hunt's programs (program `g`: source `g % S`, seed `base + g`) are cut
+//! into blocks of `B` consecutive programs, and shard `I` of `N` takes every N-th block,
+//! blocks `I, I+N, I+2N, ...`. `B = S × E` for `S` sources and native stages every `E`-th
+//! program of each source (`--native-every`, counted even when no target is usable: the
+//! split must not depend on a machine's toolchains): one block is one native period, so
+//! every block holds the same mix — one program of each source per `S`, the
+//! same native runs — and shards are balanced whatever N is. (Taking every N-th
+//! *program* is not: with `N = S` each shard would hunt one generator only, and the
+//! native runs, `S` consecutive programs every `S × E`, would pile up on a few shards —
+//! measured: of two shards over `cfg,phi,c`, one ran two thirds of the native stages and
+//! 25% fewer programs.) Inside a shard the engine counts its own programs `0, 1, 2, ...`
 //! (*local* indexes: what its state file's completed set, its counts and its progress
-//! line are about); local index `k` is global index `I + k·N`.
+//! line are about); local index `k` is global index `(⌊k/B⌋·N + I)·B + k mod B`.
 //!
 //! Invariants:
 //! - [`Shard::global`] and [`Shard::local`] are inverse bijections between the naturals
-//!   and the global indexes `≡ I (mod N)`: the N shards of one hunt partition the global
-//!   indexes, without overlap or gap (checked exhaustively on small N in the tests);
+//!   and the programs of the shard's blocks: the N shards of one hunt partition the
+//!   global indexes, without overlap or gap (checked exhaustively on small N and B in the
+//!   tests), so with `--max-programs M` they run exactly the unsharded hunt's `0..M`;
 //! - the whole hunt is the shard `0/1`, whose global and local indexes coincide, so an
 //!   unsharded hunt is unchanged by this module;
 //! - `--shard auto/N` reads its index from `JOB_COMPLETION_INDEX` (Kubernetes Indexed
@@ -33,18 +43,38 @@ pub const SLURM_INDEX: &str = "SLURM_ARRAY_TASK_ID";
 pub const SLURM_MIN: &str = "SLURM_ARRAY_TASK_MIN";
 pub const SLURM_COUNT: &str = "SLURM_ARRAY_TASK_COUNT";
 
-/// One shard of a hunt: index `index` of `count`.
+/// One shard of a hunt: index `index` of `count`, in blocks of `block` programs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shard {
     pub index: u64,
     pub count: u64,
+    /// Consecutive programs per block (see the module doc).
+    pub block: u64,
+}
+
+/// The block size of a hunt over `sources` sources whose native stages run for one
+/// program in `native_every` of each: one native period.
+pub fn block_size(sources: usize, native_every: u64) -> u64 {
+    (sources.max(1) as u64).saturating_mul(native_every.max(1))
 }
 
 impl Shard {
     /// The whole hunt (no sharding).
-    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+    pub const WHOLE: Shard = Shard {
+        index: 0,
+        count: 1,
+        block: 1,
+    };
 
-    /// Shard `index` of `count`, checked.
+    /// The same shard in blocks of `block` (at least 1) programs.
+    pub fn with_block(self, block: u64) -> Shard {
+        Shard {
+            block: block.max(1),
+            ..self
+        }
+    }
+
+    /// Shard `index` of `count` (blocks of one program until [`Shard::with_block`]), checked.
     pub fn new(index: u64, count: u64) -> Result<Shard, String> {
         if count == 0 {
             return Err("the shard count must be at least 1".into());
@@ -55,7 +85,11 @@ impl Shard {
                 count - 1
             ));
         }
-        Ok(Shard { index, count })
+        Ok(Shard {
+            index,
+            count,
+            block: 1,
+        })
     }
 
     pub fn is_whole(&self) -> bool {
@@ -64,12 +98,15 @@ impl Shard {
 
     /// The global program index of this shard's local index `local`.
     pub fn global(&self, local: u64) -> u64 {
-        self.index + local * self.count
+        let b = self.block.max(1);
+        ((local / b) * self.count + self.index) * b + local % b
     }
 
     /// The local index of global index `global`, when it is this shard's.
     pub fn local(&self, global: u64) -> Option<u64> {
-        (global % self.count == self.index).then_some(global / self.count)
+        let b = self.block.max(1);
+        let block = global / b;
+        (block % self.count == self.index).then(|| (block / self.count) * b + global % b)
     }
 
     /// The shard's own folder below the hunt's `--out`: `shard-I-of-N`, `I` zero-padded to
@@ -190,11 +227,11 @@ mod tests {
 
     #[test]
     fn the_shards_partition_the_global_indexes_without_overlap_or_gap() {
-        for n in 1..=7u64 {
-            let limit = 5 * n + 3;
+        for (n, b) in (1..=7u64).flat_map(|n| [1, 2, 3, 6, 192].map(|b| (n, b))) {
+            let limit = 5 * n * b + 3;
             let mut owner = vec![None; limit as usize];
             for i in 0..n {
-                let shard = Shard::new(i, n).unwrap();
+                let shard = Shard::new(i, n).unwrap().with_block(b);
                 let mut k = 0;
                 while shard.global(k) < limit {
                     let g = shard.global(k);
@@ -204,19 +241,50 @@ mod tests {
                     k += 1;
                 }
                 for g in 0..limit {
-                    assert_eq!(shard.local(g).is_some(), g % n == i);
+                    assert_eq!(shard.local(g).is_some(), (g / b) % n == i);
                 }
             }
-            assert!(owner.iter().all(Option::is_some), "a gap with {n} shards");
+            assert!(owner.iter().all(Option::is_some), "a gap: {n} shards of {b}");
         }
+        // By hand: 3 shards in blocks of 2: shard 1 has 2, 3, 8, 9, 14, ...
+        let s = Shard::new(1, 3).unwrap().with_block(2);
+        let got: Vec<u64> = (0..5).map(|k| s.global(k)).collect();
+        assert_eq!(got, [2, 3, 8, 9, 14]);
         assert_eq!(Shard::WHOLE.global(17), 17);
         assert_eq!(Shard::WHOLE.local(17), Some(17));
     }
 
     #[test]
+    fn every_block_has_the_same_mix_of_sources_and_native_runs() {
+        // 3 sources, native stages for one program in 4 of each: `run_one`'s rule.
+        let (sources, every) = (3u64, 4u64);
+        let native = |g: u64| (g / sources).is_multiple_of(every);
+        for n in [2u64, 3, 4] {
+            let shards: Vec<Shard> = (0..n)
+                .map(|i| Shard::new(i, n).unwrap().with_block(block_size(3, every)))
+                .collect();
+            let mix: Vec<(Vec<u64>, u64)> = shards
+                .iter()
+                .map(|s| {
+                    let globals: Vec<u64> = (0..120).map(|k| s.global(k)).collect();
+                    let mut per_source = vec![0; sources as usize];
+                    for g in &globals {
+                        per_source[(g % sources) as usize] += 1;
+                    }
+                    (per_source, globals.iter().filter(|g| native(**g)).count() as u64)
+                })
+                .collect();
+            // 120 programs: 40 of each source, 120 / 12 * 3 = 30 native runs, each shard.
+            assert!(mix.iter().all(|m| *m == (vec![40, 40, 40], 30)), "{n}: {mix:?}");
+        }
+        assert_eq!(block_size(3, 64), 192);
+        assert_eq!(block_size(0, 0), 1);
+    }
+
+    #[test]
     fn explicit_shards_parse_and_out_of_range_ones_are_errors() {
         let none = env(&[]);
-        assert_eq!(parse("3/8", 0, &none), Ok(Shard { index: 3, count: 8 }));
+        assert_eq!(parse("3/8", 0, &none), Shard::new(3, 8));
         assert!(parse("8/8", 0, &none).unwrap_err().contains("out of range"));
         assert!(parse("0/0", 0, &none).is_err());
         assert!(parse("3", 0, &none).is_err());
