@@ -4,10 +4,10 @@
 //! hadolint: `deploy/check.sh`) say the files are well-formed; this test says they do
 //! what they are for, with the real binary:
 //! - the Kubernetes Indexed Job: `completionMode: Indexed`, `completions` = `parallelism`
-//!   = the SHARDS its arguments use in `--shard auto/$(SHARDS)`; its container's command
-//!   and arguments, with the manifest's `$(VAR)`s expanded as Kubernetes does and the
-//!   index in `JOB_COMPLETION_INDEX` = 0..completions-1, make exactly the folders
-//!   `shard-0-of-N` .. `shard-(N-1)-of-N`, each holding its own shard;
+//!   = the SHARDS its script uses in `--shard auto/$SHARDS`; its container's script, run
+//!   by `sh -c` with the manifest's environment and `JOB_COMPLETION_INDEX` =
+//!   0..completions-1, makes exactly the folders `shard-0-of-N` .. `shard-(N-1)-of-N`,
+//!   each holding its own shard, and the merge job's script joins them;
 //! - the Slurm script: its `#SBATCH --array` has SHARDS ids from the `--shard-base` it
 //!   passes; run by bash as `sbatch` would, once per array id (with the variables Slurm
 //!   sets), it makes every shard once, and `merge.sh` joins them into one report.
@@ -38,20 +38,19 @@ fn field<'a>(text: &'a str, key: &str) -> &'a str {
         .trim_matches('"')
 }
 
-/// The block sequence under `key:` (its `- item` lines, unquoted), as Kubernetes reads it.
-fn sequence(text: &str, key: &str) -> Vec<String> {
-    let mut lines = text.lines().skip_while(|l| l.trim() != format!("{key}:"));
-    let head = lines.next().unwrap_or_else(|| panic!("no `{key}:`"));
+/// The container's shell script: the folded scalar (`- >-`) under `args:`, its lines
+/// joined by spaces as YAML folds them.
+fn script(text: &str) -> String {
+    let mut lines = text.lines().skip_while(|l| l.trim() != "args:");
+    lines.next().expect("no `args:`");
+    let head = lines.next().expect("an item under `args:`");
+    assert_eq!(head.trim(), "- >-", "the script is one folded scalar");
     let indent = head.len() - head.trim_start().len();
-    // Items are deeper than the key, or at its indentation with a dash.
     lines
-        .take_while(|l| {
-            let at = l.len() - l.trim_start().len();
-            at > indent || (at == indent && l.trim_start().starts_with("- "))
-        })
-        .filter_map(|l| l.trim().strip_prefix("- "))
-        .map(|s| s.trim_matches('"').to_string())
-        .collect()
+        .take_while(|l| l.len() - l.trim_start().len() > indent)
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The container's `env:` entries (`- name: X` then `value: "Y"`).
@@ -68,14 +67,14 @@ fn env_values(text: &str) -> BTreeMap<String, String> {
     env
 }
 
-/// `$(VAR)` expanded from `env`, as the kubelet does in `command` and `args`.
-fn expand(arg: &str, env: &BTreeMap<String, String>) -> String {
-    let mut out = arg.to_string();
-    for (k, v) in env {
-        out = out.replace(&format!("$({k})"), v);
-    }
-    assert!(!out.contains("$("), "unexpanded variable in {arg}");
-    out
+/// `PATH` with the test's `phihunt` first, as the image has it on its `PATH`.
+fn path_with_phihunt() -> std::ffi::OsString {
+    let bin = Path::new(env!("CARGO_BIN_EXE_phihunt")).parent().unwrap();
+    let mut dirs = vec![bin.to_path_buf()];
+    dirs.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    std::env::join_paths(dirs).unwrap()
 }
 
 fn shard_of(dir: &Path) -> (u64, u64) {
@@ -117,26 +116,29 @@ fn the_kubernetes_indexed_job_gives_each_pod_its_shard() {
     assert_eq!(field(&job, "parallelism"), completions.to_string());
     let env = env_values(&job);
     assert_eq!(env["SHARDS"], completions.to_string());
-    assert_eq!(field(&job, "command"), r#"["phihunt"]"#);
-    let args = sequence(&job, "args");
-    let at = args.iter().position(|a| a == "--shard").expect("--shard");
-    assert_eq!(args[at + 1], "auto/$(SHARDS)");
+    assert_eq!(field(&job, "command"), r#"["sh", "-c"]"#);
+    let script = script(&job);
+    assert!(script.contains(r#"--shard "auto/$SHARDS""#), "{script}");
+    let (_, merge_job) = deploy("kubernetes/merge-job.yaml");
+    let merge_script = self::script(&merge_job);
 
     let work = tempfile::tempdir().unwrap();
     let results = work.path().join("results");
+    // The pod's volume is mounted at /results: here, a directory of the test's; the hunt
+    // is empty (the mapping is under test, not hunting).
+    let local = |s: &str| {
+        s.replace("/results", &results.display().to_string())
+            .replacen("phihunt hunt ", "phihunt hunt --max-programs 0 ", 1)
+    };
     for index in 0..completions {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_phihunt"));
-        clean(&mut cmd);
-        for a in &args {
-            // The pod's volume is mounted at /results: here, a directory of the test's.
-            let a = expand(a, &env).replacen("/results", &results.display().to_string(), 1);
-            cmd.arg(a);
-        }
-        let out = cmd
-            .args(["--max-programs", "0"])
-            .env("JOB_COMPLETION_INDEX", index.to_string())
-            .output()
-            .unwrap();
+        let mut cmd = Command::new("sh");
+        clean(&mut cmd)
+            .arg("-c")
+            .arg(local(&script))
+            .envs(&env)
+            .env("PATH", path_with_phihunt())
+            .env("JOB_COMPLETION_INDEX", index.to_string());
+        let out = cmd.output().unwrap();
         assert_eq!(
             out.status.code(),
             Some(0),
@@ -150,6 +152,24 @@ fn the_kubernetes_indexed_job_gives_each_pod_its_shard() {
     for (i, name) in names.iter().enumerate() {
         assert_eq!(shard_of(&hunt.join(name)), (i as u64, completions));
     }
+    // The merge job, with the merge job's own HUNT_ID (it must name the same hunt).
+    let merge_env = env_values(&merge_job);
+    assert_eq!(merge_env["HUNT_ID"], env["HUNT_ID"]);
+    let mut cmd = Command::new("sh");
+    let out = clean(&mut cmd)
+        .arg("-c")
+        .arg(local(&merge_script))
+        .envs(&merge_env)
+        .env("PATH", path_with_phihunt())
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(hunt.join("merged/report.html").is_file());
 }
 
 #[test]
