@@ -251,7 +251,10 @@ fn four_shards_merged_equal_one_unsharded_hunt() {
     assert_eq!(m["matrix"], r["matrix"]);
     assert_eq!(m["value_census"], r["value_census"]);
     assert_eq!(m["situation_census"], r["situation_census"]);
-    assert_eq!(finding_seeds(&dirs), finding_seeds(std::slice::from_ref(&whole)));
+    assert_eq!(
+        finding_seeds(&dirs),
+        finding_seeds(std::slice::from_ref(&whole))
+    );
 
     // Every shard's copies listed, and on disk; the journal has every shard's lines.
     let copies = m["merged"]["copies"].as_array().unwrap();

@@ -157,7 +157,10 @@ fn identity(s: &StoredSettings) -> Vec<(&'static str, String)> {
         ("shard count (--shard I/N)", {
             s.shard.unwrap_or(Shard::WHOLE).count.to_string()
         }),
-        ("shard block", s.shard.unwrap_or(Shard::WHOLE).block.to_string()),
+        (
+            "shard block",
+            s.shard.unwrap_or(Shard::WHOLE).block.to_string(),
+        ),
         ("--max-programs", format!("{:?}", s.max_programs)),
         ("--targets", s.targets.clone()),
         ("--native-every", s.native_every.to_string()),

@@ -244,7 +244,10 @@ mod tests {
                     assert_eq!(shard.local(g).is_some(), (g / b) % n == i);
                 }
             }
-            assert!(owner.iter().all(Option::is_some), "a gap: {n} shards of {b}");
+            assert!(
+                owner.iter().all(Option::is_some),
+                "a gap: {n} shards of {b}"
+            );
         }
         // By hand: 3 shards in blocks of 2: shard 1 has 2, 3, 8, 9, 14, ...
         let s = Shard::new(1, 3).unwrap().with_block(2);
@@ -271,11 +274,17 @@ mod tests {
                     for g in &globals {
                         per_source[(g % sources) as usize] += 1;
                     }
-                    (per_source, globals.iter().filter(|g| native(**g)).count() as u64)
+                    (
+                        per_source,
+                        globals.iter().filter(|g| native(**g)).count() as u64,
+                    )
                 })
                 .collect();
             // 120 programs: 40 of each source, 120 / 12 * 3 = 30 native runs, each shard.
-            assert!(mix.iter().all(|m| *m == (vec![40, 40, 40], 30)), "{n}: {mix:?}");
+            assert!(
+                mix.iter().all(|m| *m == (vec![40, 40, 40], 30)),
+                "{n}: {mix:?}"
+            );
         }
         assert_eq!(block_size(3, 64), 192);
         assert_eq!(block_size(0, 0), 1);
