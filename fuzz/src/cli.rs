@@ -365,6 +365,30 @@ enum Command {
         /// what it costs.
         #[arg(long)]
         no_census: bool,
+        /// Run shard I of N: every N-th block of the hunt's programs, blocks of
+        /// generators x --native-every programs (needs --seed), in OUT/shard-I-of-N; the
+        /// same command again continues it. `auto/N` reads I from JOB_COMPLETION_INDEX
+        /// (Kubernetes) or SLURM_ARRAY_TASK_ID (Slurm).
+        #[arg(long, value_name = "I/N|auto/N")]
+        shard: Option<String>,
+        /// With `--shard auto/N`: the scheduler's first index, subtracted from it
+        /// (Slurm's `--array=1-N` needs 1; Kubernetes indexes start at 0).
+        #[arg(long, value_name = "B", default_value_t = 0)]
+        shard_base: u64,
+    },
+    /// Join the folders of a sharded hunt (`hunt --shard`) into one report: findings
+    /// deduplicated by signature (every shard's copies listed), counts summed, plots over
+    /// wall-clock time. A DIR holding shard-*/ folders stands for all of them.
+    Merge {
+        /// Shard folders (or the --out of `hunt --shard`, holding shard-*/).
+        #[arg(required = true, value_name = "DIR")]
+        dirs: Vec<PathBuf>,
+        /// Where the merged report.html, report.md, summary.json and findings.jsonl go.
+        #[arg(long)]
+        out: PathBuf,
+        /// Merge even when some of the N shards are missing (the report names them).
+        #[arg(long)]
+        allow_missing: bool,
     },
     /// Benchmarks: `mutants` hunts each seeded bug until found or out of budget.
     Bench {
@@ -623,7 +647,11 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             resume,
             cc,
             no_census,
+            shard,
+            shard_base,
         } => crate::campaign::cli::hunt_command(crate::campaign::cli::HuntArgs {
+            shard,
+            shard_base,
             census: !no_census,
             targets,
             native_every,
@@ -640,6 +668,15 @@ pub fn cli_main(args: Vec<String>) -> i32 {
             corpus_found,
             mutants: active,
             pipeline,
+        }),
+        Command::Merge {
+            dirs,
+            out,
+            allow_missing,
+        } => crate::campaign::merge::merge_command(crate::campaign::merge::MergeArgs {
+            dirs,
+            out,
+            allow_missing,
         }),
         Command::Bench {
             what:

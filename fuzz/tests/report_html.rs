@@ -18,46 +18,14 @@
 //! Chromium is Debian's `chromium`, installed by `scripts/setup.sh`; when it is missing
 //! the test fails and says so (CI installs it), it never skips.
 
+mod common;
+use common::browser::{chromium, probe_page};
 use oracle::native::process::{run_limited, Termination};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
 const MUTANT: &str = "m2r_frontier_skips_loop_header";
-
-fn chromium() -> PathBuf {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    for dir in std::env::split_paths(&path) {
-        for name in ["chromium", "chromium-browser"] {
-            let p = dir.join(name);
-            if p.is_file() {
-                return p;
-            }
-        }
-    }
-    panic!(
-        "chromium is not installed: run scripts/setup.sh (it installs Debian's `chromium`; \
-         CI does the same). The report's browser test needs it."
-    );
-}
-
-/// `%XX` escapes back to bytes (what the probe's `encodeURIComponent` wrote).
-fn percent_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' && i + 2 < b.len() {
-            let hex = std::str::from_utf8(&b[i + 1..i + 3]).unwrap();
-            out.push(u8::from_str_radix(hex, 16).unwrap());
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).unwrap()
-}
 
 /// Runs after the page is parsed; writes what the browser built, as JSON made safe for
 /// any DOM serialization by `encodeURIComponent`, between two markers.
@@ -110,7 +78,8 @@ fn run_hunt(out: &Path) -> (i32, String) {
 
 #[test]
 fn the_report_renders_in_chromium_with_every_plot_and_finding() {
-    let browser = chromium();
+    // Fails at once, before the hunt, when Chromium is missing.
+    chromium();
     let work = tempfile::Builder::new()
         .prefix("phihunt-report-")
         .tempdir()
@@ -206,39 +175,7 @@ fn the_report_renders_in_chromium_with_every_plot_and_finding() {
     assert!(!without_ns.contains("http://") && !without_ns.contains("https://"));
 
     // Open a copy with the probe appended, in a plain directory, with a fresh profile.
-    let probe_dir = tempfile::Builder::new()
-        .prefix("phihunt-report-probe-")
-        .tempdir()
-        .unwrap();
-    let page = probe_dir.path().join("report.html");
-    std::fs::write(&page, html.replace("</body>", &format!("{PROBE}</body>"))).unwrap();
-    let mut cmd = Command::new(&browser);
-    cmd.args([
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--window-size=1200,2000",
-    ])
-    .arg(format!(
-        "--user-data-dir={}",
-        probe_dir.path().join("profile").display()
-    ))
-    .arg("--dump-dom")
-    .arg(format!("file://{}", page.display()));
-    let r = run_limited(&mut cmd, Duration::from_secs(120), 64 << 20).unwrap();
-    assert_eq!(
-        r.termination,
-        Termination::Exited(0),
-        "chromium: {}",
-        String::from_utf8_lossy(&r.stderr)
-    );
-    let dom = String::from_utf8_lossy(&r.stdout);
-    let encoded = dom
-        .split_once("PROBE&lt;")
-        .and_then(|(_, rest)| rest.split_once("&gt;PROBE"))
-        .map(|(p, _)| p)
-        .unwrap_or_else(|| panic!("the probe did not run; DOM:\n{dom}"));
-    let probe: serde_json::Value = serde_json::from_str(&percent_decode(encoded)).unwrap();
+    let probe = probe_page(&html, PROBE);
 
     assert_eq!(probe["title"], "phihunt hunt report");
     assert_eq!(probe["unique"], unique.to_string());

@@ -1,8 +1,9 @@
 //! `phihunt hunt` and `phihunt gen` as the command line runs them.
 
 use super::generators::{sources_for, IrGenerator};
+use super::shard::Shard;
 use super::source::ProgramSource;
-use super::{default_out_dir, hunt, install_ctrlc, HuntConfig};
+use super::{default_out_dir, hunt_sharded, install_ctrlc, HuntConfig};
 use crate::diff::{differential, DiffConfig, Verdict};
 use crate::findings::test_file_text;
 use compiler::mutants::Mutant;
@@ -33,11 +34,14 @@ pub struct HuntArgs {
     pub cc: crate::c::cc::CcArgs,
     /// Take the value and situation census of every program (off: `--no-census`).
     pub census: bool,
+    /// `--shard I/N` or `auto/N`, and `--shard-base` (see `super::shard`).
+    pub shard: Option<String>,
+    pub shard_base: u64,
 }
 
 impl HuntArgs {
     /// The settings a resume keeps.
-    fn stored(&self, seed: u64) -> super::state::StoredSettings {
+    fn stored(&self, seed: u64, shard: Shard) -> super::state::StoredSettings {
         super::state::StoredSettings {
             generators: self.generators.clone(),
             base_seed: seed,
@@ -54,6 +58,7 @@ impl HuntArgs {
             cc: self.cc.compiler.cc.clone(),
             cc_target: Some(self.cc.compiler.cc_target.clone()),
             no_phicc: self.cc.no_phicc,
+            shard: Some(shard).filter(|s| !s.is_whole()),
         }
     }
 
@@ -90,6 +95,8 @@ impl HuntArgs {
                 no_phicc: s.no_phicc,
             },
             census: self.census,
+            shard: self.shard,
+            shard_base: self.shard_base,
         })
     }
 }
@@ -143,9 +150,18 @@ pub fn hunt_command(args: HuntArgs) -> i32 {
             return 2;
         }
     };
+    // `--shard`: its share of the seed space, in a folder of its own.
+    let block = super::shard::block_size(sources.len(), args.native_every);
+    let (args, resume, shard) = match sharded(args, resume, block) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
     let refs: Vec<&dyn ProgramSource> = sources.iter().map(|s| s.as_ref()).collect();
     let seed = args.seed.unwrap_or_else(clock_seed);
-    let stored = args.stored(seed);
+    let stored = args.stored(seed, shard);
     let jobs = args.jobs.unwrap_or_else(default_jobs).max(1);
     let out_dir = args
         .out
@@ -196,6 +212,17 @@ pub fn hunt_command(args: HuntArgs) -> i32 {
         cc.as_ref()
             .map_or(String::new(), |c| format!("; {}", c.describe()))
     );
+    if !shard.is_whole() {
+        println!(
+            "phihunt hunt: shard {shard}: blocks of {} programs, the hunt's programs {}..{}, \
+             then {}..{}, ... (seed {seed} + program)",
+            shard.block,
+            shard.global(0),
+            shard.global(shard.block - 1),
+            shard.global(shard.block),
+            shard.global(2 * shard.block - 1)
+        );
+    }
     install_ctrlc();
     let cfg = HuntConfig {
         native: native.with_limits(hunt_native_limits()),
@@ -221,7 +248,7 @@ pub fn hunt_command(args: HuntArgs) -> i32 {
         cc,
     };
     let cfg_out = cfg.out_dir.clone();
-    match hunt(&refs, &cfg) {
+    match hunt_sharded(&refs, &cfg, shard) {
         Ok(r) => {
             println!(
                 "{} programs in {:.1}s ({:.0}/s), {:.1}% valid; report {}",
@@ -273,6 +300,62 @@ pub fn hunt_command(args: HuntArgs) -> i32 {
             2
         }
     }
+}
+
+/// The shard a hunt runs, with the arguments and resume state that go with it: the
+/// resumed hunt's own shard (`--shard`, if given too, must agree); else `--shard`'s, in
+/// `OUT/shard-I-of-N`, continuing the hunt already there when it is this very shard (a
+/// pod or array task restarted with the same command line); else the whole hunt.
+fn sharded(
+    mut args: HuntArgs,
+    resume: Option<super::state::HuntState>,
+    block: u64,
+) -> Result<(HuntArgs, Option<super::state::HuntState>, Shard), String> {
+    let given = match &args.shard {
+        Some(spec) => {
+            Some(super::shard::parse_from_process(spec, args.shard_base)?.with_block(block))
+        }
+        None => None,
+    };
+    if let Some(state) = resume {
+        let stored = state.settings.shard.unwrap_or(Shard::WHOLE);
+        if given.is_some_and(|g| g != stored) {
+            return Err(format!(
+                "--resume: that hunt is shard {stored}, not {}",
+                given.unwrap_or(Shard::WHOLE)
+            ));
+        }
+        return Ok((args, Some(state), stored));
+    }
+    let Some(shard) = given else {
+        return Ok((args, None, Shard::WHOLE));
+    };
+    let Some(seed) = args.seed else {
+        return Err("--shard needs --seed: every shard must make the programs of one hunt".into());
+    };
+    let parent = args
+        .out
+        .clone()
+        .unwrap_or_else(|| default_out_dir(std::path::Path::new(".")));
+    let dir = parent.join(shard.folder_name());
+    args.out = Some(dir.clone());
+    if !dir.join(super::state::STATE_FILE).is_file() {
+        return Ok((args, None, shard));
+    }
+    let state = super::state::HuntState::load(&dir)?;
+    if state.settings != args.stored(seed, shard) {
+        return Err(format!(
+            "{} holds another hunt (its settings differ from these): choose another --out, \
+             or continue it with --resume {}",
+            dir.display(),
+            dir.display()
+        ));
+    }
+    println!(
+        "phihunt hunt: {} already holds shard {shard} of this hunt: continuing it",
+        dir.display()
+    );
+    Ok((args, Some(state), shard))
 }
 
 /// Native limits in a hunt: generated programs finish within the oracle's fuel, which

@@ -34,21 +34,29 @@
 //!   end: the completed program indexes, counts and tallies; `resume` continues from it
 //!   (completed indexes skipped, in-flight ones redone, findings saved after the last
 //!   write adopted), so a killed and resumed hunt runs every index exactly once.
+//! - a sharded hunt ([`hunt_sharded`], `--shard I/N`) runs every N-th block of the hunt's
+//!   programs ([`shard`]): its workers count local indexes (what its state,
+//!   counts and `--resume` are about) and run the program of the global one, so program
+//!   `g` is the same whichever shard, or the unsharded hunt, runs it.
 
 pub mod bench;
 pub mod cli;
 pub mod generators;
 pub mod journal;
 pub mod keep;
+pub mod merge;
+pub mod merge_data;
 pub mod phases;
 pub mod progress;
 pub mod report;
 pub mod report_census;
 pub mod report_data;
 pub mod report_html;
+pub mod report_shards;
 pub mod reproduce;
 pub mod resume;
 pub mod scratch;
+pub mod shard;
 pub mod source;
 pub mod state;
 pub mod stats;
@@ -171,6 +179,11 @@ pub struct HuntResult {
     pub timeline: timeline::Timeline,
     /// Where the workers' (and the reducer's) time went.
     pub phases: phases::PhaseTimes,
+    /// The share of the seed space this hunt ran (`--shard`; the whole one by default).
+    pub shard: shard::Shard,
+    /// Wall-clock time (Unix seconds) of the timeline's zero: this run's start less the
+    /// time hunted by earlier runs of a resumed hunt (what `merge` aligns shards by).
+    pub timeline_origin_unix: f64,
 }
 
 /// Set by Ctrl-C.
@@ -715,15 +728,26 @@ fn harness_panic(
 
 /// Runs a hunt over `sources` (program i comes from `sources[i % len]`, seed base + i).
 pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result<HuntResult> {
+    hunt_sharded(sources, cfg, shard::Shard::WHOLE)
+}
+
+/// Runs the share `shard` of a hunt over `sources`: its local program k is the hunt's
+/// program `shard.global(k)` (see [`shard`]); counts and state are the shard's own.
+pub fn hunt_sharded(
+    sources: &[&dyn ProgramSource],
+    cfg: &HuntConfig,
+    shard: shard::Shard,
+) -> std::io::Result<HuntResult> {
     assert!(
         !sources.is_empty(),
         "hunt needs at least one program source"
     );
     std::fs::create_dir_all(&cfg.out_dir)?;
     // A resumed hunt starts from its state and the findings saved after it (`resume`).
-    let restored = resume::restore(&cfg.out_dir, sources, cfg.resume.as_ref())?;
+    let restored = resume::restore(&cfg.out_dir, sources, cfg.resume.as_ref(), shard)?;
     let before = restored.elapsed;
     let start = Instant::now();
+    let timeline_origin_unix = unix_now_f64() - before.as_secs_f64();
     let deadline = start + cfg.duration.saturating_sub(before);
     // Indexes complete before this run: skipped by the workers (read-only).
     let skip = restored.completed.clone();
@@ -814,11 +838,13 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                     {
                         break;
                     }
-                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    // `local`: the shard's own count; `i`: the hunt's program index.
+                    let local = next.fetch_add(1, Ordering::SeqCst);
+                    let i = shard.global(local);
                     if cfg.max_programs.is_some_and(|m| i >= m) {
                         break;
                     }
-                    if skip.contains(i) {
+                    if skip.contains(local) {
                         continue;
                     }
                     let source = sources[(i % sources.len() as u64) as usize];
@@ -837,7 +863,7 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                     }))
                     .unwrap_or_else(|payload| harness_panic(source, seed, cfg, payload));
                     phase_totals.absorb(phases::take());
-                    if tx.send((i, ev)).is_err() {
+                    if tx.send((local, ev)).is_err() {
                         break;
                     }
                 }
@@ -966,7 +992,7 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
                                 &mut tallies,
                                 &Signature::new(crate::diff::FindingKind::Panic, "frontend"),
                                 Some(Path::new(&dir)),
-                                Some(cfg.base_seed.wrapping_add(index)),
+                                Some(cfg.base_seed.wrapping_add(shard.global(index))),
                                 generator,
                             );
                             if cfg.stop_at_first {
@@ -1165,9 +1191,18 @@ pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result
             phase_totals.absorb(phases::take());
             phase_totals.snapshot()
         },
+        shard,
+        timeline_origin_unix,
     };
     report::write_reports(cfg, sources, &result)?;
     Ok(result)
+}
+
+/// Seconds since the Unix epoch, with the fraction.
+fn unix_now_f64() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64())
 }
 
 /// The default out dir: `reports/<UTC timestamp>/`.

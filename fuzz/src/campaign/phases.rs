@@ -113,6 +113,23 @@ impl Serialize for PhaseTimes {
     }
 }
 
+/// Reads `summary.json`'s `{"generation": seconds, ...}` back (`phihunt merge`); an
+/// unknown phase name is an error, a missing one zero.
+impl<'de> serde::Deserialize<'de> for PhaseTimes {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let map = BTreeMap::<String, f64>::deserialize(d)?;
+        let mut times = PhaseTimes::default();
+        for (name, secs) in map {
+            let phase = Phase::ALL
+                .into_iter()
+                .find(|p| p.name() == name)
+                .ok_or_else(|| serde::de::Error::custom(format!("unknown phase `{name}`")))?;
+            times.add(phase, Duration::from_secs_f64(secs.max(0.0)));
+        }
+        Ok(times)
+    }
+}
+
 /// One open [`timed`] call: its phase, start, and the time its nested phases took.
 struct Frame {
     phase: Phase,

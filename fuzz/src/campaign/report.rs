@@ -50,7 +50,13 @@ pub fn write_reports(
 pub fn markdown(d: &ReportData) -> String {
     let r = d;
     let mut md = String::new();
-    let _ = writeln!(md, "# phihunt hunt report\n");
+    match (&d.merged, d.shard) {
+        (Some(_), _) => md.push_str("# phihunt merged hunt report\n\n"),
+        (None, Some(s)) => {
+            let _ = writeln!(md, "# phihunt hunt report, shard {s}\n");
+        }
+        (None, None) => md.push_str("# phihunt hunt report\n\n"),
+    }
     let _ = writeln!(md, "- generators: {}", d.generators.join(", "));
     let _ = writeln!(
         md,
@@ -79,6 +85,7 @@ pub fn markdown(d: &ReportData) -> String {
             d.mutants.join(", ")
         }
     );
+    super::report_shards::markdown(d, &mut md);
     let _ = writeln!(md, "\n## Programs\n");
     let _ = writeln!(md, "| generator | programs | agreed | discarded | findings | generator bugs | valid | vectors run | vectors dropped |");
     let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|");

@@ -22,20 +22,20 @@ use super::timeline::Timeline;
 use super::{HuntConfig, HuntResult};
 use crate::census::values::{value_rows, ValueRow};
 use crate::census::{has_census, situation_rows, SituationRow};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The findings matrix: rows are the places a bug can live (the pipeline's stages in
 /// order, then the native stages the hunt ran, then anything else findings named),
 /// columns the generators, then `all`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct FindingsMatrix {
     pub rows: Vec<MatrixRow>,
     pub columns: Vec<String>,
 }
 
 /// One place (a pass or a native stage) and its findings per generator.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct MatrixRow {
     /// `mem2reg`, `gvn`, `native:i686/stack`, `gvn@4`.
     pub stage: String,
@@ -48,7 +48,7 @@ pub struct MatrixRow {
 }
 
 /// One signature with how to reproduce it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct FindingDetail {
     pub signature: String,
     /// Shell commands that reproduce the finding.
@@ -58,8 +58,8 @@ pub struct FindingDetail {
     pub source_file: Option<String>,
 }
 
-/// The hunt as its reports tell it.
-#[derive(Clone, Debug, Serialize)]
+/// The hunt as its reports tell it (read back by `phihunt merge`, `super::merge`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ReportData {
     pub generators: Vec<String>,
     pub base_seed: u64,
@@ -86,10 +86,23 @@ pub struct ReportData {
     /// Seconds per phase, summed over the workers (and the reducer).
     pub phase_seconds: PhaseTimes,
     pub timeline: Timeline,
-    /// The value census (`crate::census::values`), empty when not taken.
+    /// The value census (`crate::census::values`), empty when not taken (rebuilt from
+    /// `totals.features` when read back).
+    #[serde(skip_deserializing)]
     pub value_census: Vec<ValueRow>,
     /// The situation census (`crate::census::situations`), empty when not taken.
+    #[serde(skip_deserializing)]
     pub situation_census: Vec<SituationRow>,
+    /// The hunt's share of the seed space (`--shard I/N`); absent for a whole hunt.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<super::shard::Shard>,
+    /// Wall-clock time (Unix seconds) of the timeline's zero (absent in reports written
+    /// before it existed).
+    #[serde(default)]
+    pub timeline_origin_unix: Option<f64>,
+    /// A merged report's shards and every shard's copies of each finding (`merge`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merged: Option<super::merge_data::Merged>,
 }
 
 /// The stages of the pipeline where a bug can live, in pipeline order, as
@@ -121,8 +134,21 @@ fn matrix(
     generators: &[String],
     per: &BTreeMap<String, Totals>,
 ) -> FindingsMatrix {
+    let native: Vec<String> = cfg.native.stages.iter().map(|s| s.name()).collect();
+    let disabled: Vec<String> = cfg.diff.pipeline.disabled.iter().cloned().collect();
+    matrix_of(&native, &disabled, generators, per)
+}
+
+/// The findings matrix of a hunt whose native stages were `native` and whose switched-off
+/// passes were `disabled` (names, as `summary.json` lists them).
+pub fn matrix_of(
+    native: &[String],
+    disabled: &[String],
+    generators: &[String],
+    per: &BTreeMap<String, Totals>,
+) -> FindingsMatrix {
     let mut stages = pipeline_rows();
-    stages.extend(cfg.native.stages.iter().map(|s| s.name()));
+    stages.extend(native.iter().cloned());
     let mut extra: Vec<String> = per
         .values()
         .flat_map(|t| t.findings_by_signature.keys())
@@ -159,7 +185,7 @@ fn matrix(
             }
             kinds.push(all);
             MatrixRow {
-                ran: !cfg.diff.pipeline.disabled.contains(&stage),
+                ran: !disabled.contains(&stage),
                 counts: kinds.iter().map(|k| k.values().sum()).collect(),
                 kinds,
                 stage,
@@ -207,6 +233,9 @@ impl ReportData {
             } else {
                 Vec::new()
             },
+            shard: Some(r.shard).filter(|s| !s.is_whole()),
+            timeline_origin_unix: Some(r.timeline_origin_unix),
+            merged: None,
         }
     }
 }

@@ -291,6 +291,7 @@ fn findings(out: &mut String, d: &ReportData) {
         for cmd in &detail.reproduce {
             let _ = writeln!(out, "<pre class=\"cmd\">\n{}</pre>", escape(cmd));
         }
+        super::report_shards::html_copies(d, i, out);
         if let Some(file) = &detail.source_file {
             let (text, cut) = source_text(file);
             let _ = writeln!(
@@ -414,12 +415,17 @@ fn tables(out: &mut String, d: &ReportData) {
 /// The whole page.
 pub fn render(d: &ReportData) -> String {
     let mut out = String::with_capacity(64 * 1024);
+    let title = match (&d.merged, d.shard) {
+        (Some(_), _) => "phihunt merged hunt report".to_string(),
+        (None, Some(s)) => format!("phihunt hunt report, shard {s}"),
+        (None, None) => "phihunt hunt report".to_string(),
+    };
     let _ = write!(
         out,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width\">\
-         <title>phihunt hunt report</title><style>{STYLE}</style></head><body>\n\
-         <h1>phihunt hunt report</h1>\n"
+         <title>{title}</title><style>{STYLE}</style></head><body>\n\
+         <h1>{title}</h1>\n"
     );
     out.push_str("<table class=\"key\">");
     let t = &d.totals;
@@ -495,7 +501,9 @@ pub fn render(d: &ReportData) -> String {
             ],
         );
     }
-    out.push_str("</table>\n<h2>Over time</h2>\n");
+    out.push_str("</table>\n");
+    super::report_shards::html(d, &mut out);
+    out.push_str("<h2>Over time</h2>\n");
     plots(&mut out, d);
     out.push_str("<h2>Where the findings are</h2>\n");
     matrix(&mut out, d);

@@ -38,6 +38,18 @@ const GEN_KNOWS: [&str; 3] = ["cfg", "phi", "c"];
 
 /// The reproduction of one signature's first finding.
 pub fn reproduce_commands(cfg: &HuntConfig, s: &SignatureTally) -> FindingDetail {
+    let mutants: Vec<String> = cfg.mutants.iter().map(|m| m.name().to_string()).collect();
+    let disabled: Vec<String> = cfg.diff.pipeline.disabled.iter().cloned().collect();
+    reproduce_with(&mutants, &disabled, s)
+}
+
+/// The reproduction of one signature's first finding under the seeded bugs `mutants` and
+/// the passes switched off, `disabled` (names, as a hunt's `summary.json` lists them).
+pub fn reproduce_with(
+    mutants: &[String],
+    disabled: &[String],
+    s: &SignatureTally,
+) -> FindingDetail {
     let dir = Path::new(&s.first);
     let source_file = s
         .reduced
@@ -46,19 +58,11 @@ pub fn reproduce_commands(cfg: &HuntConfig, s: &SignatureTally) -> FindingDetail
         .or_else(|| Some(dir.join("program.c")).filter(|p| p.is_file()))
         .or_else(|| Some(dir.join("input.ir")).filter(|p| p.is_file()));
     let mut global = Vec::new();
-    if !cfg.mutants.is_empty() {
-        let names: Vec<&str> = cfg.mutants.iter().map(|m| m.name()).collect();
-        global.push(format!("--mutant {}", names.join(",")));
+    if !mutants.is_empty() {
+        global.push(format!("--mutant {}", mutants.join(",")));
     }
-    if !cfg.diff.pipeline.disabled.is_empty() {
-        let names: Vec<&str> = cfg
-            .diff
-            .pipeline
-            .disabled
-            .iter()
-            .map(String::as_str)
-            .collect();
-        global.push(format!("--disable-passes {}", names.join(",")));
+    if !disabled.is_empty() {
+        global.push(format!("--disable-passes {}", disabled.join(",")));
     }
     let global: String = global.iter().map(|g| format!(" {g}")).collect();
     let mut reproduce = Vec::new();

@@ -62,12 +62,14 @@ pub fn count_finding(
     }
 }
 
-/// The starting point of a hunt over `sources` into `out`: fresh without `state`,
-/// otherwise `state` plus the adopted findings.
+/// The starting point of (the share `shard` of) a hunt over `sources` into `out`: fresh
+/// without `state`, otherwise `state` plus the adopted findings. Completed indexes are
+/// the shard's local ones (`super::shard`).
 pub fn restore(
     out: &Path,
     sources: &[&dyn ProgramSource],
     state: Option<&HuntState>,
+    shard: super::shard::Shard,
 ) -> std::io::Result<Restored> {
     let Some(state) = state else {
         return Ok(Restored {
@@ -104,10 +106,13 @@ pub fn restore(
         let ours = sources
             .get((index % n) as usize)
             .is_some_and(|s| s.name() == f.generator);
-        if !ours || r.completed.contains(index) {
+        let Some(local) = shard.local(index).filter(|_| ours) else {
+            continue;
+        };
+        if r.completed.contains(local) {
             continue;
         }
-        r.completed.mark(index);
+        r.completed.mark(local);
         r.adopted += 1;
         for t in [
             &mut r.totals,

@@ -95,6 +95,9 @@ pub struct StoredSettings {
     pub cc_target: Option<String>,
     #[serde(default)]
     pub no_phicc: bool,
+    /// `--shard I/N` (absent for a whole hunt, and in states written before shards).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<super::shard::Shard>,
 }
 
 /// One signature's tally as the state keeps it (no module: that is on disk).

@@ -56,7 +56,7 @@ impl Totals {
 }
 
 /// One unique signature's tally.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SignatureTally {
     /// The bug's signature ([`Signature::bug`]): the pass, not the slot or iteration.
     pub signature: Signature,

@@ -16,7 +16,7 @@
 //!   one at the hunt's end, so a plot spans the whole hunt.
 
 use super::stats::Totals;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
 /// Samples kept before the series is thinned.
@@ -26,7 +26,7 @@ pub const MAX_SAMPLES: usize = 512;
 pub const FIRST_INTERVAL: Duration = Duration::from_secs(2);
 
 /// The counters at one moment of the hunt.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Sample {
     /// Seconds since the hunt started.
     pub t: f64,
@@ -55,7 +55,7 @@ impl Sample {
 }
 
 /// A bounded, evenly spaced time series of [`Sample`]s.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Timeline {
     /// Seconds between kept samples (grows as the series is thinned).
     pub interval_s: f64,
@@ -80,6 +80,18 @@ impl Timeline {
             samples: vec![Sample::default()],
             interval,
             max: max.max(2),
+        }
+    }
+
+    /// A finished series made elsewhere (`merge` sums shards' series): `samples` in
+    /// increasing time with monotone counters, `interval_s` apart (or more).
+    pub fn from_samples(samples: Vec<Sample>, interval_s: f64) -> Timeline {
+        let interval = Duration::from_secs_f64(interval_s.max(0.0));
+        Timeline {
+            interval_s,
+            max: samples.len().max(MAX_SAMPLES),
+            samples,
+            interval,
         }
     }
 

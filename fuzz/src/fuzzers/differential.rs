@@ -15,8 +15,11 @@
 //! agreed. The choice is printed once on stderr.
 //!
 //! Invariant: a finding panics with its signature and detail AND is first written to
-//! `fuzz/findings/` as a replayable `.ir` file (libFuzzer also saves the crashing input
-//! bytes as an artifact); discarded programs are counted by reason, never reported.
+//! `fuzz/findings/` (or `$PHIHUNT_FUZZ_FINDINGS`) as a replayable `.ir` file (libFuzzer
+//! also saves the crashing input bytes as an artifact); discarded programs are counted by
+//! reason, never reported. `cargo fuzz tmin` crashes on every candidate it keeps: point
+//! `PHIHUNT_FUZZ_FINDINGS` at a scratch directory while it runs, then replay the minimized
+//! artifact once to save its `.ir` (docs/scaling.md).
 
 use super::stats::FuzzStats;
 use crate::diff::{differential, DiffConfig, Verdict};
@@ -146,7 +149,9 @@ pub fn check_generated_with(
         Verdict::Discarded { reason } => stats.discarded(&reason),
         Verdict::Finding(f) => {
             stats.finding();
-            let dir = std::path::Path::new("fuzz/findings");
+            let dir = std::env::var_os("PHIHUNT_FUZZ_FINDINGS")
+                .map_or_else(|| std::path::PathBuf::from("fuzz/findings"), Into::into);
+            let dir = dir.as_path();
             let header = format!(
                 "cargo fuzz finding ({}, generator {kind})\n{}",
                 f.signature, f.detail
@@ -160,9 +165,10 @@ pub fn check_generated_with(
             let saved = std::fs::create_dir_all(dir)
                 .and_then(|_| write_atomically(&dir.join(&name), text.as_bytes()));
             let where_ = match saved {
-                Ok(()) => format!("saved fuzz/findings/{name}"),
+                Ok(()) => format!("saved {}", dir.join(&name).display()),
                 Err(e) => format!(
-                    "could not save to fuzz/findings ({e}); the libFuzzer artifact has the input"
+                    "could not save to {} ({e}); the libFuzzer artifact has the input",
+                    dir.display()
                 ),
             };
             panic!("phihunt finding {}: {}\n{where_}", f.signature, f.detail);

@@ -3,6 +3,8 @@
 //! and read its closing line.
 #![allow(dead_code)] // each test crate uses its own subset
 
+pub mod browser;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
