@@ -29,6 +29,8 @@
 //! - `builtins.rs`: library functions and GNU builtins known without a declaration.
 //! - `enum_identity.rs`: which enumerated type a type name denotes (for
 //!   `__builtin_types_compatible_p`; the types themselves are integers).
+//! - `wide_strings.rs`: `L'x'` and `L"..."` (the target's `wchar_t`) and the
+//!   concatenation of adjacent string literals.
 //! - `old_style.rs`: implicit `int` at file scope and old-style (K&R) definitions.
 //! - `overflow_builtins.rs`: `__builtin_{add,sub,mul}_overflow` and their `_p` forms.
 //! - `stmt_expr.rs`: GNU statement expressions `({ ... })` and `a ?: b`;
@@ -71,6 +73,7 @@ mod tags;
 mod type_name;
 pub(crate) mod va_builtins;
 mod wide_bitfield;
+mod wide_strings;
 
 use super::ast::{
     FunctionDecl, FunctionDef, GlobalId, GlobalVar, LabelId, LocalId, LocalVar, StringId,
@@ -164,6 +167,8 @@ pub(crate) struct Parser<'s> {
     /// Names of functions in declaration order, to emit `externs` deterministically.
     pub function_order: Vec<String>,
     pub strings: Vec<Vec<u8>>,
+    /// The element size of each of `strings` (1, or 4 for a wide literal).
+    pub string_elem_sizes: Vec<u8>,
     pub warnings: Vec<Diagnostic>,
     /// The function whose body is being parsed.
     pub func: Option<FunctionState>,
@@ -207,6 +212,7 @@ impl<'s> Parser<'s> {
             function_decls: HashMap::new(),
             function_order: Vec::new(),
             strings: Vec::new(),
+            string_elem_sizes: Vec::new(),
             warnings: Vec::new(),
             func: None,
             pack: None,
@@ -235,6 +241,7 @@ impl<'s> Parser<'s> {
                 functions: self.functions,
                 externs,
                 strings: self.strings,
+                string_elem_sizes: self.string_elem_sizes,
             },
             warnings: self.warnings,
         }
@@ -339,7 +346,10 @@ impl<'s> Parser<'s> {
                 format!("expected {what} before numeric constant")
             }
             TokenKind::Str(_) => format!("expected {what} before string constant"),
-            TokenKind::Char(_) => format!("expected {what} before {}", t.spelling),
+            TokenKind::WideStr(_) => format!("expected {what} before string constant"),
+            TokenKind::Char(_) | TokenKind::WideChar(_) => {
+                format!("expected {what} before {}", t.spelling)
+            }
             _ => format!("expected {what} before '{}'", t.spelling),
         };
         self.error_here(msg)
@@ -399,10 +409,17 @@ impl<'s> Parser<'s> {
     }
 
     /// Records a string literal (bytes without the NUL) and returns its id.
-    pub fn intern_string(&mut self, mut bytes: Vec<u8>) -> StringId {
-        bytes.push(0);
+    pub fn intern_string(&mut self, bytes: Vec<u8>) -> StringId {
+        self.intern_string_bytes(bytes, 1)
+    }
+
+    /// Records a string literal of `elem_size`-byte elements (its bytes without the
+    /// terminating null element) and returns its id.
+    pub fn intern_string_bytes(&mut self, mut bytes: Vec<u8>, elem_size: u8) -> StringId {
+        bytes.resize(bytes.len() + usize::from(elem_size), 0);
         let id = StringId(self.strings.len() as u32);
         self.strings.push(bytes);
+        self.string_elem_sizes.push(elem_size);
         id
     }
 
