@@ -29,6 +29,8 @@
 //! - `builtins.rs`: library functions and GNU builtins known without a declaration.
 //! - `enum_identity.rs`: which enumerated type a type name denotes (for
 //!   `__builtin_types_compatible_p`; the types themselves are integers).
+//! - `introspection_builtins.rs`: `__builtin_classify_type`, `__builtin_choose_expr`,
+//!   `__func__` / `__FUNCTION__` / `__PRETTY_FUNCTION__`.
 //! - `wide_strings.rs`: `L'x'` and `L"..."` (the target's `wchar_t`) and the
 //!   concatenation of adjacent string literals.
 //! - `old_style.rs`: implicit `int` at file scope and old-style (K&R) definitions.
@@ -74,6 +76,7 @@ mod type_name;
 pub(crate) mod va_builtins;
 mod wide_bitfield;
 mod wide_strings;
+mod introspection_builtins;
 
 use super::ast::{
     FunctionDecl, FunctionDef, GlobalId, GlobalVar, LabelId, LocalId, LocalVar, StringId,
