@@ -34,6 +34,7 @@ typedef __SIZE_TYPE__ size_t;
  * promotions (float to double, small integers to int). */
 int printf(const char *format, ...);
 int sprintf(char *str, const char *format, ...);
+int snprintf(char *str, size_t size, const char *format, ...);
 /* The va_list forms (the oracle models the va_list a phicc function started). */
 int vprintf(const char *format, __builtin_va_list ap);
 int vsprintf(char *s, const char *format, __builtin_va_list ap);

@@ -33,8 +33,9 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 /// The headers phicc ships, all of which must stand alone.
-const HEADERS: [&str; 10] = [
+const HEADERS: [&str; 11] = [
     "assert.h",
+    "ctype.h",
     "float.h",
     "limits.h",
     "math.h",

@@ -270,9 +270,7 @@ fn compile_with(
                 ));
             }
             err(format!(
-                "external @{} is not in the oracle's libc subset (printf putchar puts abort \
-                 exit vprintf vsprintf memcpy memmove memset memcmp strcmp strlen strncmp \
-                 malloc calloc free)",
+                "external @{} is not in the oracle's libc subset (oracle/src/interp/libc.rs)",
                 d.name
             ))
         })?;

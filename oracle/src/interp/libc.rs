@@ -18,6 +18,7 @@
 //!   pointer `malloc` did not return, or twice, is undefined; `malloc` past the memory
 //!   limit returns null, as a real allocator may.
 
+use super::ctype::CtypeFn;
 use super::libm::MathFn;
 use super::memory::{AllocKind, Memory};
 use super::output::Stdout;
@@ -48,8 +49,14 @@ pub(crate) enum LibcFn {
     Strchr,
     Strrchr,
     Sprintf,
+    Memchr,
+    /// GNU `mempcpy`: `memcpy` returning the end of the copy.
+    Mempcpy,
+    Snprintf,
     /// An exact `<math.h>` function (`libm.rs`).
     Math(MathFn),
+    /// A `<ctype.h>` function (`ctype.rs`).
+    Ctype(CtypeFn),
 }
 
 /// The longest text one `sprintf` may produce (longer is `Undefined(OutputLimit)`).
@@ -67,7 +74,7 @@ pub(crate) enum LibcResult {
 }
 
 impl LibcFn {
-    const ALL: [LibcFn; 20] = [
+    const ALL: [LibcFn; 23] = [
         LibcFn::Printf,
         LibcFn::Putchar,
         LibcFn::Puts,
@@ -88,6 +95,9 @@ impl LibcFn {
         LibcFn::Strchr,
         LibcFn::Strrchr,
         LibcFn::Sprintf,
+        LibcFn::Memchr,
+        LibcFn::Mempcpy,
+        LibcFn::Snprintf,
     ];
 
     pub fn name(self) -> &'static str {
@@ -112,7 +122,11 @@ impl LibcFn {
             LibcFn::Strchr => "strchr",
             LibcFn::Strrchr => "strrchr",
             LibcFn::Sprintf => "sprintf",
+            LibcFn::Memchr => "memchr",
+            LibcFn::Mempcpy => "mempcpy",
+            LibcFn::Snprintf => "snprintf",
             LibcFn::Math(m) => m.name(),
+            LibcFn::Ctype(c) => c.name(),
         }
     }
 
@@ -123,6 +137,7 @@ impl LibcFn {
             .copied()
             .find(|f| f.name() == name)
             .or_else(|| MathFn::by_name(name).map(LibcFn::Math))
+            .or_else(|| CtypeFn::by_name(name).map(LibcFn::Ctype))
     }
 
     /// Named parameters of the C prototype, and whether it is variadic.
@@ -130,6 +145,8 @@ impl LibcFn {
         match self {
             LibcFn::Printf => (1, true),
             LibcFn::Sprintf => (2, true),
+            LibcFn::Snprintf => (3, true),
+            LibcFn::Ctype(_) => (1, false),
             LibcFn::Abort => (0, false),
             LibcFn::Math(m) => (m.arity(), false),
             LibcFn::Putchar
@@ -146,7 +163,9 @@ impl LibcFn {
             | LibcFn::Memset
             | LibcFn::Memcmp
             | LibcFn::Strncmp
-            | LibcFn::Strncpy => (3, false),
+            | LibcFn::Strncpy
+            | LibcFn::Memchr
+            | LibcFn::Mempcpy => (3, false),
         }
     }
 
@@ -259,6 +278,39 @@ pub(crate) fn call(
                 s.iter().rposition(|&b| b == c)
             };
             at.map_or(0, |i| arg(0).wrapping_add(i as u64))
+        }
+        LibcFn::Ctype(c) => c.call(arg(0))?,
+        LibcFn::Mempcpy => {
+            mem.copy(arg(0), arg(1), arg(2), false)?;
+            arg(0).wrapping_add(arg(2))
+        }
+        LibcFn::Memchr => {
+            // As if reading byte by byte, stopping at the first match (C11 7.24.5.1).
+            let c = arg(1) as u8;
+            let mut found = 0;
+            for i in 0..arg(2) {
+                let at = arg(0).wrapping_add(i);
+                if mem.load(at, 1)? as u8 == c {
+                    found = at;
+                    break;
+                }
+            }
+            found
+        }
+        LibcFn::Snprintf => {
+            // The whole text's length is returned; at most `n - 1` bytes and a NUL are
+            // stored (nothing when `n` is 0).
+            let mut text = Stdout::new(SPRINTF_MAX_BYTES);
+            let n = printf(mem, &mut text, arg(2), &args[3..], ptr_bytes)?;
+            let bytes = text.into_bytes();
+            let limit = arg(1);
+            if limit > 0 {
+                let kept = (bytes.len() as u64).min(limit - 1) as usize;
+                for (i, &b) in bytes[..kept].iter().chain(&[0]).enumerate() {
+                    mem.store(arg(0).wrapping_add(i as u64), 1, u64::from(b))?;
+                }
+            }
+            n
         }
         LibcFn::Sprintf => {
             let mut text = Stdout::new(SPRINTF_MAX_BYTES);

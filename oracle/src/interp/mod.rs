@@ -33,6 +33,7 @@ mod alloc_ids;
 mod assigned;
 mod code;
 mod compile;
+mod ctype;
 mod exec;
 mod float;
 mod intrinsic;

@@ -14,8 +14,9 @@
 use std::path::Path;
 
 /// Every own header: (file name, text).
-pub const HEADERS: [(&str, &str); 11] = [
+pub const HEADERS: [(&str, &str); 12] = [
     ("assert.h", include_str!("../../../include/assert.h")),
+    ("ctype.h", include_str!("../../../include/ctype.h")),
     ("float.h", include_str!("../../../include/float.h")),
     ("limits.h", include_str!("../../../include/limits.h")),
     ("math.h", include_str!("../../../include/math.h")),
