@@ -63,6 +63,7 @@ mod function;
 mod globals;
 mod goto_scopes;
 mod init;
+mod libc_objects;
 mod lvalue;
 mod overflow;
 mod pieces;

@@ -261,6 +261,16 @@ fn compile_with(
             symbols.insert(&d.name, (Symbol::Va(k), addr));
             continue;
         }
+        if let Some(stream) = super::streams::Stream::by_name(&d.name) {
+            // libc's `FILE *` variable (`streams.rs`), never called.
+            if d.params.is_empty() && !d.variadic && d.ret == IrType::Ptr {
+                let addr = stream
+                    .install(&mut image, ptr_bytes)
+                    .ok_or_else(|| err("too many symbols".into()))?;
+                symbols.insert(&d.name, (Symbol::Global, addr));
+                continue;
+            }
+        }
         let f = LibcFn::by_name(&d.name).ok_or_else(|| {
             if super::libm::UNMODELLED.contains(&d.name.as_str()) {
                 return err(format!(

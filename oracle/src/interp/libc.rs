@@ -23,6 +23,7 @@ use super::libm::MathFn;
 use super::memory::{AllocKind, Memory};
 use super::output::Stdout;
 use super::printf::printf;
+use super::streams::Stream;
 use crate::outcome::Ub;
 use compiler::ir::{IrDecl, IrType};
 
@@ -53,6 +54,13 @@ pub(crate) enum LibcFn {
     /// GNU `mempcpy`: `memcpy` returning the end of the copy.
     Mempcpy,
     Snprintf,
+    /// The `FILE *` functions on the standard streams (`streams.rs`).
+    Fprintf,
+    Fputs,
+    Fputc,
+    Putc,
+    Fwrite,
+    Fflush,
     /// An exact `<math.h>` function (`libm.rs`).
     Math(MathFn),
     /// A `<ctype.h>` function (`ctype.rs`).
@@ -74,7 +82,7 @@ pub(crate) enum LibcResult {
 }
 
 impl LibcFn {
-    const ALL: [LibcFn; 23] = [
+    const ALL: [LibcFn; 29] = [
         LibcFn::Printf,
         LibcFn::Putchar,
         LibcFn::Puts,
@@ -98,6 +106,12 @@ impl LibcFn {
         LibcFn::Memchr,
         LibcFn::Mempcpy,
         LibcFn::Snprintf,
+        LibcFn::Fprintf,
+        LibcFn::Fputs,
+        LibcFn::Fputc,
+        LibcFn::Putc,
+        LibcFn::Fwrite,
+        LibcFn::Fflush,
     ];
 
     pub fn name(self) -> &'static str {
@@ -125,6 +139,12 @@ impl LibcFn {
             LibcFn::Memchr => "memchr",
             LibcFn::Mempcpy => "mempcpy",
             LibcFn::Snprintf => "snprintf",
+            LibcFn::Fprintf => "fprintf",
+            LibcFn::Fputs => "fputs",
+            LibcFn::Fputc => "fputc",
+            LibcFn::Putc => "putc",
+            LibcFn::Fwrite => "fwrite",
+            LibcFn::Fflush => "fflush",
             LibcFn::Math(m) => m.name(),
             LibcFn::Ctype(c) => c.name(),
         }
@@ -146,6 +166,10 @@ impl LibcFn {
             LibcFn::Printf => (1, true),
             LibcFn::Sprintf => (2, true),
             LibcFn::Snprintf => (3, true),
+            LibcFn::Fprintf => (2, true),
+            LibcFn::Fputs | LibcFn::Fputc | LibcFn::Putc => (2, false),
+            LibcFn::Fwrite => (4, false),
+            LibcFn::Fflush => (1, false),
             LibcFn::Ctype(_) => (1, false),
             LibcFn::Abort => (0, false),
             LibcFn::Math(m) => (m.arity(), false),
@@ -280,6 +304,35 @@ pub(crate) fn call(
             at.map_or(0, |i| arg(0).wrapping_add(i as u64))
         }
         LibcFn::Ctype(c) => c.call(arg(0))?,
+        LibcFn::Fprintf => Stream::at(mem, arg(0))?
+            .formatted(out, |o| printf(mem, o, arg(1), &args[2..], ptr_bytes))?,
+        LibcFn::Fputs => {
+            let text = mem.c_string(arg(0), None)?;
+            Stream::at(mem, arg(1))?.write(out, text)?;
+            1
+        }
+        LibcFn::Fputc | LibcFn::Putc => {
+            let c = arg(0) as u8;
+            Stream::at(mem, arg(1))?.write(out, &[c])?;
+            u64::from(c)
+        }
+        LibcFn::Fwrite => {
+            let (size, n) = (arg(1), arg(2));
+            let total = size.checked_mul(n).ok_or(Ub::BadLibcCall)?;
+            let bytes = mem.read_bytes(arg(0), total)?;
+            Stream::at(mem, arg(3))?.write(out, bytes)?;
+            if size == 0 {
+                0
+            } else {
+                n
+            }
+        }
+        LibcFn::Fflush => {
+            if arg(0) != 0 {
+                Stream::at(mem, arg(0))?;
+            }
+            0
+        }
         LibcFn::Mempcpy => {
             mem.copy(arg(0), arg(1), arg(2), false)?;
             arg(0).wrapping_add(arg(2))

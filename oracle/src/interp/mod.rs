@@ -45,6 +45,7 @@ mod output;
 mod printf;
 mod printf_float;
 mod startup;
+mod streams;
 mod va;
 mod value;
 
