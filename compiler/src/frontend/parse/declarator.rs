@@ -288,6 +288,7 @@ impl Parser<'_> {
                         if let Some(super::OrdinaryEntity::Typedef(qt)) = self.lookup_ordinary(name)
                         {
                             let qt = qt.clone();
+                            self.check_typedef_use(name, tok.loc)?;
                             enum_identity = self.typedef_enum_identity(name);
                             self.bump();
                             is_const |= qt.is_const;

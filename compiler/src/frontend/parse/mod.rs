@@ -31,6 +31,7 @@
 //!   `__builtin_types_compatible_p`; the types themselves are integers).
 //! - `introspection_builtins.rs`: `__builtin_classify_type`, `__builtin_choose_expr`,
 //!   `__func__` / `__FUNCTION__` / `__PRETTY_FUNCTION__`.
+//! - `typedef_align.rs`: `aligned(N)` on a typedef.
 //! - `wide_strings.rs`: `L'x'` and `L"..."` (the target's `wchar_t`) and the
 //!   concatenation of adjacent string literals.
 //! - `old_style.rs`: implicit `int` at file scope and old-style (K&R) definitions.
@@ -77,6 +78,7 @@ pub(crate) mod va_builtins;
 mod wide_bitfield;
 mod wide_strings;
 mod introspection_builtins;
+mod typedef_align;
 
 use super::ast::{
     FunctionDecl, FunctionDef, GlobalId, GlobalVar, LabelId, LocalId, LocalVar, StringId,
