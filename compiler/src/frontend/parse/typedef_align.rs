@@ -34,7 +34,7 @@ impl Parser<'_> {
         }
         if let (Type::Record(id), true) = (&ty.ty, anonymous_record) {
             let record = self.records.get(*id);
-            if n > natural && record.size % n == 0 {
+            if n > natural && record.size.is_multiple_of(n) {
                 self.records.records[id.0 as usize].align = n;
                 return Ok(());
             }
