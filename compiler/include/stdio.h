@@ -1,11 +1,15 @@
-/* stdio.h -- phicc's own <stdio.h> (C99 7.19), a FILE-free subset.
+/* stdio.h -- phicc's own <stdio.h> (C99 7.19), a subset.
  *
  * Why it exists: csmith programs print their checksums with printf (via
- * csmith's platform_generic.h) and nothing else from stdio; the oracle
- * implements printf, puts and putchar on the program's stdout.  There are no
- * streams: no FILE, stdin, stdout or fprintf, so a program that needs them is
- * refused by the front end (undeclared identifier) instead of being run
- * wrongly.
+ * csmith's platform_generic.h), c-torture tests print to stdout and stderr;
+ * the oracle implements these functions on the program's stdout.  Streams
+ * are the three standard ones only: FILE is incomplete, stdin, stdout and
+ * stderr are glibc's variables (phicc's IR names them as libc declarations,
+ * compiler/src/lowering/libc_objects.rs); there is no fopen, so a program
+ * that needs files is refused by the front end (undeclared identifier)
+ * instead of being run wrongly.  What a program writes to stderr is not part
+ * of its observed output (the oracle counts it and drops it; natively only
+ * stdout is compared).
  *
  * Invariants: declarations only, prototype-compatible with glibc's (restrict
  * is left out: it does not change a parameter's type for compatibility, and
@@ -34,10 +38,27 @@ typedef __SIZE_TYPE__ size_t;
  * promotions (float to double, small integers to int). */
 int printf(const char *format, ...);
 int sprintf(char *str, const char *format, ...);
+int snprintf(char *str, size_t size, const char *format, ...);
 /* The va_list forms (the oracle models the va_list a phicc function started). */
 int vprintf(const char *format, __builtin_va_list ap);
 int vsprintf(char *s, const char *format, __builtin_va_list ap);
 int puts(const char *s);
 int putchar(int c);
+
+/* The standard streams (glibc's `struct _IO_FILE`, incomplete here). */
+typedef struct _IO_FILE FILE;
+extern FILE *stdin;
+extern FILE *stdout;
+extern FILE *stderr;
+#define stdin stdin
+#define stdout stdout
+#define stderr stderr
+int fprintf(FILE *stream, const char *format, ...);
+int vfprintf(FILE *stream, const char *format, __builtin_va_list ap);
+int fputs(const char *s, FILE *stream);
+int fputc(int c, FILE *stream);
+int putc(int c, FILE *stream);
+size_t fwrite(const void *ptr, size_t size, size_t n, FILE *stream);
+int fflush(FILE *stream);
 
 #endif /* __PHICC_STDIO_H */

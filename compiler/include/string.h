@@ -36,5 +36,6 @@ char *strcpy(char *dest, const char *src);
 char *strncpy(char *dest, const char *src, size_t n);
 char *strchr(const char *s, int c);
 char *strrchr(const char *s, int c);
+void *memchr(const void *s, int c, size_t n);
 
 #endif /* __PHICC_STRING_H */

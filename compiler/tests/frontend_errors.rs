@@ -58,8 +58,8 @@ fn lexer_and_literal_errors() {
             "1:11: error: \\x used with no following hex digits",
         ),
         (
-            "int w = L'a';",
-            "1:9: error: wide character constants (prefix 'L') are not supported",
+            "int w = U'a';",
+            "1:9: error: wide character constants (prefix 'U') are not supported",
         ),
         (
             "int w = u\"a\";",

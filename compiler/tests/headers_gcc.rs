@@ -33,8 +33,17 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 /// The headers phicc ships, all of which must stand alone.
-const HEADERS: [&str; 9] = [
-    "assert.h", "float.h", "limits.h", "math.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h",
+const HEADERS: [&str; 11] = [
+    "assert.h",
+    "ctype.h",
+    "float.h",
+    "limits.h",
+    "math.h",
+    "stdbool.h",
+    "stddef.h",
+    "stdint.h",
+    "stdio.h",
+    "stdlib.h",
     "string.h",
 ];
 

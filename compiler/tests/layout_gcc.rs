@@ -609,9 +609,10 @@ fn corner_case_records_match_gcc_on_all_four_targets() {
 
 /// `aligned(N)` on a typedef name: gcc gives the name that alignment (for all four
 /// targets `__alignof__` is 8 for each form below, and `struct { char c; T x; }` has
-/// size 16), which phicc's types cannot carry, so phicc must reject the declaration
-/// rather than lay it out with alignment 4; on the record a typedef defines, it is the
-/// record's alignment, which phicc supports (checked against gcc here too).
+/// size 16), which phicc's types cannot carry, so phicc must reject every use of the name
+/// rather than lay it out with alignment 4 (the declaration alone is harmless); on the
+/// record a typedef defines, it is the record's alignment, which phicc supports (checked
+/// against gcc here too), and so is an untagged record of 8 bytes defined in the typedef.
 #[test]
 fn aligned_typedefs_are_rejected_unless_on_the_record() {
     let dir = scratch_dir("layout_gcc_typedefs");
@@ -640,13 +641,22 @@ fn aligned_typedefs_are_rejected_unless_on_the_record() {
                 ..PreprocessOptions::default()
             };
             let pp = preprocess_str("td.c", decl, &opts).expect("preprocess");
+            if let Err(e) = parse_translation_unit(pp.tokens, &pp.sources, target) {
+                panic!("{decl}: the declaration alone is refused: {}", e.headline());
+            }
+            let used = match decl.strip_suffix(" }") {
+                Some(body) => format!("{body} A x; }}"),
+                None => format!("{decl}\nA x;"),
+            };
+            let pp = preprocess_str("td.c", &used, &opts).expect("preprocess");
             match parse_translation_unit(pp.tokens, &pp.sources, target) {
                 Err(e) => assert!(
-                    e.headline().contains("'aligned' attribute on a typedef"),
-                    "{decl}: {}",
+                    e.headline()
+                        .contains("with an 'aligned' attribute that changes its alignment"),
+                    "{used}: {}",
                     e.headline()
                 ),
-                Ok(_) => panic!("{}: phicc accepts {decl}", target.name()),
+                Ok(_) => panic!("{}: phicc accepts {used}", target.name()),
             }
         }
         let accepted = "typedef struct S { char c; } __attribute__((aligned(8))) A;\n\

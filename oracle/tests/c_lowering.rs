@@ -210,6 +210,7 @@ fn unit(functions: Vec<FunctionDef>) -> TranslationUnit {
         functions,
         externs: Vec::new(),
         strings: Vec::new(),
+        string_elem_sizes: Vec::new(),
     }
 }
 
@@ -677,6 +678,7 @@ fn globals_pointers_strings_and_printf() {
             loc: loc(),
         }],
         strings: vec![fmt],
+        string_elem_sizes: vec![1],
     };
     let m = lower_ok(&u);
     check_all_stages(&m, &[], &Outcome::Returned(Some(2)), "v=5\n");

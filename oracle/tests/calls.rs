@@ -274,9 +274,27 @@ declare @fopen(ptr, ptr) -> ptr
 
 func @f() -> i32 {
 .LBB0:
+    %0 = call ptr @fopen(ptr 0, ptr 0)
     ret i32 0
 }";
     assert!(err(unsupported, "f", &[]).contains("@fopen"));
+    // Named only by a block no path reaches (c-torture's `link_error`): it runs.
+    let dead_only = "
+declare @link_error() -> void
+
+func @f() -> i32 {
+.LBB0:
+    ret i32 0
+.LBB1:
+    call void @link_error()
+    ret i32 1
+}";
+    assert_eq!(
+        try_run(dead_only, "f", &[], &RunConfig::default())
+            .expect("runs")
+            .outcome,
+        Outcome::Returned(Some(0))
+    );
     let undefined = "
 func @f() -> i32 {
 .LBB0:

@@ -414,6 +414,8 @@ pub struct TranslationUnit {
     pub externs: Vec<FunctionDecl>,
     /// String literal bytes, each with its terminating NUL.
     pub strings: Vec<Vec<u8>>,
+    /// The element size of each of `strings` (1, or 4 for a wide literal `L"..."`).
+    pub string_elem_sizes: Vec<u8>,
 }
 
 impl Expr {

@@ -14,6 +14,7 @@ use super::intern::{Interner, Sym};
 use super::literal::{char_value, parse_number, string_bytes, Number};
 use super::source::SourceMap;
 use super::token::{flags, Keyword, PpKind, PpToken, Token, TokenKind};
+use super::wide_literal::{is_wide, wide_char_value, wide_string_units};
 use crate::target::Target;
 use std::rc::Rc;
 
@@ -61,6 +62,17 @@ impl Classifier {
                 Number::Int(i) => TokenKind::Int(i),
                 Number::Float(f) => TokenKind::Float(f),
             },
+            PpKind::Char if is_wide(&spelling) => TokenKind::WideChar(
+                wide_char_value(
+                    &spelling,
+                    self.target.wchar_is_signed(),
+                    &mut literal_warnings,
+                )
+                .map_err(fail)?,
+            ),
+            PpKind::Str if is_wide(&spelling) => {
+                TokenKind::WideStr(Rc::from(wide_string_units(&spelling).map_err(fail)?))
+            }
             PpKind::Char => TokenKind::Char(
                 char_value(
                     &spelling,

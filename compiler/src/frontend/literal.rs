@@ -13,8 +13,8 @@
 //!   plain `char` of the target, several packed big-endian as gcc does (the last four
 //!   bytes kept, sign taken from bit 31).
 //! - Only narrow (unprefixed) character constants and string literals are accepted
-//!   (`u8` strings too, which are the same bytes); `L`, `u` and `U` ones are rejected
-//!   with a clear message.
+//!   (`u8` strings too, which are the same bytes); `u` and `U` ones are rejected
+//!   with a clear message. `L` ones never reach this file: `wide_literal` decodes them.
 
 use super::token::{FloatLit, FloatSuffix, IntLit, LongSuffix, Radix};
 

@@ -20,7 +20,8 @@
 //! - Integer constants carry value, radix and suffix; choosing their type (C99
 //!   6.4.4.1) is the parser's job, with `Target`'s sizes.
 //! - Character constants already have their `int` value (target `char` signedness);
-//!   `L`/`u`/`U` character constants and strings are rejected.
+//!   `L` ones are `TokenKind::WideChar`/`WideStr` (`wide_literal`, the target's
+//!   `wchar_t`); `u`/`U` character constants and strings are rejected.
 //! - A token from a macro's replacement list is located at the outermost invocation;
 //!   a token from a macro argument keeps its own position (`Token::from_macro` tells
 //!   both from source tokens).
@@ -43,6 +44,7 @@ pub mod source;
 mod text;
 pub mod token;
 pub mod types;
+mod wide_literal;
 
 pub use crate::target::Target;
 pub use diag::{Diagnostic, Severity};

@@ -339,6 +339,10 @@ pub enum TokenKind {
     Char(i64),
     /// A string literal's bytes after escape decoding, without the terminating NUL.
     Str(Rc<[u8]>),
+    /// A wide character constant (`L'a'`): its `wchar_t` value (`wide_literal`).
+    WideChar(i64),
+    /// A wide string literal (`L"a"`): its `wchar_t` code units, without the null one.
+    WideStr(Rc<[u32]>),
     Punct(Punct),
     /// `#pragma pack(...)` (or `_Pragma("pack(...)")`): the tokens after `pragma`,
     /// macro-expanded, for the parser to interpret.

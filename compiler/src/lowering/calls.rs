@@ -204,6 +204,11 @@ impl FnLower<'_, '_> {
             ret,
         };
         self.ctx.reference_function(name, e.loc, Some(fallback))?;
+        // A call through a declaration without a prototype (an implicit one included) is
+        // reconciled as one to an old-style definition: C99 6.5.2.2p6 defines a signed
+        // argument for an unsigned parameter of its width (and the reverse) when the value
+        // fits both, and gcc passes the bits either way (c-torture `20031211-2.c`).
+        let call_unprototyped = matches!(&e.kind, crate::frontend::ast::ExprKind::Call { fn_ty, .. } if !fn_ty.has_prototype);
         let mut unprototyped = false;
         let (params, variadic, callee_ret) = if let Some(def) = self.ctx.definition(name) {
             let s = def_signature(self.ctx, def).map_err(|m| self.err(e.loc, m))?;
@@ -214,6 +219,8 @@ impl FnLower<'_, '_> {
         } else {
             return Err(self.err(e.loc, format!("function `{name}` is not declared")));
         };
+        // Never for a variadic callee: its unnamed arguments must all be passed.
+        unprototyped |= call_unprototyped && !variadic;
         let count_ok = if variadic {
             args.len() >= params.len()
         } else {

@@ -173,7 +173,8 @@ pub(crate) fn add_strings_and_zero(ctx: &ModuleCtx, module: &mut IrModule) {
         module.globals.push(IrGlobal {
             name: string_symbol(i as u32),
             size: (s.len() as u32).max(1),
-            align: 1,
+            // A wide literal is aligned as its `wchar_t` elements.
+            align: u32::from(ctx.unit.string_elem_sizes.get(i).copied().unwrap_or(1)),
             is_const: true,
             init: GlobalInit::Items(vec![GlobalItem::Str(s.clone())]),
         });

@@ -60,12 +60,16 @@ impl FnLower<'_, '_> {
                     return Err(self.err(e.loc, "internal error: unknown global"));
                 };
                 if g.is_extern_only {
+                    let (name, ty) = (g.name.clone(), g.ty.ty.clone());
+                    if let Some(addr) = self.libc_stream_addr(&name, &ty)? {
+                        return Ok(LVal::Addr(addr));
+                    }
                     return Err(self.err(
                         e.loc,
                         format!(
                             "`{}` is declared `extern` but not defined in this translation \
                              unit (phicc compiles one file at a time)",
-                            g.name
+                            name
                         ),
                     ));
                 }

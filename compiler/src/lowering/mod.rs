@@ -64,6 +64,7 @@ mod function;
 mod globals;
 mod goto_scopes;
 mod init;
+mod libc_objects;
 mod lvalue;
 mod overflow;
 mod pieces;

@@ -78,6 +78,22 @@ enum Symbol {
     AbiSret(AbiSret),
     /// A `va_list` intrinsic or function (`interp::va`).
     Va(VaFn),
+    /// A declared external the oracle does not model: naming it in a reachable block or
+    /// a global's initializer is an error (`unknown_external`); unreachable code may.
+    Unknown,
+}
+
+/// Why the oracle cannot run a program that uses the external `name`.
+fn unknown_external(name: &str) -> InterpError {
+    if super::libm::UNMODELLED.contains(&name) {
+        return err(format!(
+            "@{name} is not modelled by the oracle: its result is not correctly rounded \
+             on every target (docs/c-floats.md)"
+        ));
+    }
+    err(format!(
+        "external @{name} is not in the oracle's libc subset (oracle/src/interp/libc.rs)"
+    ))
 }
 
 /// Module-wide facts every function's decoding needs.
@@ -261,21 +277,26 @@ fn compile_with(
             symbols.insert(&d.name, (Symbol::Va(k), addr));
             continue;
         }
-        let f = LibcFn::by_name(&d.name).ok_or_else(|| {
-            if super::libm::UNMODELLED.contains(&d.name.as_str()) {
-                return err(format!(
-                    "@{} is not modelled by the oracle: its result is not correctly rounded \
-                     on every target (docs/c-floats.md)",
-                    d.name
-                ));
+        if let Some(stream) = super::streams::Stream::by_name(&d.name) {
+            // libc's `FILE *` variable (`streams.rs`), never called.
+            if d.params.is_empty() && !d.variadic && d.ret == IrType::Ptr {
+                let addr = stream
+                    .install(&mut image, ptr_bytes)
+                    .ok_or_else(|| err("too many symbols".into()))?;
+                symbols.insert(&d.name, (Symbol::Global, addr));
+                continue;
             }
-            err(format!(
-                "external @{} is not in the oracle's libc subset (printf putchar puts abort \
-                 exit vprintf vsprintf memcpy memmove memset memcmp strcmp strlen strncmp \
-                 malloc calloc free)",
-                d.name
-            ))
-        })?;
+        }
+        let Some(f) = LibcFn::by_name(&d.name) else {
+            // Not modelled: an error only where reachable code names it
+            // (`unknown_external`), so a declaration used only in dead code (c-torture's
+            // `link_error`) does not make the program unrunnable.
+            let (_, addr) = image
+                .allocate(0, 1, AllocKind::ConstGlobal)
+                .ok_or_else(|| err("too many symbols".into()))?;
+            symbols.insert(&d.name, (Symbol::Unknown, addr));
+            continue;
+        };
         f.check_decl(d).map_err(err)?;
         let (_, addr) = image
             .allocate(0, 1, AllocKind::Function(FuncRef::Libc(f)))
@@ -338,12 +359,15 @@ fn initialise_global(
                 image.set_global_bytes(id, at, &(*v as u64).to_le_bytes()[..size as usize]);
             }
             GlobalItem::Ptr(sym, off) => {
-                let &(_, addr) = ctx.symbols.get(sym.as_str()).ok_or_else(|| {
+                let &(kind, addr) = ctx.symbols.get(sym.as_str()).ok_or_else(|| {
                     err(format!(
                         "global @{}: address of undefined symbol @{sym}",
                         g.name
                     ))
                 })?;
+                if matches!(kind, Symbol::Unknown) {
+                    return Err(unknown_external(sym));
+                }
                 let p = ctx.canon(IrType::Ptr).apply(addr.wrapping_add(*off as u64));
                 image.set_global_bytes(id, at, &p.to_le_bytes()[..size as usize]);
             }
@@ -620,6 +644,11 @@ impl<'a> FuncCompiler<'a> {
         self.values.reg(v)
     }
 
+    /// Whether the block being compiled is reachable from the entry block in the CFG.
+    fn block_is_reachable(&self) -> bool {
+        self.cfg.rpo.contains(&self.block)
+    }
+
     fn block(&mut self, b: usize, labels: &FxHashMap<BlockId, usize>) -> Result<(), InterpError> {
         let block = &self.func.blocks[b];
         self.block = b;
@@ -706,11 +735,14 @@ impl<'a> FuncCompiler<'a> {
                 )
             }
             Inst::GlobalAddr { dest, name } => {
-                let &(_, addr) = self
+                let &(kind, addr) = self
                     .ctx
                     .symbols
                     .get(name.as_str())
                     .ok_or_else(|| self.fail(format!("address of undefined symbol @{name}")))?;
+                if matches!(kind, Symbol::Unknown) && self.block_is_reachable() {
+                    return Err(unknown_external(name));
+                }
                 let s = self.constant(addr);
                 self.define(
                     *dest,
@@ -971,6 +1003,11 @@ impl<'a> FuncCompiler<'a> {
                     Symbol::Global => {
                         return Err(self.fail(format!("call to @{name}, which is not a function")))
                     }
+                    Symbol::Unknown if self.block_is_reachable() => {
+                        return Err(unknown_external(name))
+                    }
+                    // Never executed: no block leads here.
+                    Symbol::Unknown => CallTarget::Mismatch,
                     Symbol::Intrinsic(k) => {
                         let d = k.decl();
                         if signature_matches(arg_types(), ret, &d.params, d.variadic, d.ret) {

@@ -18,10 +18,12 @@
 //!   pointer `malloc` did not return, or twice, is undefined; `malloc` past the memory
 //!   limit returns null, as a real allocator may.
 
+use super::ctype::CtypeFn;
 use super::libm::MathFn;
 use super::memory::{AllocKind, Memory};
 use super::output::Stdout;
 use super::printf::printf;
+use super::streams::Stream;
 use crate::outcome::Ub;
 use compiler::ir::{IrDecl, IrType};
 
@@ -48,8 +50,21 @@ pub(crate) enum LibcFn {
     Strchr,
     Strrchr,
     Sprintf,
+    Memchr,
+    /// GNU `mempcpy`: `memcpy` returning the end of the copy.
+    Mempcpy,
+    Snprintf,
+    /// The `FILE *` functions on the standard streams (`streams.rs`).
+    Fprintf,
+    Fputs,
+    Fputc,
+    Putc,
+    Fwrite,
+    Fflush,
     /// An exact `<math.h>` function (`libm.rs`).
     Math(MathFn),
+    /// A `<ctype.h>` function (`ctype.rs`).
+    Ctype(CtypeFn),
 }
 
 /// The longest text one `sprintf` may produce (longer is `Undefined(OutputLimit)`).
@@ -67,7 +82,7 @@ pub(crate) enum LibcResult {
 }
 
 impl LibcFn {
-    const ALL: [LibcFn; 20] = [
+    const ALL: [LibcFn; 29] = [
         LibcFn::Printf,
         LibcFn::Putchar,
         LibcFn::Puts,
@@ -88,6 +103,15 @@ impl LibcFn {
         LibcFn::Strchr,
         LibcFn::Strrchr,
         LibcFn::Sprintf,
+        LibcFn::Memchr,
+        LibcFn::Mempcpy,
+        LibcFn::Snprintf,
+        LibcFn::Fprintf,
+        LibcFn::Fputs,
+        LibcFn::Fputc,
+        LibcFn::Putc,
+        LibcFn::Fwrite,
+        LibcFn::Fflush,
     ];
 
     pub fn name(self) -> &'static str {
@@ -112,7 +136,17 @@ impl LibcFn {
             LibcFn::Strchr => "strchr",
             LibcFn::Strrchr => "strrchr",
             LibcFn::Sprintf => "sprintf",
+            LibcFn::Memchr => "memchr",
+            LibcFn::Mempcpy => "mempcpy",
+            LibcFn::Snprintf => "snprintf",
+            LibcFn::Fprintf => "fprintf",
+            LibcFn::Fputs => "fputs",
+            LibcFn::Fputc => "fputc",
+            LibcFn::Putc => "putc",
+            LibcFn::Fwrite => "fwrite",
+            LibcFn::Fflush => "fflush",
             LibcFn::Math(m) => m.name(),
+            LibcFn::Ctype(c) => c.name(),
         }
     }
 
@@ -123,6 +157,7 @@ impl LibcFn {
             .copied()
             .find(|f| f.name() == name)
             .or_else(|| MathFn::by_name(name).map(LibcFn::Math))
+            .or_else(|| CtypeFn::by_name(name).map(LibcFn::Ctype))
     }
 
     /// Named parameters of the C prototype, and whether it is variadic.
@@ -130,6 +165,12 @@ impl LibcFn {
         match self {
             LibcFn::Printf => (1, true),
             LibcFn::Sprintf => (2, true),
+            LibcFn::Snprintf => (3, true),
+            LibcFn::Fprintf => (2, true),
+            LibcFn::Fputs | LibcFn::Fputc | LibcFn::Putc => (2, false),
+            LibcFn::Fwrite => (4, false),
+            LibcFn::Fflush => (1, false),
+            LibcFn::Ctype(_) => (1, false),
             LibcFn::Abort => (0, false),
             LibcFn::Math(m) => (m.arity(), false),
             LibcFn::Putchar
@@ -146,7 +187,9 @@ impl LibcFn {
             | LibcFn::Memset
             | LibcFn::Memcmp
             | LibcFn::Strncmp
-            | LibcFn::Strncpy => (3, false),
+            | LibcFn::Strncpy
+            | LibcFn::Memchr
+            | LibcFn::Mempcpy => (3, false),
         }
     }
 
@@ -259,6 +302,68 @@ pub(crate) fn call(
                 s.iter().rposition(|&b| b == c)
             };
             at.map_or(0, |i| arg(0).wrapping_add(i as u64))
+        }
+        LibcFn::Ctype(c) => c.call(arg(0))?,
+        LibcFn::Fprintf => Stream::at(mem, arg(0))?
+            .formatted(out, |o| printf(mem, o, arg(1), &args[2..], ptr_bytes))?,
+        LibcFn::Fputs => {
+            let text = mem.c_string(arg(0), None)?;
+            Stream::at(mem, arg(1))?.write(out, text)?;
+            1
+        }
+        LibcFn::Fputc | LibcFn::Putc => {
+            let c = arg(0) as u8;
+            Stream::at(mem, arg(1))?.write(out, &[c])?;
+            u64::from(c)
+        }
+        LibcFn::Fwrite => {
+            let (size, n) = (arg(1), arg(2));
+            let total = size.checked_mul(n).ok_or(Ub::BadLibcCall)?;
+            let bytes = mem.read_bytes(arg(0), total)?;
+            Stream::at(mem, arg(3))?.write(out, bytes)?;
+            if size == 0 {
+                0
+            } else {
+                n
+            }
+        }
+        LibcFn::Fflush => {
+            if arg(0) != 0 {
+                Stream::at(mem, arg(0))?;
+            }
+            0
+        }
+        LibcFn::Mempcpy => {
+            mem.copy(arg(0), arg(1), arg(2), false)?;
+            arg(0).wrapping_add(arg(2))
+        }
+        LibcFn::Memchr => {
+            // As if reading byte by byte, stopping at the first match (C11 7.24.5.1).
+            let c = arg(1) as u8;
+            let mut found = 0;
+            for i in 0..arg(2) {
+                let at = arg(0).wrapping_add(i);
+                if mem.load(at, 1)? as u8 == c {
+                    found = at;
+                    break;
+                }
+            }
+            found
+        }
+        LibcFn::Snprintf => {
+            // The whole text's length is returned; at most `n - 1` bytes and a NUL are
+            // stored (nothing when `n` is 0).
+            let mut text = Stdout::new(SPRINTF_MAX_BYTES);
+            let n = printf(mem, &mut text, arg(2), &args[3..], ptr_bytes)?;
+            let bytes = text.into_bytes();
+            let limit = arg(1);
+            if limit > 0 {
+                let kept = (bytes.len() as u64).min(limit - 1) as usize;
+                for (i, &b) in bytes[..kept].iter().chain(&[0]).enumerate() {
+                    mem.store(arg(0).wrapping_add(i as u64), 1, u64::from(b))?;
+                }
+            }
+            n
         }
         LibcFn::Sprintf => {
             let mut text = Stdout::new(SPRINTF_MAX_BYTES);

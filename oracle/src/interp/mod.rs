@@ -24,7 +24,8 @@
 //! Invariants of the API: [`InterpError`] only ever means "this input cannot be run at all"
 //! (an unknown entry function, a wrong argument count for it, a `main` of no hosted shape
 //! for [`Program::run_main`], an external outside the
-//! libc subset, a call to or address of an undefined symbol, malformed structure such as a
+//! libc subset named in a reachable block or a global's initializer (a declaration only
+//! dead code uses is fine), a call to or address of an undefined symbol, malformed structure such as a
 //! branch to a missing block); everything a program *does* is an [`Outcome`].
 //!
 //! [`Outcome`]: crate::outcome::Outcome
@@ -33,6 +34,7 @@ mod alloc_ids;
 mod assigned;
 mod code;
 mod compile;
+mod ctype;
 mod dyn_stack;
 mod exec;
 mod float;
@@ -45,6 +47,7 @@ mod output;
 mod printf;
 mod printf_float;
 mod startup;
+mod streams;
 mod va;
 mod value;
 

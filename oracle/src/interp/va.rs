@@ -57,6 +57,8 @@ pub(crate) enum VaFn {
     ArgF64,
     Vprintf,
     Vsprintf,
+    /// `vfprintf` on a standard stream (`streams.rs`).
+    Vfprintf,
 }
 
 impl VaFn {
@@ -64,6 +66,7 @@ impl VaFn {
         match name {
             "vprintf" => Some(VaFn::Vprintf),
             "vsprintf" => Some(VaFn::Vsprintf),
+            "vfprintf" => Some(VaFn::Vfprintf),
             compiler::va_intrinsics::ARG_F64 => Some(VaFn::ArgF64),
             _ => VaIntrinsic::by_name(name).map(VaFn::Intrinsic),
         }
@@ -74,7 +77,7 @@ impl VaFn {
         match self {
             VaFn::Intrinsic(k) => k.decl(),
             VaFn::ArgF64 => compiler::va_intrinsics::arg_f64_decl(),
-            VaFn::Vprintf | VaFn::Vsprintf => IrDecl {
+            VaFn::Vprintf | VaFn::Vsprintf | VaFn::Vfprintf => IrDecl {
                 name: name.to_string(),
                 params: vec![IrType::Ptr; if self == VaFn::Vprintf { 2 } else { 3 }],
                 variadic: false,
@@ -343,6 +346,12 @@ impl VaMachine {
             VaFn::Vprintf => {
                 let list = self.consume_for_printf(arg(1)?, mem, pb)?;
                 printf(mem, out, arg(0)?, &list, ptr_bytes)
+            }
+            VaFn::Vfprintf => {
+                let stream = super::streams::Stream::at(mem, arg(0)?)?;
+                let list = self.consume_for_printf(arg(2)?, mem, pb)?;
+                let fmt = arg(1)?;
+                stream.formatted(out, |o| printf(mem, o, fmt, &list, ptr_bytes))
             }
             VaFn::Vsprintf => {
                 let list = self.consume_for_printf(arg(2)?, mem, pb)?;

@@ -87,6 +87,24 @@ const LIBRARY: &[Entry] = &[
     ("malloc", Ptr, &[SizeT], false),
     ("calloc", Ptr, &[SizeT, SizeT], false),
     ("free", Void, &[Ptr], false),
+    ("memchr", Ptr, &[ConstPtr, Int, SizeT], false),
+    ("mempcpy", Ptr, &[Ptr, ConstPtr, SizeT], false),
+    ("snprintf", Int, &[Str, SizeT, ConstStr], true),
+    // <ctype.h> (the oracle's `ctype.rs`).
+    ("isalnum", Int, &[Int], false),
+    ("isalpha", Int, &[Int], false),
+    ("isblank", Int, &[Int], false),
+    ("iscntrl", Int, &[Int], false),
+    ("isdigit", Int, &[Int], false),
+    ("isgraph", Int, &[Int], false),
+    ("islower", Int, &[Int], false),
+    ("isprint", Int, &[Int], false),
+    ("ispunct", Int, &[Int], false),
+    ("isspace", Int, &[Int], false),
+    ("isupper", Int, &[Int], false),
+    ("isxdigit", Int, &[Int], false),
+    ("tolower", Int, &[Int], false),
+    ("toupper", Int, &[Int], false),
     // The exact <math.h> functions (the oracle's `libm.rs`).
     ("sqrt", Double, &[Double], false),
     ("sqrtf", Float, &[Float], false),
@@ -295,6 +313,8 @@ impl Parser<'_> {
     ///     '__builtin_constant_p' '(' assignment-expression ')'
     ///     '__builtin_types_compatible_p' '(' type-name ',' type-name ')'
     ///     checked arithmetic (`overflow_builtins.rs`)
+    ///     `__builtin_classify_type`, `__builtin_choose_expr`, `__func__`
+    ///     (`introspection_builtins.rs`)
     pub(crate) fn parse_special_builtin(
         &mut self,
         name: &str,
@@ -327,6 +347,13 @@ impl Parser<'_> {
                     (&QualType::new(b.ty), b_enum),
                 );
                 Ok(Some(Expr::int_lit(same as u64, Type::int(), loc)))
+            }
+            "__builtin_classify_type" => self.parse_classify_type(loc).map(Some),
+            "__builtin_choose_expr" => self.parse_choose_expr(loc).map(Some),
+            _ if super::introspection_builtins::is_function_name_identifier(name)
+                && self.lookup_ordinary(name).is_none() =>
+            {
+                self.parse_function_name(loc).map(Some)
             }
             _ if super::overflow_builtins::overflow_builtin(name).is_some() => {
                 self.parse_overflow_builtin(name, loc).map(Some)

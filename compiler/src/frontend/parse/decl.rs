@@ -62,6 +62,9 @@ pub(crate) struct DeclState {
     pub enum_spec_identity: Option<u32>,
     /// The identity of the type name just parsed (`parse_type_name` sets it).
     pub type_name_enum_identity: Option<u32>,
+    /// Typedefs, by (name, scope depth), whose `aligned` attribute phicc cannot give
+    /// them: each use is an error (`typedef_align.rs`).
+    pub unaligned_typedefs: HashSet<(String, usize)>,
 }
 
 /// Are two types compatible (C99 6.2.7), qualifiers included?
@@ -335,7 +338,7 @@ impl Parser<'_> {
             }
             match spec.storage {
                 Some(Storage::Typedef) => {
-                    self.check_typedef_attrs(attrs, loc)?;
+                    self.check_typedef_attrs(attrs, &name, &ty, spec.anonymous_record)?;
                     self.note_typedef_enum(&name, &spec, &ty);
                     self.declare_typedef(name, loc, ty)?
                 }
@@ -372,13 +375,17 @@ impl Parser<'_> {
 
     /// `aligned(N)` on a typedef (not on the record it defines) gives the typedef name its
     /// own alignment in gcc (`typedef int A __attribute__((aligned(8)))`: `__alignof__(A)`
-    /// is 8), which phicc's types cannot carry: an error rather than a wrong layout.
-    fn check_typedef_attrs(&self, attrs: Attrs, loc: Loc) -> Result<(), Diagnostic> {
+    /// is 8): `typedef_align.rs` gives gcc's layout where phicc's types can, and refuses
+    /// each use of the name where they cannot.
+    fn check_typedef_attrs(
+        &mut self,
+        attrs: Attrs,
+        name: &str,
+        ty: &QualType,
+        anonymous_record: bool,
+    ) -> Result<(), Diagnostic> {
         match attrs.aligned {
-            Some(_) => Err(self.error_at(
-                loc,
-                "'aligned' attribute on a typedef is not supported by phicc",
-            )),
+            Some(n) => self.typedef_alignment(name, ty, n, anonymous_record),
             None => Ok(()),
         }
     }
@@ -830,7 +837,7 @@ impl Parser<'_> {
             }
             match (spec.storage, &ty.ty) {
                 (Some(Storage::Typedef), _) => {
-                    self.check_typedef_attrs(attrs, loc)?;
+                    self.check_typedef_attrs(attrs, &name, &ty, spec.anonymous_record)?;
                     self.note_typedef_enum(&name, &spec, &ty);
                     self.declare_typedef(name, loc, ty)?
                 }

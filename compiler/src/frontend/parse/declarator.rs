@@ -278,6 +278,7 @@ impl Parser<'_> {
         let mut anonymous_record = false;
         let mut enum_identity = None;
         let mut seen_anything = false;
+        let mut seen_attribute = false;
         loop {
             let tok = self.peek().clone();
             let kw = match &tok.kind {
@@ -287,6 +288,7 @@ impl Parser<'_> {
                         if let Some(super::OrdinaryEntity::Typedef(qt)) = self.lookup_ordinary(name)
                         {
                             let qt = qt.clone();
+                            self.check_typedef_use(name, tok.loc)?;
                             enum_identity = self.typedef_enum_identity(name);
                             self.bump();
                             is_const |= qt.is_const;
@@ -366,6 +368,7 @@ impl Parser<'_> {
                 Keyword::Attribute => {
                     let a = self.parse_attributes()?;
                     attrs.merge(a);
+                    seen_attribute = true;
                     continue;
                 }
                 Keyword::Complex | Keyword::Imaginary => {
@@ -455,7 +458,11 @@ impl Parser<'_> {
         let ty = match other {
             Some(t) => t,
             None if counter == 0 => {
-                if !seen_anything {
+                // Only attributes before a file-scope declarator (`__attribute__((noinline))
+                // f(int c) { ... }`): implicit `int`, as gcc (c-torture `pr54937.c`).
+                let implicit_after_attributes =
+                    seen_attribute && ctx == SpecContext::Declaration && self.scopes.len() == 1;
+                if !seen_anything && !implicit_after_attributes {
                     return Err(self.error_expected("declaration specifiers"));
                 }
                 self.warn_at(loc, "type defaults to 'int' in declaration");

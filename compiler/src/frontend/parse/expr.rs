@@ -1240,17 +1240,12 @@ impl Parser<'_> {
                 self.bump();
                 Ok(Expr::int_lit((*v as u64) & 0xffff_ffff, Type::int(), loc))
             }
-            TokenKind::Str(_) => {
-                let mut bytes = Vec::new();
-                while let TokenKind::Str(b) = &self.peek().kind {
-                    bytes.extend_from_slice(b);
-                    self.bump();
-                }
-                let len = bytes.len() as u64 + 1;
-                let id = self.intern_string(bytes);
-                let ty = Type::Array(Rc::new(QualType::new(Type::Int(IntKind::Char))), Some(len));
-                Ok(Expr::new(ExprKind::Str(id), ty, loc))
+            TokenKind::WideChar(v) => {
+                let e = self.wide_char_expr(*v, loc);
+                self.bump();
+                Ok(e)
             }
+            TokenKind::Str(_) | TokenKind::WideStr(_) => self.parse_string_literals(loc),
             TokenKind::Punct(Punct::LParen) => {
                 self.bump();
                 if self.is_punct(Punct::LBrace) {

@@ -196,41 +196,50 @@ impl Parser<'_> {
         }
     }
 
-    /// The bytes of a string literal initializing an array of `elem` (character types).
-    fn string_literal_bytes(&self, e: &Expr, elem: &Type) -> Option<Vec<u8>> {
+    /// The characters (code units) of a string literal initializing an array of `elem`:
+    /// a narrow literal for a character type, a wide one (`wide_strings.rs`) for an
+    /// integer type of `wchar_t`'s size.
+    fn string_literal_bytes(&self, e: &Expr, elem: &Type) -> Option<Vec<u64>> {
         match &e.kind {
-            ExprKind::Str(id) if is_char_kind(elem) => {
+            ExprKind::Str(id) if is_char_kind(elem) && !self.is_wide_string(*id) => {
                 let mut b = self.strings.get(id.0 as usize)?.clone();
                 b.pop(); // the NUL
-                Some(b)
+                Some(b.into_iter().map(u64::from).collect())
             }
+            ExprKind::Str(id) if self.is_wchar_compatible(elem) => self.wide_string_units(*id),
             _ => None,
         }
     }
 
-    /// Items for `char a[len]` at `offset` from a string (the NUL only if it fits).
+    /// Items for `char a[len]` (or `wchar_t a[len]`) at `offset` from a string's
+    /// characters (the terminating null only if it fits).
     fn string_items(
         &mut self,
         elem: &Type,
-        bytes: &[u8],
+        units: &[u64],
         len: u64,
         offset: u64,
         items: &mut Items,
         loc: crate::frontend::source::Loc,
     ) -> Result<(), Diagnostic> {
-        if bytes.len() as u64 > len {
-            self.warn_at(loc, "initializer-string for array of 'char' is too long");
+        let unit_size = self.size_of(elem).unwrap_or(1);
+        if units.len() as u64 > len {
+            let what = if unit_size == 1 { "char" } else { "wchar_t" };
+            self.warn_at(
+                loc,
+                format!("initializer-string for array of '{what}' is too long"),
+            );
         }
-        let n = (bytes.len() as u64 + 1).min(len);
+        let n = (units.len() as u64 + 1).min(len);
         for i in 0..n {
-            let b = bytes.get(i as usize).copied().unwrap_or(0);
+            let b = units.get(i as usize).copied().unwrap_or(0);
             items.add(
                 InitItem {
-                    offset: offset + i,
+                    offset: offset + i * unit_size,
                     bitfield: None,
-                    value: Expr::int_lit(u64::from(b), elem.clone(), loc),
+                    value: Expr::int_lit(b, elem.clone(), loc),
                 },
-                1,
+                unit_size,
             );
         }
         Ok(())
@@ -331,13 +340,14 @@ impl Parser<'_> {
         }
         // `char s[] = { "abc" }`
         if let Type::Array(elem, n) = &ty.ty {
-            if is_char_kind(&elem.ty)
-                && matches!(self.peek().kind, TokenKind::Str(_))
+            if (is_char_kind(&elem.ty) || self.is_wchar_compatible(&elem.ty))
+                && matches!(self.peek().kind, TokenKind::Str(_) | TokenKind::WideStr(_))
                 && matches!(
                     self.peek_at(1).kind,
                     TokenKind::Punct(Punct::RBrace)
                         | TokenKind::Punct(Punct::Comma)
                         | TokenKind::Str(_)
+                        | TokenKind::WideStr(_)
                 )
             {
                 let e = self.parse_assign_expr()?;

@@ -29,6 +29,11 @@
 //! - `builtins.rs`: library functions and GNU builtins known without a declaration.
 //! - `enum_identity.rs`: which enumerated type a type name denotes (for
 //!   `__builtin_types_compatible_p`; the types themselves are integers).
+//! - `introspection_builtins.rs`: `__builtin_classify_type`, `__builtin_choose_expr`,
+//!   `__func__` / `__FUNCTION__` / `__PRETTY_FUNCTION__`.
+//! - `typedef_align.rs`: `aligned(N)` on a typedef.
+//! - `wide_strings.rs`: `L'x'` and `L"..."` (the target's `wchar_t`) and the
+//!   concatenation of adjacent string literals.
 //! - `old_style.rs`: implicit `int` at file scope and old-style (K&R) definitions.
 //! - `overflow_builtins.rs`: `__builtin_{add,sub,mul}_overflow` and their `_p` forms.
 //! - `stmt_expr.rs`: GNU statement expressions `({ ... })` and `a ?: b`;
@@ -72,6 +77,9 @@ mod type_name;
 pub(crate) mod va_builtins;
 mod vla;
 mod wide_bitfield;
+mod wide_strings;
+mod introspection_builtins;
+mod typedef_align;
 
 use super::ast::{
     FunctionDecl, FunctionDef, GlobalId, GlobalVar, LabelId, LocalId, LocalVar, StringId,
@@ -165,6 +173,8 @@ pub(crate) struct Parser<'s> {
     /// Names of functions in declaration order, to emit `externs` deterministically.
     pub function_order: Vec<String>,
     pub strings: Vec<Vec<u8>>,
+    /// The element size of each of `strings` (1, or 4 for a wide literal).
+    pub string_elem_sizes: Vec<u8>,
     pub warnings: Vec<Diagnostic>,
     /// The function whose body is being parsed.
     pub func: Option<FunctionState>,
@@ -210,6 +220,7 @@ impl<'s> Parser<'s> {
             function_decls: HashMap::new(),
             function_order: Vec::new(),
             strings: Vec::new(),
+            string_elem_sizes: Vec::new(),
             warnings: Vec::new(),
             func: None,
             pack: None,
@@ -239,6 +250,7 @@ impl<'s> Parser<'s> {
                 functions: self.functions,
                 externs,
                 strings: self.strings,
+                string_elem_sizes: self.string_elem_sizes,
             },
             warnings: self.warnings,
         }
@@ -343,7 +355,10 @@ impl<'s> Parser<'s> {
                 format!("expected {what} before numeric constant")
             }
             TokenKind::Str(_) => format!("expected {what} before string constant"),
-            TokenKind::Char(_) => format!("expected {what} before {}", t.spelling),
+            TokenKind::WideStr(_) => format!("expected {what} before string constant"),
+            TokenKind::Char(_) | TokenKind::WideChar(_) => {
+                format!("expected {what} before {}", t.spelling)
+            }
             _ => format!("expected {what} before '{}'", t.spelling),
         };
         self.error_here(msg)
@@ -403,10 +418,17 @@ impl<'s> Parser<'s> {
     }
 
     /// Records a string literal (bytes without the NUL) and returns its id.
-    pub fn intern_string(&mut self, mut bytes: Vec<u8>) -> StringId {
-        bytes.push(0);
+    pub fn intern_string(&mut self, bytes: Vec<u8>) -> StringId {
+        self.intern_string_bytes(bytes, 1)
+    }
+
+    /// Records a string literal of `elem_size`-byte elements (its bytes without the
+    /// terminating null element) and returns its id.
+    pub fn intern_string_bytes(&mut self, mut bytes: Vec<u8>, elem_size: u8) -> StringId {
+        bytes.resize(bytes.len() + usize::from(elem_size), 0);
         let id = StringId(self.strings.len() as u32);
         self.strings.push(bytes);
+        self.string_elem_sizes.push(elem_size);
         id
     }
 

@@ -259,7 +259,10 @@ impl Preprocessor<'_> {
         super::if_expr::evaluate(
             &expanded,
             &self.interner,
-            self.opts.target.char_is_signed(),
+            (
+                self.opts.target.char_is_signed(),
+                self.opts.target.wchar_is_signed(),
+            ),
             name.loc,
             directive,
         )

@@ -22,6 +22,7 @@ use crate::frontend::intern::Interner;
 use crate::frontend::literal::{char_value, parse_number, Number};
 use crate::frontend::source::Loc;
 use crate::frontend::token::{PpKind, PpToken, Punct};
+use crate::frontend::wide_literal::{is_wide, wide_char_value};
 
 /// A value of the `#if` arithmetic, with the error its evaluation would raise.
 #[derive(Clone, Debug)]
@@ -152,6 +153,8 @@ type EvalError = (Loc, String);
 struct Evaluator<'a> {
     interner: &'a Interner,
     char_signed: bool,
+    /// The target's `wchar_t` is signed (for `L'x'`).
+    wchar_signed: bool,
     values: Vec<Value>,
     ops: Vec<(Op, Loc)>,
 }
@@ -161,7 +164,7 @@ struct Evaluator<'a> {
 pub(super) fn evaluate(
     tokens: &[PpToken],
     interner: &Interner,
-    char_signed: bool,
+    (char_signed, wchar_signed): (bool, bool),
     directive_loc: Loc,
     directive_name: &str,
 ) -> Result<bool, EvalError> {
@@ -174,6 +177,7 @@ pub(super) fn evaluate(
     let mut ev = Evaluator {
         interner,
         char_signed,
+        wchar_signed,
         values: Vec::new(),
         ops: Vec::new(),
     };
@@ -239,6 +243,13 @@ impl Evaluator<'_> {
                 )),
                 Err(message) => Err((tok.loc, message)),
             },
+            PpKind::Char if is_wide(self.spelling(tok)) => {
+                // A `wchar_t` promoted to `intmax_t`: its value, signed or not.
+                let mut ignored_warnings = Vec::new();
+                wide_char_value(self.spelling(tok), self.wchar_signed, &mut ignored_warnings)
+                    .map(|v| Some(Value::signed(v)))
+                    .map_err(|m| (tok.loc, m))
+            }
             PpKind::Char => {
                 let mut ignored_warnings = Vec::new();
                 char_value(self.spelling(tok), self.char_signed, &mut ignored_warnings)
