@@ -38,11 +38,16 @@
 //! the intrinsics of `abi_intrinsics::AbiHi`; such a function is never inlined (the
 //! intrinsics must stay next to its `ret` and to the call).
 //!
-//! Records aligned beyond the word (only `aligned(N)` makes them) are refused, and so are
-//! records with a floating member wherever the psABI would use floating registers for
-//! them (`float_abi.rs`). A `float`/`double` scalar is one IR parameter of its own type;
-//! on x86-64 and AArch64 it takes none of the integer registers counted here (the
-//! backends give floats their own registers).
+//! Records with a floating member that the psABI puts in floating registers (x86-64 SSE
+//! eightbytes, AAPCS64 HFAs, RISC-V LP64D's flattened structs: `float_abi.rs`) travel as
+//! [`ArgPlace::Parts`] / [`RetPlace::Parts`]: one IR parameter per register, `f32`/`f64`
+//! for the float ones, placed only when all the registers they need are free (else as
+//! MEMORY on x86-64, on the stack whole with no v register left after on AArch64, by the
+//! integer convention on RISC-V). `va_arg` of such a record on x86-64 and AArch64 is
+//! still refused. Records aligned beyond the word (only `aligned(N)` makes them) are
+//! refused. A `float`/`double` scalar is one IR parameter of its own type; on x86-64 and
+//! AArch64 it takes none of the integer registers counted here (the backends give floats
+//! their own registers).
 //!
 //! Invariants: the caller and the callee build their signature with the same function
 //! from the same C types, so the IR parameter list of a definition equals the argument
