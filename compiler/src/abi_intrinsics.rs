@@ -185,6 +185,83 @@ impl AbiSret {
     }
 }
 
+/// The floating-point parts of a record result beyond the IR result (`lowering::abi`'s
+/// `RetParts`): gcc returns `struct { double, double }` in %xmm0:%xmm1 (x86-64), an HFA
+/// in v0-v3 (AArch64), a flattened pair in fa0:fa1 or fa0 and a0 (RISC-V).
+///
+/// `call void @__phi_abi.ret_float.f64.1(f64 %v)` sets float result register 1 (the
+/// second: %xmm1, d1, fa1); like `ret_hi` it must stand in the run of these intrinsics
+/// that ends a block ending in `ret` with a value. `%v = call f64
+/// @__phi_abi.result_float.f64.1()` reads it; it must follow the call whose part it is,
+/// directly or after other result intrinsics. The IR result itself is the integer part
+/// when there is one, so these never name an integer register; the backends never
+/// allocate floating-point registers, so nothing in between can clobber them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AbiFloatPart {
+    /// Sets the register (before `ret`), or reads it (after a call).
+    pub set: bool,
+    /// `f32` or `f64`.
+    pub ty: IrType,
+    /// The float result register: 0..=3.
+    pub reg: u8,
+}
+
+impl AbiFloatPart {
+    /// Float result registers the intrinsics name.
+    pub const REGS: u8 = 4;
+
+    /// Every one of them.
+    pub fn all() -> impl Iterator<Item = AbiFloatPart> {
+        [true, false].into_iter().flat_map(|set| {
+            [IrType::F32, IrType::F64]
+                .into_iter()
+                .flat_map(move |ty| (0..Self::REGS).map(move |reg| AbiFloatPart { set, ty, reg }))
+        })
+    }
+
+    pub fn name(self) -> String {
+        let verb = if self.set {
+            "ret_float"
+        } else {
+            "result_float"
+        };
+        format!("__phi_abi.{verb}.{}.{}", self.ty, self.reg)
+    }
+
+    pub fn by_name(name: &str) -> Option<AbiFloatPart> {
+        if !name.starts_with("__phi_abi.re") {
+            return None;
+        }
+        AbiFloatPart::all().find(|k| k.name() == name)
+    }
+
+    /// The declaration the module carries.
+    pub fn decl(self) -> IrDecl {
+        let (params, ret) = if self.set {
+            (vec![self.ty], IrType::Void)
+        } else {
+            (vec![], self.ty)
+        };
+        IrDecl {
+            name: self.name(),
+            params,
+            variadic: false,
+            ret,
+        }
+    }
+
+    /// The intrinsic `inst` calls, if it calls one.
+    pub fn of(inst: &Inst) -> Option<AbiFloatPart> {
+        match inst {
+            Inst::Call {
+                callee: Callee::Direct(name),
+                ..
+            } => AbiFloatPart::by_name(name),
+            _ => None,
+        }
+    }
+}
+
 /// True when `inst` calls one of this file's intrinsics.
 fn is_abi_intrinsic(inst: &Inst) -> bool {
     match inst {
@@ -193,6 +270,7 @@ fn is_abi_intrinsic(inst: &Inst) -> bool {
             ..
         } => {
             AbiHi::by_name(name).is_some()
+                || AbiFloatPart::by_name(name).is_some()
                 || AbiSret::by_name(name).is_some()
                 || AbiLoad::by_name(name).is_some()
         }
@@ -233,9 +311,16 @@ pub fn pair_placement_error(func: &crate::ir::IrFunction) -> Option<String> {
                 }
                 None => {}
             }
+            if let Some(k) = AbiFloatPart::of(inst) {
+                if let Some(message) = float_part_placement_error(block, i, k) {
+                    return Some(message);
+                }
+            }
             match AbiHi::of(inst) {
                 Some(AbiHi::RetHi) => {
-                    let last = i + 1 == block.insts.len();
+                    let last = block.insts[i + 1..]
+                        .iter()
+                        .all(|n| AbiFloatPart::of(n).is_some_and(|k| k.set));
                     if !last || !matches!(block.term, crate::ir::Terminator::Ret(Some(_))) {
                         return Some(format!(
                             "@{} in {} is not directly followed by `ret` with a value",
@@ -245,9 +330,7 @@ pub fn pair_placement_error(func: &crate::ir::IrFunction) -> Option<String> {
                     }
                 }
                 Some(AbiHi::ResultHi) => {
-                    let after_call = i > 0
-                        && matches!(block.insts[i - 1], Inst::Call { dest: Some(_), .. })
-                        && !is_abi_intrinsic(&block.insts[i - 1]);
+                    let after_call = follows_call(block, i);
                     if !after_call {
                         return Some(format!(
                             "@{} in {} does not directly follow a call with a result",
@@ -259,6 +342,50 @@ pub fn pair_placement_error(func: &crate::ir::IrFunction) -> Option<String> {
                 None => {}
             }
         }
+    }
+    None
+}
+
+/// True when instruction `i` of `block` follows a call with a result (not an intrinsic
+/// of this file), directly or after `result_float` reads.
+fn follows_call(block: &crate::ir::BasicBlock, i: usize) -> bool {
+    let mut j = i;
+    while j > 0 {
+        j -= 1;
+        let inst = &block.insts[j];
+        if AbiFloatPart::of(inst).is_some_and(|k| !k.set) {
+            continue;
+        }
+        return matches!(inst, Inst::Call { dest: Some(_), .. }) && !is_abi_intrinsic(inst);
+    }
+    false
+}
+
+/// Why float-part intrinsic `k` at instruction `i` of `block` is misplaced, if it is:
+/// a `ret_float` must be followed only by other `ret_float`s or `ret_hi` up to a `ret`
+/// with a value; a `result_float` must follow a call (`follows_call`).
+fn float_part_placement_error(
+    block: &crate::ir::BasicBlock,
+    i: usize,
+    k: AbiFloatPart,
+) -> Option<String> {
+    if k.set {
+        let rest_ok = block.insts[i + 1..].iter().all(|n| {
+            AbiFloatPart::of(n).is_some_and(|k| k.set) || AbiHi::of(n) == Some(AbiHi::RetHi)
+        });
+        if !rest_ok || !matches!(block.term, crate::ir::Terminator::Ret(Some(_))) {
+            return Some(format!(
+                "@{} in {} is not followed only by result registers and `ret` with a value",
+                k.name(),
+                block.label
+            ));
+        }
+    } else if !follows_call(block, i) {
+        return Some(format!(
+            "@{} in {} does not follow a call with a result",
+            k.name(),
+            block.label
+        ));
     }
     None
 }

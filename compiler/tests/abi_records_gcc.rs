@@ -11,6 +11,13 @@
 //! phicc, links phicc's caller with gcc's callee and gcc's caller with phicc's callee,
 //! and compares every line with what the all-gcc program prints.
 //!
+//! `abi_float_records/` is the same test for 24 records with `float`/`double` members
+//! (SSE and mixed eightbytes, HFAs of one to four members, RISC-V's flattened pairs,
+//! nested records, arrays, unions, a packed one, and ones too large for registers),
+//! with two more functions each: seven doubles before the record and a double and a
+//! float after it (the float registers run out), and a variadic callee with the record
+//! named and doubles in `...` (x86-64's `%al`).
+//!
 //! The expected values come from gcc alone; every case must agree, with both register
 //! allocators. Every child runs under a time limit in a `tempfile` directory; a missing
 //! toolchain fails with the setup hint.
@@ -21,34 +28,47 @@ use compiler::backend::{RegallocMode, Target};
 use native_support::phicc::{assemble, c_module};
 use native_support::toolchain::{gcc, require_toolchain, run_binary};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn inputs() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/abi_records")
+/// One generated test: its directory under `tests/`, its record types and functions.
+struct Suite {
+    dir: &'static str,
+    types: &'static [&'static str],
+    functions: &'static [&'static str],
 }
 
-/// The record types of `abi_records/records.h` and how many bytes each has on LP64.
-const TYPES: [(&str, u64); 17] = [
-    ("S1", 1),
-    ("S2", 2),
-    ("S3", 3),
-    ("S4", 4),
-    ("S5", 5),
-    ("S7", 7),
-    ("S8", 8),
-    ("S12", 12),
-    ("S16", 16),
-    ("S17", 17),
-    ("S24", 24),
-    ("S32", 32),
-    ("P5", 5),
-    ("U8", 8),
-    ("U12", 12),
-    ("B8", 8),
-    ("B12", 12),
+const INTEGER_RECORDS: Suite = Suite {
+    dir: "abi_records",
+    types: &TYPES,
+    functions: &FUNCTIONS,
+};
+
+const FLOAT_RECORDS: Suite = Suite {
+    dir: "abi_float_records",
+    types: &FLOAT_TYPES,
+    functions: &FLOAT_FUNCTIONS,
+};
+
+/// The record types of `abi_records/records.h` (the number is the LP64 size).
+const TYPES: [&str; 17] = [
+    "S1", "S2", "S3", "S4", "S5", "S7", "S8", "S12", "S16", "S17", "S24", "S32", "P5", "U8", "U12",
+    "B8", "B12",
 ];
 
 const FUNCTIONS: [&str; 5] = ["make", "sum", "many", "gap", "pass"];
+
+/// The record types of `abi_float_records/records.h` (`generate.py`'s FLOAT_TYPES).
+const FLOAT_TYPES: [&str; 24] = [
+    "F4", "F8", "F12", "F16", "F20", "D8", "D16", "D24", "D32", "FD16", "DF16", "DL16", "LD16",
+    "DI16", "IF8", "FI8", "CF8", "SD16", "FFI12", "NF12", "PF5", "UF8", "UH8", "UI4",
+];
+
+const FLOAT_FUNCTIONS: [&str; 7] = ["make", "sum", "many", "gap", "pass", "fgap", "vnamed"];
+
+/// The float records without a `vnamed` case (`generate.py`'s NO_VNAMED: x86-64 passes
+/// them in memory, and a variadic definition with such a named parameter while registers
+/// are left is refused).
+const NO_VNAMED: [&str; 4] = ["F20", "D24", "D32", "PF5"];
 
 /// The printed line of each case, by case name.
 fn lines_by_case(stdout: &[u8]) -> BTreeMap<String, String> {
@@ -70,11 +90,13 @@ fn run(target: Target, dir: &Path, name: &str, sources: &[&Path]) -> BTreeMap<St
     lines_by_case(&done.stdout)
 }
 
-fn records_link_with_gcc(target: Target) {
+fn records_link_with_gcc(target: Target, suite: &Suite) {
     require_toolchain(target);
     let dir = tempfile::tempdir().expect("temporary directory");
     let d = dir.path();
-    let inputs = inputs();
+    let inputs = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(suite.dir);
     let mut gcc_objects = BTreeMap::new();
     let mut modules = BTreeMap::new();
     for part in ["caller", "callee"] {
@@ -91,9 +113,11 @@ fn records_link_with_gcc(target: Target) {
         "gcc_gcc",
         &[&gcc_objects["caller"], &gcc_objects["callee"]],
     );
-    let cases: Vec<String> = TYPES
+    let cases: Vec<String> = suite
+        .types
         .iter()
-        .flat_map(|(ty, _)| FUNCTIONS.iter().map(move |f| format!("{f}_{ty}")))
+        .flat_map(|ty| suite.functions.iter().map(move |f| format!("{f}_{ty}")))
+        .filter(|case| !NO_VNAMED.iter().any(|ty| *case == format!("vnamed_{ty}")))
         .collect();
     for case in &cases {
         let line = expected.get(case);
@@ -131,8 +155,9 @@ fn records_link_with_gcc(target: Target) {
                 .filter(|c| got.get(*c) != expected.get(*c))
                 .collect();
             eprintln!(
-                "{} {name}: {} of {} cases as gcc",
+                "{} {} {name}: {} of {} cases as gcc",
                 target.name(),
+                suite.dir,
                 cases.len() - wrong.len(),
                 cases.len()
             );
@@ -155,20 +180,40 @@ fn records_link_with_gcc(target: Target) {
 
 #[test]
 fn records_by_value_link_with_gcc_on_x86_64() {
-    records_link_with_gcc(Target::X86_64);
+    records_link_with_gcc(Target::X86_64, &INTEGER_RECORDS);
 }
 
 #[test]
 fn records_by_value_link_with_gcc_on_i686() {
-    records_link_with_gcc(Target::I686);
+    records_link_with_gcc(Target::I686, &INTEGER_RECORDS);
 }
 
 #[test]
 fn records_by_value_link_with_gcc_on_aarch64() {
-    records_link_with_gcc(Target::Aarch64);
+    records_link_with_gcc(Target::Aarch64, &INTEGER_RECORDS);
 }
 
 #[test]
 fn records_by_value_link_with_gcc_on_riscv64() {
-    records_link_with_gcc(Target::Riscv64);
+    records_link_with_gcc(Target::Riscv64, &INTEGER_RECORDS);
+}
+
+#[test]
+fn float_records_by_value_link_with_gcc_on_x86_64() {
+    records_link_with_gcc(Target::X86_64, &FLOAT_RECORDS);
+}
+
+#[test]
+fn float_records_by_value_link_with_gcc_on_i686() {
+    records_link_with_gcc(Target::I686, &FLOAT_RECORDS);
+}
+
+#[test]
+fn float_records_by_value_link_with_gcc_on_aarch64() {
+    records_link_with_gcc(Target::Aarch64, &FLOAT_RECORDS);
+}
+
+#[test]
+fn float_records_by_value_link_with_gcc_on_riscv64() {
+    records_link_with_gcc(Target::Riscv64, &FLOAT_RECORDS);
 }

@@ -18,7 +18,7 @@
 
 use super::regalloc::{Allocation, Loc, PReg};
 use super::BackendError;
-use crate::abi_intrinsics::{pair_placement_error, AbiHi, AbiSret};
+use crate::abi_intrinsics::{pair_placement_error, AbiFloatPart, AbiHi, AbiSret};
 use crate::ir::{Callee, Inst, IrFunction};
 use crate::target::Target;
 
@@ -26,6 +26,16 @@ use crate::target::Target;
 pub fn second_result_intrinsic(callee: &Callee) -> Option<AbiHi> {
     match callee {
         Callee::Direct(name) => AbiHi::by_name(name),
+        Callee::Indirect(_) => None,
+    }
+}
+
+/// The float-part intrinsic `callee` is, if it is one (a record result's float parts
+/// beyond the IR result: a move into or out of float result register `reg`, which no
+/// allocation ever uses, so no check beyond the verifier's placement is needed).
+pub fn float_part_intrinsic(callee: &Callee) -> Option<AbiFloatPart> {
+    match callee {
+        Callee::Direct(name) => AbiFloatPart::by_name(name),
         Callee::Indirect(_) => None,
     }
 }

@@ -38,17 +38,23 @@
 //! the intrinsics of `abi_intrinsics::AbiHi`; such a function is never inlined (the
 //! intrinsics must stay next to its `ret` and to the call).
 //!
-//! Records aligned beyond the word (only `aligned(N)` makes them) are refused, and so are
-//! records with a floating member wherever the psABI would use floating registers for
-//! them (`float_abi.rs`). A `float`/`double` scalar is one IR parameter of its own type;
-//! on x86-64 and AArch64 it takes none of the integer registers counted here (the
-//! backends give floats their own registers).
+//! Records with a floating member that the psABI puts in floating registers (x86-64 SSE
+//! eightbytes, AAPCS64 HFAs, RISC-V LP64D's flattened structs: `float_abi.rs`) travel as
+//! [`ArgPlace::Parts`] / [`RetPlace::Parts`]: one IR parameter per register, `f32`/`f64`
+//! for the float ones, placed only when all the registers they need are free (else as
+//! MEMORY on x86-64, on the stack whole with no v register left after on AArch64, by the
+//! integer convention on RISC-V). `va_arg` of such a record on x86-64 and AArch64 is
+//! still refused. Records aligned beyond the word (only `aligned(N)` makes them) are
+//! refused. A `float`/`double` scalar is one IR parameter of its own type; on x86-64 and
+//! AArch64 it takes none of the integer registers counted here (the backends give floats
+//! their own registers).
 //!
 //! Invariants: the caller and the callee build their signature with the same function
 //! from the same C types, so the IR parameter list of a definition equals the argument
 //! list of every call to it; every C parameter's pieces are listed in [`ArgPlace`] with
 //! their IR indices; a piece always reads within the (padded) copy it is loaded from.
 
+use super::float_abi::{float_parts, FloatParts, Part};
 use super::types::{object_align, object_size, scalar_type};
 use super::ModuleCtx;
 use crate::frontend::types::{QualType, RecordId, Type};
@@ -70,6 +76,73 @@ pub enum ArgPlace {
     },
     /// A record by reference: IR parameter `index` points to a copy the caller made.
     ByRef { index: usize, size: u64, align: u32 },
+    /// A record in floating-point (and integer) registers (`float_abi.rs`): each part is
+    /// IR parameter `.0`.
+    Parts {
+        parts: Vec<(usize, Part)>,
+        size: u64,
+        align: u32,
+    },
+}
+
+/// A record result in floating-point (and integer) registers (`float_abi.rs`): one part
+/// is the IR result (the integer one when there is one, else the first), every other
+/// part is a float read or set through `abi_intrinsics::AbiFloatPart` with its index
+/// among the float result registers (%xmm0-1, v0-3, fa0-1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RetParts {
+    parts: [Part; 4],
+    count: u8,
+    /// Index of the IR result in `parts`.
+    result: u8,
+    pub size: u64,
+    pub align: u32,
+}
+
+impl RetParts {
+    fn new(fp: &FloatParts, size: u64, align: u32) -> Option<RetParts> {
+        if fp.parts.is_empty() || fp.parts.len() > 4 {
+            return None;
+        }
+        let mut parts = [Part {
+            ty: IrType::I64,
+            offset: 0,
+        }; 4];
+        parts[..fp.parts.len()].copy_from_slice(&fp.parts);
+        let result = fp.parts.iter().position(|p| !p.ty.is_float()).unwrap_or(0);
+        Some(RetParts {
+            parts,
+            count: fp.parts.len() as u8,
+            result: result as u8,
+            size,
+            align,
+        })
+    }
+
+    /// All parts, in memory order.
+    pub fn parts(&self) -> &[Part] {
+        &self.parts[..usize::from(self.count)]
+    }
+
+    /// The part that is the IR result.
+    pub fn result(&self) -> Part {
+        self.parts[usize::from(self.result)]
+    }
+
+    /// True when the IR result is part `i`.
+    pub fn is_result(&self, i: usize) -> bool {
+        i == usize::from(self.result)
+    }
+
+    /// The float result register of part `i` (its rank among the float parts).
+    pub fn float_reg(&self, i: usize) -> u8 {
+        self.parts()[..i].iter().filter(|p| p.ty.is_float()).count() as u8
+    }
+
+    /// True when some part travels through the float-part intrinsics.
+    pub fn has_extra(&self) -> bool {
+        self.count > 1
+    }
 }
 
 /// How the result travels.
@@ -90,6 +163,8 @@ pub enum RetPlace {
         size: u64,
         align: u32,
     },
+    /// A record in floating-point registers (`RetParts`).
+    Parts(RetParts),
     /// A record through a hidden pointer: IR parameter 0, or — with `out_of_band`
     /// (AArch64's x8; i686's first stack slot, which the callee pops) — through
     /// `abi_intrinsics::AbiSret`; with `returned` the callee also returns that pointer
@@ -145,6 +220,14 @@ enum Class {
         size: u64,
         align: u32,
     },
+    /// A record that may travel in floating-point registers (`float_abi.rs`); when the
+    /// registers do not suffice it is `fallback`.
+    Parts {
+        fp: FloatParts,
+        size: u64,
+        align: u32,
+        fallback: Box<Class>,
+    },
 }
 
 /// The integer registers for arguments, and the piece type of records.
@@ -179,16 +262,32 @@ pub fn abi_signature<'q>(
     params: impl Iterator<Item = &'q QualType>,
     ret: &QualType,
 ) -> Result<AbiSignature, String> {
+    abi_signature_named(ctx, params, usize::MAX, ret)
+}
+
+/// [`abi_signature`] of a call whose first `named` arguments are named (the others are
+/// in the `...` part, which RISC-V passes by the integer convention).
+pub fn abi_signature_named<'q>(
+    ctx: &ModuleCtx,
+    params: impl Iterator<Item = &'q QualType>,
+    named: usize,
+    ret: &QualType,
+) -> Result<AbiSignature, String> {
     let target = ctx.target;
     let pb = piece_bytes(target);
     let ret_place = match &ret.ty {
         Type::Void => RetPlace::Void,
         Type::Record(_) => {
             let (size, align) = record_facts(ctx, &ret.ty)?;
+            let memory = target == Target::X86_64 && x86_64_memory_class(ctx, &ret.ty);
+            let fp = float_parts(ctx, &ret.ty, size, true, memory)?;
+            let parts = fp.as_ref().and_then(|fp| RetParts::new(fp, size, align));
             let in_registers = target != Target::I686
                 && size <= 2 * pb
                 && !(target == Target::X86_64 && x86_64_memory_class(ctx, &ret.ty));
-            if in_registers && size <= pb {
+            if let Some(parts) = parts {
+                RetPlace::Parts(parts)
+            } else if in_registers && size <= pb {
                 RetPlace::Piece {
                     piece: piece_type(target),
                     size,
@@ -212,8 +311,8 @@ pub fn abi_signature<'q>(
         t => RetPlace::Scalar(scalar_type(target, t)?),
     };
     let mut classes = Vec::new();
-    for p in params {
-        classes.push(classify(ctx, p)?);
+    for (i, p) in params.enumerate() {
+        classes.push(classify(ctx, p, i < named)?);
     }
     let hidden = matches!(
         ret_place,
@@ -222,11 +321,12 @@ pub fn abi_signature<'q>(
             ..
         }
     );
-    let mut sig = place(target, hidden, &classes);
+    let mut sig = place(target, hidden, named, &classes);
     sig.ret = match ret_place {
         RetPlace::Void => IrType::Void,
         RetPlace::Scalar(t) => t,
         RetPlace::Piece { piece, .. } | RetPlace::Pair { piece, .. } => piece,
+        RetPlace::Parts(p) => p.result().ty,
         RetPlace::Hidden { returned: true, .. } => IrType::Ptr,
         RetPlace::Hidden { .. } => IrType::Void,
     };
@@ -245,20 +345,40 @@ fn record_facts(ctx: &ModuleCtx, ty: &Type) -> Result<(u64, u32), String> {
              supported yet"
         ));
     }
-    let memory = ctx.target == Target::X86_64 && x86_64_memory_class(ctx, ty);
-    if let Some(m) = super::float_abi::refusal(ctx, ty, size, memory) {
-        return Err(m);
-    }
     Ok((size, align))
 }
 
-fn classify(ctx: &ModuleCtx, p: &QualType) -> Result<Class, String> {
+/// The class of a C argument of type `p` (`named`: not in the `...` part).
+fn classify(ctx: &ModuleCtx, p: &QualType, named: bool) -> Result<Class, String> {
     let target = ctx.target;
     match &p.ty {
         Type::Record(_) => {
             let (size, align) = record_facts(ctx, &p.ty)?;
             let pb = piece_bytes(target);
             let pieces = size.div_ceil(pb) as usize;
+            let memory = target == Target::X86_64 && x86_64_memory_class(ctx, &p.ty);
+            if let Some(fp) = float_parts(ctx, &p.ty, size, named, memory)? {
+                // Without the registers: x86-64 MEMORY, AAPCS64's HFA on the stack whole,
+                // RISC-V's integer convention.
+                let fallback = match target {
+                    Target::Riscv64 => Class::Small {
+                        pieces,
+                        size,
+                        align,
+                    },
+                    _ => Class::Stack {
+                        pieces,
+                        size,
+                        align,
+                    },
+                };
+                return Ok(Class::Parts {
+                    fp,
+                    size,
+                    align,
+                    fallback: Box::new(fallback),
+                });
+            }
             Ok(match target {
                 Target::I686 => Class::Stack {
                     pieces,
@@ -283,27 +403,106 @@ fn classify(ctx: &ModuleCtx, p: &QualType) -> Result<Class, String> {
     }
 }
 
+/// How one argument ended up travelling (`Class::Parts` resolved by the registers left).
+enum Resolved {
+    Scalar(IrType),
+    Pieces {
+        pieces: usize,
+        size: u64,
+        align: u32,
+    },
+    ByRef {
+        size: u64,
+        align: u32,
+    },
+    Parts {
+        parts: Vec<Part>,
+        size: u64,
+        align: u32,
+    },
+}
+
+impl Resolved {
+    /// The IR types of its parameters.
+    fn types(&self, piece: IrType) -> Vec<IrType> {
+        match self {
+            Resolved::Scalar(t) => vec![*t],
+            Resolved::ByRef { .. } => vec![IrType::Ptr],
+            Resolved::Pieces { pieces, .. } => vec![piece; *pieces],
+            Resolved::Parts { parts, .. } => parts.iter().map(|p| p.ty).collect(),
+        }
+    }
+}
+
+/// The argument class `c` without its float parts (`fallback`).
+fn resolve_plain(c: &Class) -> Resolved {
+    match c {
+        Class::Scalar(t) => Resolved::Scalar(*t),
+        Class::Large { size, align } => Resolved::ByRef {
+            size: *size,
+            align: *align,
+        },
+        Class::Small {
+            pieces,
+            size,
+            align,
+        }
+        | Class::Stack {
+            pieces,
+            size,
+            align,
+        } => Resolved::Pieces {
+            pieces: *pieces,
+            size: *size,
+            align: *align,
+        },
+        Class::Parts { fallback, .. } => resolve_plain(fallback),
+    }
+}
+
 /// Assigns IR parameter positions: the hidden result pointer (when `hidden`) and the
 /// arguments that go in registers first (in order), then — only when some argument goes
 /// on the stack while registers are left — unused filler parameters for the left
-/// registers, then the stack arguments in order.
-fn place(target: Target, hidden: bool, classes: &[Class]) -> AbiSignature {
+/// registers (integer ones, and on AArch64 after an HFA went to the stack, float ones),
+/// then the stack arguments in order. On RISC-V the backend assigns registers in
+/// argument order itself (the first `named` arguments named), so the order is C's and
+/// only the float parts' fit is decided here.
+fn place(target: Target, hidden: bool, named: usize, classes: &[Class]) -> AbiSignature {
     let regs = arg_regs(target);
     let piece = piece_type(target);
-    // (in registers?, IR types of the pieces) per argument.
+    // (in registers?, how) per argument.
     let mut used = usize::from(hidden);
     let mut float_used = 0usize;
-    let mut plan: Vec<(bool, Vec<IrType>)> = Vec::with_capacity(classes.len());
-    for c in classes {
-        let (n, tys) = match c {
-            Class::Scalar(t) => (1, vec![*t]),
-            Class::Large { .. } => (1, vec![IrType::Ptr]),
-            Class::Small { pieces, .. } | Class::Stack { pieces, .. } => {
-                (*pieces, vec![piece; *pieces])
-            }
-        };
-        let in_regs = match (target, c) {
-            (_, Class::Stack { .. }) => false,
+    let mut plan: Vec<(bool, Resolved)> = Vec::with_capacity(classes.len());
+    for (i, c) in classes.iter().enumerate() {
+        if target == Target::Riscv64 {
+            let r = match c {
+                Class::Parts {
+                    fp, size, align, ..
+                } if used + fp.gprs() <= regs && float_used + fp.fprs() <= FLOAT_ARG_REGS => {
+                    used += fp.gprs();
+                    float_used += fp.fprs();
+                    Resolved::Parts {
+                        parts: fp.parts.clone(),
+                        size: *size,
+                        align: *align,
+                    }
+                }
+                Class::Scalar(t) if t.is_float() && i < named && float_used < FLOAT_ARG_REGS => {
+                    float_used += 1;
+                    Resolved::Scalar(*t)
+                }
+                c => {
+                    let r = resolve_plain(c);
+                    used = (used + r.types(piece).len()).min(regs);
+                    r
+                }
+            };
+            plan.push((true, r));
+            continue;
+        }
+        let (in_regs, r) = match (target, c) {
+            (_, Class::Stack { .. }) => (false, resolve_plain(c)),
             // Floats have registers of their own (x86-64 %xmm0-7, AArch64 v0-7) that the
             // backends count apart; they never take or leave an integer register. The
             // ninth and later go on the stack in argument order, among the other stack
@@ -311,24 +510,49 @@ fn place(target: Target, hidden: bool, classes: &[Class]) -> AbiSignature {
             (Target::X86_64 | Target::Aarch64, Class::Scalar(t)) if t.is_float() => {
                 let in_float_regs = float_used < FLOAT_ARG_REGS;
                 float_used += usize::from(in_float_regs);
-                plan.push((in_float_regs, tys));
+                plan.push((in_float_regs, Resolved::Scalar(*t)));
                 continue;
             }
-            // RISC-V splits a pair between a7 and the stack: piece by piece, in order.
-            (Target::Riscv64, _) => true,
-            (_, Class::Small { .. }) => {
-                let fits = used + n <= regs;
+            (
+                _,
+                Class::Parts {
+                    fp, size, align, ..
+                },
+            ) => {
+                let fits = used + fp.gprs() <= regs && float_used + fp.fprs() <= FLOAT_ARG_REGS;
+                if fits {
+                    used += fp.gprs();
+                    float_used += fp.fprs();
+                    plan.push((
+                        true,
+                        Resolved::Parts {
+                            parts: fp.parts.clone(),
+                            size: *size,
+                            align: *align,
+                        },
+                    ));
+                } else {
+                    if fp.hfa {
+                        // AAPCS64 C.3: the NSRN is set to 8.
+                        float_used = FLOAT_ARG_REGS;
+                    }
+                    plan.push((false, resolve_plain(c)));
+                }
+                continue;
+            }
+            (_, Class::Small { pieces, .. }) => {
+                let fits = used + pieces <= regs;
                 if !fits && target == Target::Aarch64 {
                     used = regs;
                 }
-                fits
+                (fits, resolve_plain(c))
             }
-            _ => used < regs,
+            _ => (used < regs, resolve_plain(c)),
         };
-        if in_regs && target != Target::Riscv64 {
-            used += n;
+        if in_regs {
+            used += r.types(piece).len();
         }
-        plan.push((in_regs, tys));
+        plan.push((in_regs, r));
     }
     let mut params = Vec::new();
     if hidden {
@@ -336,61 +560,73 @@ fn place(target: Target, hidden: bool, classes: &[Class]) -> AbiSignature {
     }
     let mut first_index = vec![0usize; classes.len()];
     if target == Target::Riscv64 {
-        for (i, (_, tys)) in plan.iter().enumerate() {
+        for (i, (_, r)) in plan.iter().enumerate() {
             first_index[i] = params.len();
-            params.extend(tys);
+            params.extend(r.types(piece));
         }
     } else {
-        for (i, (in_regs, tys)) in plan.iter().enumerate() {
+        for (i, (in_regs, r)) in plan.iter().enumerate() {
             if *in_regs {
                 first_index[i] = params.len();
-                params.extend(tys);
+                params.extend(r.types(piece));
             }
         }
-        // Fillers take the integer registers left free before the first stack argument
-        // (float parameters have their own registers and do not count).
-        let any_on_stack = plan.iter().any(|(r, tys)| !r && !tys.is_empty());
-        if any_on_stack {
+        // Fillers take the registers left free before the first stack argument: the
+        // integer ones when anything is on the stack, the float ones when a float is.
+        let on_stack: Vec<IrType> = plan
+            .iter()
+            .filter(|(r, _)| !r)
+            .flat_map(|(_, r)| r.types(piece))
+            .collect();
+        if !on_stack.is_empty() {
             let mut ints = params.iter().filter(|t| !t.is_float()).count();
             while ints < regs {
                 params.push(piece);
                 ints += 1;
             }
         }
-        for (i, (in_regs, tys)) in plan.iter().enumerate() {
+        if target == Target::Aarch64 && on_stack.iter().any(|t| t.is_float()) {
+            let mut floats = params.iter().filter(|t| t.is_float()).count();
+            while floats < FLOAT_ARG_REGS {
+                params.push(IrType::F64);
+                floats += 1;
+            }
+        }
+        for (i, (in_regs, r)) in plan.iter().enumerate() {
             if !*in_regs {
                 first_index[i] = params.len();
-                params.extend(tys);
+                params.extend(r.types(piece));
             }
         }
     }
-    let args = classes
-        .iter()
+    let args = plan
+        .into_iter()
         .zip(&first_index)
-        .map(|(c, &first)| match c {
-            Class::Scalar(ty) => ArgPlace::Scalar {
+        .map(|((_, r), &first)| match r {
+            Resolved::Scalar(ty) => ArgPlace::Scalar { index: first, ty },
+            Resolved::ByRef { size, align } => ArgPlace::ByRef {
                 index: first,
-                ty: *ty,
-            },
-            Class::Large { size, align } => ArgPlace::ByRef {
-                index: first,
-                size: *size,
-                align: *align,
-            },
-            Class::Small {
-                pieces,
                 size,
                 align,
-            }
-            | Class::Stack {
+            },
+            Resolved::Pieces {
                 pieces,
                 size,
                 align,
             } => ArgPlace::Pieces {
                 piece,
                 indices: (first..first + pieces).collect(),
-                size: *size,
-                align: *align,
+                size,
+                align,
+            },
+            Resolved::Parts { parts, size, align } => ArgPlace::Parts {
+                parts: parts
+                    .into_iter()
+                    .enumerate()
+                    .map(|(k, p)| (first + k, p))
+                    .collect(),
+                size,
+                align,
             },
         })
         .collect();
@@ -423,7 +659,7 @@ pub enum VaRecord {
 
 /// How a record of type `ty` travels through `...`.
 pub fn va_record(ctx: &ModuleCtx, ty: &QualType) -> Result<VaRecord, String> {
-    Ok(match classify(ctx, ty)? {
+    Ok(match classify(ctx, ty, false)? {
         Class::Small {
             pieces,
             size,
@@ -443,6 +679,13 @@ pub fn va_record(ctx: &ModuleCtx, ty: &QualType) -> Result<VaRecord, String> {
             align,
         },
         Class::Large { size, align } => VaRecord::ByRef { size, align },
+        Class::Parts { .. } => {
+            return Err(format!(
+                "va_arg of a struct or union that travels in floating-point registers is not \
+                 supported on {} yet",
+                ctx.target.name()
+            ))
+        }
         Class::Scalar(_) => return Err("internal error: a scalar classified as a record".into()),
     })
 }

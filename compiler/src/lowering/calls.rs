@@ -14,12 +14,12 @@
 //! declaration, is adjusted as gcc passes it (`unprototyped.rs`) or is a diagnostic,
 //! never invalid IR); every referenced function is lowered or declared.
 
-use super::abi::{abi_signature, ArgPlace, RetPlace};
+use super::abi::{abi_signature_named, ArgPlace, RetPlace};
 use super::builder::exact;
 use super::expr::RVal;
 use super::function::{FnLower, Res};
 use super::types::def_signature;
-use crate::abi_intrinsics::{AbiHi, AbiSret};
+use crate::abi_intrinsics::{AbiFloatPart, AbiHi, AbiSret};
 use crate::frontend::ast::{Expr, ExprKind};
 use crate::frontend::types::FunctionType;
 use crate::ir::{Callee, Inst, IrDecl, IrType, Operand};
@@ -62,7 +62,12 @@ impl FnLower<'_, '_> {
         };
         // The arguments' own types: they equal the parameters' for a prototyped call, and
         // they are what an unprototyped or variadic call passes.
-        let sig = abi_signature(self.ctx, args.iter().map(|a| &a.ty), &fn_ty.ret)
+        let named = if fn_ty.variadic {
+            fn_ty.params.len()
+        } else {
+            usize::MAX
+        };
+        let sig = abi_signature_named(self.ctx, args.iter().map(|a| &a.ty), named, &fn_ty.ret)
             .map_err(|m| self.err(e.loc, m))?;
         let mut ir_args: Vec<Option<(IrType, Operand)>> = vec![None; sig.params.len()];
         let ret_slot = match sig.ret_place {
@@ -98,6 +103,14 @@ impl FnLower<'_, '_> {
                     let pieces = self.record_pieces(src, *size, *align, *piece)?;
                     for (&i, v) in indices.iter().zip(pieces) {
                         ir_args[i] = Some((*piece, v));
+                    }
+                }
+                ArgPlace::Parts { parts, size, align } => {
+                    let src = self.record_value(a)?;
+                    let layout: Vec<_> = parts.iter().map(|(_, p)| *p).collect();
+                    let values = self.record_parts(src, *size, *align, &layout)?;
+                    for ((i, p), v) in parts.iter().zip(values) {
+                        ir_args[*i] = Some((p.ty, v));
                     }
                 }
                 ArgPlace::ByRef { index, size, align } => {
@@ -178,6 +191,23 @@ impl FnLower<'_, '_> {
                 let hi = self.abi_hi(AbiHi::ResultHi, vec![]);
                 let pieces = [Operand::Value(v), hi.unwrap_or(exact(piece, 0))];
                 RVal::Record(self.record_from_pieces(&pieces, size, align, piece))
+            }
+            (RetPlace::Parts(rp), _, Some(v)) => {
+                // Directly after the call (`abi_intrinsics::pair_placement_error`).
+                let mut values = Vec::with_capacity(rp.parts().len());
+                for (i, p) in rp.parts().iter().enumerate() {
+                    values.push(if rp.is_result(i) {
+                        Operand::Value(v)
+                    } else {
+                        let k = AbiFloatPart {
+                            set: false,
+                            ty: p.ty,
+                            reg: rp.float_reg(i),
+                        };
+                        self.abi_float_part(k, vec![]).unwrap_or(exact(p.ty, 0))
+                    });
+                }
+                RVal::Record(self.record_from_parts(&values, rp.size, rp.align, rp.parts()))
             }
             (RetPlace::Piece { piece, size, align }, _, Some(v)) => {
                 RVal::Record(self.record_from_pieces(&[Operand::Value(v)], size, align, piece))

@@ -16,7 +16,7 @@ use super::abi::{AbiSignature, ArgPlace, RetPlace};
 use super::builder::{exact, BlockPositions, Builder};
 use super::types::{def_signature, object_align, object_size, scalar_type};
 use super::{ModuleCtx, MAX_DEPTH};
-use crate::abi_intrinsics::{AbiHi, AbiSret};
+use crate::abi_intrinsics::{AbiFloatPart, AbiHi, AbiSret};
 use crate::frontend::ast::FunctionDef;
 use crate::frontend::types::Type;
 use crate::frontend::{Diagnostic, Loc};
@@ -123,7 +123,8 @@ pub(crate) fn lower_function<'a>(
                             out_of_band: true,
                             ..
                         }
-                ),
+                )
+                || matches!(sig.ret_place, RetPlace::Parts(rp) if rp.has_extra()),
         },
         blocks,
     };
@@ -235,6 +236,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     self.locals[id.0 as usize] =
                         self.record_from_pieces(&pieces, *size, *align, *piece);
                 }
+                ArgPlace::Parts { parts, size, align } => {
+                    let values: Vec<Operand> =
+                        parts.iter().map(|(i, p)| self.paramref(*i, p.ty)).collect();
+                    let layout: Vec<_> = parts.iter().map(|(_, p)| *p).collect();
+                    self.locals[id.0 as usize] =
+                        self.record_from_parts(&values, *size, *align, &layout);
+                }
             }
         }
         // Checked lowering: `const` parameters are read-only once stored (after every
@@ -275,6 +283,18 @@ impl<'a, 'c> FnLower<'a, 'c> {
             (t, _) => {
                 if let RetPlace::Pair { piece, .. } = self.ret_place {
                     self.abi_hi(AbiHi::RetHi, vec![(piece, exact(piece, 0))]);
+                }
+                if let RetPlace::Parts(rp) = self.ret_place {
+                    for (i, p) in rp.parts().iter().enumerate() {
+                        if !rp.is_result(i) {
+                            let k = AbiFloatPart {
+                                set: true,
+                                ty: p.ty,
+                                reg: rp.float_reg(i),
+                            };
+                            self.abi_float_part(k, vec![(p.ty, exact(p.ty, 0))]);
+                        }
+                    }
                 }
                 Terminator::Ret(Some((t, exact(t, 0))))
             }

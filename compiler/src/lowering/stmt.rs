@@ -18,7 +18,7 @@ use super::builder::exact;
 use super::expr::RVal;
 use super::function::{FnLower, Res};
 use super::goto_scopes::for_init_declares;
-use crate::abi_intrinsics::AbiHi;
+use crate::abi_intrinsics::{AbiFloatPart, AbiHi};
 use crate::frontend::ast::{Expr, LabelId, Stmt};
 use crate::frontend::Loc;
 use crate::ir::{BlockId, Terminator};
@@ -280,6 +280,26 @@ impl FnLower<'_, '_> {
                     }
                     let v = pieces.first().copied().unwrap_or(exact(piece, 0));
                     self.b.terminate(Terminator::Ret(Some((piece, v))));
+                }
+                RetPlace::Parts(rp) => {
+                    let values = self.record_parts(addr, rp.size, rp.align, rp.parts())?;
+                    // The last instructions before the `ret`.
+                    let mut result = None;
+                    for (i, (p, v)) in rp.parts().iter().zip(values).enumerate() {
+                        if rp.is_result(i) {
+                            result = Some((p.ty, v));
+                        } else {
+                            let k = AbiFloatPart {
+                                set: true,
+                                ty: p.ty,
+                                reg: rp.float_reg(i),
+                            };
+                            self.abi_float_part(k, vec![(p.ty, v)]);
+                        }
+                    }
+                    let r = rp.result();
+                    let result = result.unwrap_or((r.ty, exact(r.ty, 0)));
+                    self.b.terminate(Terminator::Ret(Some(result)));
                 }
                 _ => {
                     if let Some(slot) = self.sret {

@@ -64,6 +64,7 @@ pub(super) fn named_ir_end(sig: &AbiSignature, fn_ty: &FunctionType) -> usize {
         let last = match place {
             ArgPlace::Scalar { index, .. } | ArgPlace::ByRef { index, .. } => Some(*index),
             ArgPlace::Pieces { indices, .. } => indices.last().copied(),
+            ArgPlace::Parts { parts, .. } => parts.last().map(|(i, _)| *i),
         };
         if let Some(i) = last {
             end = end.max(i + 1);
@@ -86,6 +87,7 @@ impl FnLower<'_, '_> {
                 .iter()
                 .map(|a| match a {
                     ArgPlace::Pieces { indices, .. } => indices.len(),
+                    ArgPlace::Parts { parts, .. } => parts.len(),
                     _ => 1,
                 })
                 .sum::<usize>();

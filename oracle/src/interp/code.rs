@@ -247,8 +247,8 @@ pub(crate) enum Op {
         size: u8,
         c: Canon,
     },
-    /// `@__phi_abi.ret_hi(v)` (`which` 0) or `@__phi_abi.sret_arg(v)` (1): sets that
-    /// ABI register.
+    /// `@__phi_abi.ret_hi(v)` (`which` 0), `@__phi_abi.sret_arg(v)` (1) or
+    /// `@__phi_abi.ret_float.T.k(v)` (2 + k): sets that ABI register.
     SetAbiReg {
         v: Reg,
         which: u8,

@@ -37,7 +37,7 @@ use super::observe::{ObservedOp, ObservedSite};
 use super::va::VaFn;
 use super::value::{prepare_pred, Canon};
 use super::InterpError;
-use compiler::abi_intrinsics::{AbiHi, AbiLoad, AbiSret};
+use compiler::abi_intrinsics::{AbiFloatPart, AbiHi, AbiLoad, AbiSret};
 use compiler::ir::analysis::CfgAnalysis;
 use compiler::ir::{
     BinOp, BlockId, Callee, GlobalInit, GlobalItem, Inst, IrFunction, IrModule, IrType, Operand,
@@ -76,6 +76,8 @@ enum Symbol {
     AbiHi(AbiHi),
     /// A hidden-pointer intrinsic (`compiler::abi_intrinsics`): callable directly only.
     AbiSret(AbiSret),
+    /// A record result's float part (`compiler::abi_intrinsics`): callable directly only.
+    AbiFloatPart(AbiFloatPart),
     /// A `va_list` intrinsic or function (`interp::va`).
     Va(VaFn),
     /// A declared external the oracle does not model: naming it in a reachable block or
@@ -236,6 +238,19 @@ fn compile_with(
                 .allocate(0, 1, AllocKind::ConstGlobal)
                 .ok_or_else(|| err("too many symbols".into()))?;
             symbols.insert(&d.name, (Symbol::AbiSret(k), addr));
+            continue;
+        }
+        if let Some(k) = AbiFloatPart::by_name(&d.name) {
+            if *d != k.decl() {
+                return Err(err(format!(
+                    "intrinsic @{} is declared with the wrong signature",
+                    d.name
+                )));
+            }
+            let (_, addr) = image
+                .allocate(0, 1, AllocKind::ConstGlobal)
+                .ok_or_else(|| err("too many symbols".into()))?;
+            symbols.insert(&d.name, (Symbol::AbiFloatPart(k), addr));
             continue;
         }
         if let Some(k) = AbiHi::by_name(&d.name) {
@@ -1019,6 +1034,13 @@ impl<'a> FuncCompiler<'a> {
                         let d = k.decl();
                         if signature_matches(arg_types(), ret, &d.params, d.variadic, d.ret) {
                             return self.abi_reg_call(0, k == AbiHi::RetHi, dest, args);
+                        }
+                        CallTarget::Mismatch
+                    }
+                    Symbol::AbiFloatPart(k) => {
+                        let d = k.decl();
+                        if signature_matches(arg_types(), ret, &d.params, d.variadic, d.ret) {
+                            return self.abi_reg_call(2 + k.reg, k.set, dest, args);
                         }
                         CallTarget::Mismatch
                     }

@@ -28,6 +28,10 @@ use super::observe::OperandObserver;
 use super::output::Stdout;
 use super::va::VaMachine;
 use super::value::{self, compare, Canon, Fault};
+
+/// The ABI registers `compiler::abi_intrinsics` names: two, then the float result
+/// registers of `AbiFloatPart`.
+const ABI_REGS: usize = 2 + compiler::abi_intrinsics::AbiFloatPart::REGS as usize;
 use super::RunConfig;
 use crate::outcome::{Location, Outcome, RunResult, Trap, Ub};
 use compiler::ir::IrType;
@@ -81,8 +85,9 @@ pub(crate) struct Machine<'p> {
     scratch: Vec<u64>,
     libc_args: Vec<(IrType, u64)>,
     /// The ABI registers of `compiler::abi_intrinsics`: the second result register of a
-    /// record returned in two pieces (0) and the hidden result pointer's own register (1).
-    abi_regs: [u64; 2],
+    /// record returned in two pieces (0), the hidden result pointer's own register (1)
+    /// and the float result registers of a record's float parts (2 + k).
+    abi_regs: [u64; ABI_REGS],
     /// The unnamed arguments of the live variadic frames and the `va_list` states.
     va: VaMachine,
     /// Receives the operands at `Op::Observe` (`observe.rs`); `None` in plain runs.
@@ -216,7 +221,7 @@ impl<'p> Machine<'p> {
             generation: 0,
             scratch: Vec::new(),
             libc_args: Vec::new(),
-            abi_regs: [0; 2],
+            abi_regs: [0; ABI_REGS],
             va: VaMachine::default(),
             observer: None,
         }
@@ -592,11 +597,11 @@ impl<'p> Machine<'p> {
                     }
                     Op::SetAbiReg { v, which } => {
                         charge!();
-                        abi_regs[usize::from(which & 1)] = r!(v);
+                        abi_regs[usize::from(which).min(ABI_REGS - 1)] = r!(v);
                     }
                     Op::GetAbiReg { d, which } => {
                         charge!();
-                        r!(d) = abi_regs[usize::from(which & 1)];
+                        r!(d) = abi_regs[usize::from(which).min(ABI_REGS - 1)];
                     }
                     Op::Store { v, p, size } => {
                         charge!();

@@ -53,7 +53,9 @@ use crate::abi_intrinsics::{AbiHi, AbiSret};
 use crate::backend::frame::{collect_slots_with, FrameLayout, FrameRules, FrameSlots};
 use crate::backend::parallel_move::{self, Move, Source};
 use crate::backend::regalloc::{Allocation, Loc, SpillSlot};
-use crate::backend::second_result::{second_result_intrinsic, sret_intrinsic};
+use crate::backend::second_result::{
+    float_part_intrinsic, second_result_intrinsic, sret_intrinsic,
+};
 use crate::backend::{dynamic_stack, BackendError};
 use crate::ir::{Callee, Inst as IrInst, IrFunction, IrType, Operand as IrOperand, Value};
 use crate::mutants::{self, Mutant};
@@ -487,6 +489,17 @@ impl Selector<'_> {
                         self.write_dest(d, ARG_REGS[1]);
                     }
                 }
+            }
+            return Ok(());
+        }
+        if let Some(k) = float_part_intrinsic(callee) {
+            // A float part of a record result (an HFA's member): v<reg>, never allocated.
+            if k.set {
+                if let Some((ty, op)) = args.first() {
+                    self.fp_operand(op, *ty, VReg(k.reg));
+                }
+            } else if let Some(d) = dest {
+                self.fp_result(d, prec(k.ty), VReg(k.reg));
             }
             return Ok(());
         }

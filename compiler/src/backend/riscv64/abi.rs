@@ -57,7 +57,7 @@ use crate::abi_intrinsics::AbiHi;
 use crate::backend::frame::{collect_slots_with, FrameLayout, FrameRules, FrameSlots};
 use crate::backend::parallel_move::{self, Move, Source};
 use crate::backend::regalloc::{Allocation, Loc, SpillSlot};
-use crate::backend::second_result::second_result_intrinsic;
+use crate::backend::second_result::{float_part_intrinsic, second_result_intrinsic};
 use crate::backend::{dynamic_stack, BackendError};
 use crate::ir::{Callee, Inst as IrInst, IrFunction, IrType, Operand as IrOperand, Value};
 use crate::mutants::{self, Mutant};
@@ -434,6 +434,17 @@ impl Selector<'_> {
                         self.write_dest(d, Reg::A1);
                     }
                 }
+            }
+            return Ok(());
+        }
+        if let Some(k) = float_part_intrinsic(callee) {
+            // A float part of a record result: fa<reg>, which nothing allocates.
+            if k.set {
+                if let Some((ty, op)) = args.first() {
+                    self.fp_operand(op, *ty, FReg(10 + k.reg));
+                }
+            } else if let Some(d) = dest {
+                self.fp_result(d, k.ty, FReg(10 + k.reg));
             }
             return Ok(());
         }

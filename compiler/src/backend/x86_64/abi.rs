@@ -46,7 +46,7 @@ use crate::backend::frame::{
 };
 use crate::backend::parallel_move::{self, Move, Source};
 use crate::backend::regalloc::{Allocation, Loc, SpillSlot};
-use crate::backend::second_result::second_result_intrinsic;
+use crate::backend::second_result::{float_part_intrinsic, second_result_intrinsic};
 use crate::backend::x86::inst::{AluOp, CallTarget, Inst, Mem, Operand, Size};
 use crate::backend::x86::sse::{Sse, Xmm};
 use crate::backend::x86::Reg;
@@ -370,6 +370,27 @@ impl Selector<'_> {
                         self.write_dest(d, Reg::Rdx);
                     }
                 }
+            }
+            return Ok(());
+        }
+        if let Some(k) = float_part_intrinsic(callee) {
+            // A float part of a record result: %xmm<reg>, which nothing allocates.
+            if k.set {
+                if let Some((ty, op)) = args.first() {
+                    self.float_to_xmm(op, *ty, Xmm(k.reg));
+                }
+            } else if let Some(d) = dest {
+                let r = self.work_reg(d, &[]);
+                self.push(Inst::Sse(Sse::FromXmm {
+                    size: if k.ty == IrType::F64 {
+                        Size::Q
+                    } else {
+                        Size::L
+                    },
+                    src: Xmm(k.reg),
+                    dst: r.into(),
+                }));
+                self.write_dest(d, r);
             }
             return Ok(());
         }
