@@ -185,6 +185,7 @@ impl Func {
             body: Stmt::Compound(body),
             num_labels: self.num_labels,
             num_cases: self.num_cases,
+            label_addresses: Vec::new(),
             loc: loc(),
         }
     }

@@ -292,6 +292,9 @@ pub enum Stmt {
     Case(CaseId, Box<Stmt>),
     Label(LabelId, Box<Stmt>),
     Goto(LabelId),
+    /// GNU `goto *p`: the operand is the index of the target among the function's
+    /// address-taken labels (`FunctionDef::label_addresses`; `parse/local_labels.rs`).
+    IndirectGoto(Expr),
     Break,
     Continue,
     /// The value is converted to the function's return type.
@@ -351,6 +354,9 @@ pub struct FunctionDef {
     pub body: Stmt,
     pub num_labels: u32,
     pub num_cases: u32,
+    /// The labels whose address the function takes (`&&l`), in the order of their
+    /// addresses (`parse/local_labels.rs`): the targets of `IndirectGoto`.
+    pub label_addresses: Vec<LabelId>,
     pub loc: Loc,
 }
 

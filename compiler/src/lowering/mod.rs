@@ -62,6 +62,7 @@ mod fn_types;
 mod function;
 mod globals;
 mod goto_scopes;
+mod indirect_goto;
 mod init;
 mod lvalue;
 mod overflow;

@@ -619,6 +619,7 @@ impl Parser<'_> {
             result = result.map(|body| Stmt::Compound(vec![Stmt::Decl(narrowed), body]));
         }
         self.pop_scope();
+        let label_addresses = self.finish_label_object();
         let state = self.func.take().unwrap_or_default();
         let body = result?;
         let info = self.decl.functions.get(&*name).cloned().unwrap_or_default();
@@ -631,8 +632,9 @@ impl Parser<'_> {
             locals: state.locals,
             params: param_ids,
             body,
-            num_labels: state.labels.len() as u32,
+            num_labels: state.label_state.next_id,
             num_cases: state.num_cases,
+            label_addresses,
             loc,
         });
         Ok(())

@@ -745,6 +745,7 @@ impl Parser<'_> {
                     let operand = p.parse_cast_expr()?;
                     p.build_deref(operand, loc, "unary '*'")
                 }
+                Punct::AmpAmp => p.parse_label_address(),
                 Punct::Plus | Punct::Minus | Punct::Tilde | Punct::Bang => {
                     let loc = p.bump().loc;
                     let operand = p.parse_cast_expr()?;

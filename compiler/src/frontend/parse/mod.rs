@@ -33,6 +33,7 @@
 //! - `overflow_builtins.rs`: `__builtin_{add,sub,mul}_overflow` and their `_p` forms.
 //! - `stmt_expr.rs`: GNU statement expressions `({ ... })` and `a ?: b`;
 //!   `case_range.rs`: `case` values, GNU case ranges included.
+//! - `local_labels.rs`: GNU `__label__`, `&&label` and `goto *expr`.
 //!
 //! Invariants:
 //! - The parser never panics on any token stream; it stops at the first error and
@@ -59,6 +60,9 @@ mod gnu_tests;
 mod init;
 mod int_const_type;
 mod layout;
+mod local_labels;
+#[cfg(test)]
+mod local_labels_tests;
 mod mode_attr;
 mod old_style;
 pub(crate) mod overflow_builtins;
@@ -145,6 +149,8 @@ pub(crate) struct FunctionState {
     pub num_static_locals: u32,
     /// Statement expressions around labels and `goto`s (`stmt_expr.rs`).
     pub stmt_exprs: stmt_expr::StmtExprJumps,
+    /// Label ids, GNU local labels and label addresses (`local_labels.rs`).
+    pub label_state: local_labels::LabelState,
 }
 
 pub(crate) struct Parser<'s> {
@@ -359,6 +365,7 @@ impl<'s> Parser<'s> {
     pub fn pop_scope(&mut self) {
         if self.scopes.len() > 1 {
             self.scopes.pop();
+            self.end_local_labels(self.scopes.len());
         }
     }
 
