@@ -186,6 +186,8 @@ impl Func {
             num_labels: self.num_labels,
             num_cases: self.num_cases,
             label_addresses: Vec::new(),
+            nested: None,
+            nonlocal_goto: None,
             loc: loc(),
         }
     }

@@ -65,6 +65,7 @@ mod goto_scopes;
 mod indirect_goto;
 mod init;
 mod lvalue;
+mod nested_fn;
 mod overflow;
 mod pieces;
 mod positions;

@@ -82,6 +82,9 @@ impl LabelState {
 pub(crate) struct ResolvedLabel {
     pub id: LabelId,
     pub defined: bool,
+    /// A local label of an enclosing function (`nested_fn.rs`): its index in
+    /// `nested_fns.outer`.
+    pub outer: Option<usize>,
 }
 
 fn char_type() -> Type {
@@ -171,8 +174,39 @@ impl Parser<'_> {
             } else {
                 info.used = info.used.or(Some(loc));
             }
-            return Some(ResolvedLabel { id, defined });
+            return Some(ResolvedLabel {
+                id,
+                defined,
+                outer: None,
+            });
         }
+        // A nested function sees the local labels declared around it (gcc: only those).
+        let outer = self
+            .nested_fns
+            .outer
+            .iter_mut()
+            .enumerate()
+            .rev()
+            .find_map(|(i, o)| {
+                let id = o
+                    .label_state
+                    .in_scope
+                    .iter()
+                    .rev()
+                    .find(|(_, n, _)| *n == name)?
+                    .2;
+                Some((i, id, o))
+            });
+        if let Some((i, id, o)) = outer.filter(|_| !defining) {
+            let info = o.label_state.local.get_mut(&id)?;
+            info.used = info.used.or(Some(loc));
+            return Some(ResolvedLabel {
+                id,
+                defined: info.defined.is_some(),
+                outer: Some(i),
+            });
+        }
+        let f = self.func.as_mut()?;
         let entry = match f.labels.get(&name) {
             Some(e) => *e,
             None => {
@@ -189,6 +223,7 @@ impl Parser<'_> {
         Some(ResolvedLabel {
             id: entry.0,
             defined: entry.1.is_some(),
+            outer: None,
         })
     }
 
@@ -212,13 +247,23 @@ impl Parser<'_> {
         }
     }
 
-    /// The function's label object (created on first need).
-    fn label_object(&mut self, loc: Loc) -> Option<GlobalId> {
-        let f = self.func.as_mut()?;
+    /// The current function (`None`) or enclosing function `outer`'s state.
+    fn label_owner(&mut self, outer: Option<usize>) -> Option<&mut super::FunctionState> {
+        match outer {
+            None => self.func.as_mut(),
+            Some(i) => self.nested_fns.outer.get_mut(i),
+        }
+    }
+
+    /// The label object of the current function (`None`) or of enclosing function
+    /// `outer` (created on first need).
+    fn label_object(&mut self, outer: Option<usize>, loc: Loc) -> Option<GlobalId> {
+        let next = GlobalId(self.globals.len() as u32);
+        let f = self.label_owner(outer)?;
         if let Some(g) = f.label_state.object {
             return Some(g);
         }
-        let g = GlobalId(self.globals.len() as u32);
+        let g = next;
         f.label_state.object = Some(g);
         let name = format!("{}.labels", f.name);
         self.globals.push(GlobalVar {
@@ -250,10 +295,10 @@ impl Parser<'_> {
                 format!("label '{name}' referenced outside of any function"),
             ));
         };
-        let Some(g) = self.label_object(loc) else {
+        let Some(g) = self.label_object(label.outer, loc) else {
             return Err(self.error_at(loc, "label address outside a function"));
         };
-        let k = match self.func.as_mut() {
+        let k = match self.label_owner(label.outer) {
             Some(f) => match f.label_state.addressed.iter().position(|l| *l == label.id) {
                 Some(k) => k,
                 None => {
@@ -285,7 +330,7 @@ impl Parser<'_> {
         if !e.ty.ty.is_pointer() {
             return Err(self.error_at(e.loc, "computed goto must be pointer type"));
         }
-        let Some(g) = self.label_object(loc) else {
+        let Some(g) = self.label_object(None, loc) else {
             return Err(self.error_at(loc, "goto outside a function"));
         };
         let target = super::convert::cast_to(e, &char_ptr());

@@ -33,7 +33,8 @@
 //! - `overflow_builtins.rs`: `__builtin_{add,sub,mul}_overflow` and their `_p` forms.
 //! - `stmt_expr.rs`: GNU statement expressions `({ ... })` and `a ?: b`;
 //!   `case_range.rs`: `case` values, GNU case ranges included.
-//! - `local_labels.rs`: GNU `__label__`, `&&label` and `goto *expr`.
+//! - `local_labels.rs`: GNU `__label__`, `&&label` and `goto *expr`;
+//!   `nested_fn.rs`: GNU nested functions (lifted, with a static chain).
 //!
 //! Invariants:
 //! - The parser never panics on any token stream; it stops at the first error and
@@ -64,6 +65,7 @@ mod local_labels;
 #[cfg(test)]
 mod local_labels_tests;
 mod mode_attr;
+mod nested_fn;
 mod old_style;
 pub(crate) mod overflow_builtins;
 mod static_init;
@@ -151,6 +153,11 @@ pub(crate) struct FunctionState {
     pub stmt_exprs: stmt_expr::StmtExprJumps,
     /// Label ids, GNU local labels and label addresses (`local_labels.rs`).
     pub label_state: local_labels::LabelState,
+    /// `scopes.len()` when the function's parameter scope was pushed: the scopes from
+    /// there on are its own (`nested_fn.rs`).
+    pub scope_base: usize,
+    /// A nested function's static chain (`nested_fn.rs`).
+    pub nested: Option<super::ast::NestedFn>,
 }
 
 pub(crate) struct Parser<'s> {
@@ -181,6 +188,8 @@ pub(crate) struct Parser<'s> {
     /// Nesting depth of expressions and statements being parsed (bounded by
     /// `expr::MAX_NESTING` so input cannot overflow the stack).
     pub depth: u32,
+    /// GNU nested functions: the enclosing functions being parsed (`nested_fn.rs`).
+    pub nested_fns: nested_fn::NestedState,
 }
 
 impl<'s> Parser<'s> {
@@ -219,6 +228,7 @@ impl<'s> Parser<'s> {
             pack_stack: Vec::new(),
             decl: decl::DeclState::default(),
             depth: 0,
+            nested_fns: nested_fn::NestedState::default(),
         };
         p.declare_builtin_va_list();
         p

@@ -193,6 +193,12 @@ impl Parser<'_> {
                     }
                     let (name, _) = self.expect_ident()?;
                     self.expect_punct(Punct::Semi)?;
+                    if let Some(l) = self.resolve_label(name.clone(), loc, false) {
+                        if let Some(outer) = l.outer {
+                            // GNU: out of a nested function (`nested_fn.rs`).
+                            return self.nonlocal_goto(outer, l.id, loc);
+                        }
+                    }
                     let id = self.use_label(name, loc);
                     self.note_goto_for_stmt_exprs(id, loc);
                     Ok(Stmt::Goto(id))
