@@ -66,6 +66,8 @@ mod indirect_goto;
 mod init;
 mod lvalue;
 mod nested_fn;
+#[cfg(test)]
+mod nested_fn_tests;
 mod overflow;
 mod pieces;
 mod positions;

@@ -180,7 +180,7 @@ impl Parser<'_> {
             local: id,
         };
         self.capture_reference(key, ty, loc)
-            .unwrap_or_else(|ty| plain(ty))
+            .unwrap_or_else(plain)
     }
 
     /// `*(T *)chain[i]` for object `key` of type `ty` of an enclosing function, `i` its
