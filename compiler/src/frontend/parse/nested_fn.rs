@@ -179,8 +179,7 @@ impl Parser<'_> {
             owner: owner.name.clone(),
             local: id,
         };
-        self.capture_reference(key, ty, loc)
-            .unwrap_or_else(plain)
+        self.capture_reference(key, ty, loc).unwrap_or_else(plain)
     }
 
     /// `*(T *)chain[i]` for object `key` of type `ty` of an enclosing function, `i` its
