@@ -186,6 +186,9 @@ impl Func {
             num_labels: self.num_labels,
             num_cases: self.num_cases,
             vla_objects: Vec::new(),
+            label_addresses: Vec::new(),
+            nested: None,
+            nonlocal_goto: None,
             loc: loc(),
         }
     }

@@ -292,6 +292,9 @@ pub enum Stmt {
     Case(CaseId, Box<Stmt>),
     Label(LabelId, Box<Stmt>),
     Goto(LabelId),
+    /// GNU `goto *p`: the operand is the index of the target among the function's
+    /// address-taken labels (`FunctionDef::label_addresses`; `parse/local_labels.rs`).
+    IndirectGoto(Expr),
     Break,
     Continue,
     /// The value is converted to the function's return type.
@@ -354,7 +357,45 @@ pub struct FunctionDef {
     /// Block-scope variable-length arrays (`T a[n]`, typed `T[]` in `locals`) with their
     /// lengths, evaluated where each is declared (`parse/vla.rs`, `lowering/vla.rs`).
     pub vla_objects: Vec<(LocalId, Expr)>,
+    /// The labels whose address the function takes (`&&l`), in the order of their
+    /// addresses (`parse/local_labels.rs`): the targets of `IndirectGoto`.
+    pub label_addresses: Vec<LabelId>,
+    /// A GNU nested function, lifted (`parse/nested_fn.rs`): what it uses of the
+    /// functions around it. `None` for a function defined at file scope.
+    pub nested: Option<NestedFn>,
+    /// Labels of this function that its nested functions jump to (`goto` out of a
+    /// nested function; `parse/nested_fn.rs`).
+    pub nonlocal_goto: Option<NonlocalGoto>,
     pub loc: Loc,
+}
+
+/// A function's labels reached by `goto` from its nested functions: such a `goto`
+/// stores the label's id + 1 in the hidden local `flag` (0: none pending) and returns;
+/// the callers return in turn until this function, which jumps to the label.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NonlocalGoto {
+    pub flag: LocalId,
+    pub labels: Vec<LabelId>,
+}
+
+/// A nested function's static chain (`parse/nested_fn.rs`): its last parameter `chain`
+/// (a `void **`, present only when `captures` is not empty) points at a table whose
+/// entry i is the address of the object `captures[i]` names.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NestedFn {
+    /// The C name, for diagnostics.
+    pub c_name: String,
+    pub chain: LocalId,
+    pub captures: Vec<Capture>,
+}
+
+/// A local of an enclosing function used by a nested function (directly, or by a
+/// nested function it calls).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Capture {
+    /// The IR name of the function whose local it is.
+    pub owner: String,
+    pub local: LocalId,
 }
 
 /// A function declared but not defined in this translation unit (libc, or an error the

@@ -53,6 +53,12 @@ impl FnLower<'_, '_> {
                 return self.lower_builtin(b, name, args, e);
             }
         }
+        // A nested function's static chain: one more argument (`nested_fn.rs`).
+        let chain = match direct {
+            Some(name) => self.static_chain(name, e.loc)?,
+            None => None,
+        };
+        let chain_ty = chain.map(|_| super::nested_fn::chain_type());
         let target = match direct {
             Some(name) => Callee::Direct(name.to_string()),
             None => {
@@ -67,7 +73,8 @@ impl FnLower<'_, '_> {
         } else {
             usize::MAX
         };
-        let sig = abi_signature_named(self.ctx, args.iter().map(|a| &a.ty), named, &fn_ty.ret)
+        let arg_types = args.iter().map(|a| &a.ty).chain(chain_ty.as_ref());
+        let sig = abi_signature_named(self.ctx, arg_types, named, &fn_ty.ret)
             .map_err(|m| self.err(e.loc, m))?;
         let mut ir_args: Vec<Option<(IrType, Operand)>> = vec![None; sig.params.len()];
         let ret_slot = match sig.ret_place {
@@ -120,6 +127,9 @@ impl FnLower<'_, '_> {
                     ir_args[*index] = Some((IrType::Ptr, copy));
                 }
             }
+        }
+        if let (Some(c), Some(ArgPlace::Scalar { index, .. })) = (chain, sig.args.get(args.len())) {
+            ir_args[*index] = Some((IrType::Ptr, c));
         }
         // Unused filler parameters (registers left free before a stack argument); among
         // the unnamed arguments of a variadic call they are `i8 0`, a type no promoted
@@ -184,7 +194,7 @@ impl FnLower<'_, '_> {
             }
             d => d,
         };
-        Ok(match (sig.ret_place, ret_slot, dest) {
+        let result = match (sig.ret_place, ret_slot, dest) {
             (_, Some(slot), _) => RVal::Record(slot),
             (RetPlace::Pair { piece, size, align }, _, Some(v)) => {
                 // Directly after the call (`abi_intrinsics::pair_placement_error`).
@@ -214,7 +224,12 @@ impl FnLower<'_, '_> {
             }
             (_, None, Some(v)) => RVal::Scalar(Operand::Value(v), sig.ret),
             (_, None, None) => RVal::Void,
-        })
+        };
+        if let Some(name) = direct.filter(|_| chain.is_some()) {
+            // A nested function's `goto` out of it (`nested_fn.rs`).
+            self.check_nonlocal_goto(name, e.loc)?;
+        }
+        Ok(result)
     }
 
     /// References `name` and checks the call agrees with its IR signature; returns the

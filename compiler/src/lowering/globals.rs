@@ -59,7 +59,10 @@ pub(crate) fn lower_globals(ctx: &mut ModuleCtx) -> Result<Vec<IrGlobal>, Diagno
                 }
                 for r in &init.relocs {
                     match &r.target {
-                        RelocTarget::Function(name) => ctx.reference_function(name, g.loc, None)?,
+                        RelocTarget::Function(name) => {
+                            super::nested_fn::check_nested_address(ctx, name, g.loc)?;
+                            ctx.reference_function(name, g.loc, None)?
+                        }
                         RelocTarget::String(id) => match ctx.strings_used.get_mut(id.0 as usize) {
                             Some(u) => *u = true,
                             None => return Err(ctx.error(g.loc, "internal error: unknown string")),

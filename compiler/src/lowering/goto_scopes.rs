@@ -82,6 +82,7 @@ fn walk(s: &Stmt, chain: &mut Vec<ScopeId>, out: &mut Vec<Option<Vec<ScopeId>>>)
         | Stmt::Expr(_)
         | Stmt::Decl(_)
         | Stmt::Goto(_)
+        | Stmt::IndirectGoto(_)
         | Stmt::Break
         | Stmt::Continue
         | Stmt::Return(_) => {}

@@ -85,6 +85,7 @@ impl FnLower<'_, '_> {
                 Ok(LVal::Addr(self.global_addr(&name)))
             }
             ExprKind::Func(name) => {
+                super::nested_fn::check_nested_address(self.ctx, name, e.loc)?;
                 self.ctx.reference_function(name, e.loc, None)?;
                 Ok(LVal::Addr(self.global_addr(name)))
             }

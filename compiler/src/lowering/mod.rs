@@ -63,9 +63,13 @@ mod fn_types;
 mod function;
 mod globals;
 mod goto_scopes;
+mod indirect_goto;
 mod init;
 mod libc_objects;
 mod lvalue;
+mod nested_fn;
+#[cfg(test)]
+mod nested_fn_tests;
 mod overflow;
 mod pieces;
 mod positions;

@@ -94,6 +94,7 @@ impl FnLower<'_, '_> {
                 self.label_or_jump(s)
             }
             Stmt::Return(value) => self.ret(value.as_ref()),
+            Stmt::IndirectGoto(index) => self.indirect_goto(index),
         }
     }
 
@@ -240,7 +241,7 @@ impl FnLower<'_, '_> {
     }
 
     /// The block of goto label `id`.
-    fn goto_label(&mut self, id: LabelId, loc: Loc) -> Res<BlockId> {
+    pub(crate) fn goto_label(&mut self, id: LabelId, loc: Loc) -> Res<BlockId> {
         let Some(slot) = self.labels.get(id.0 as usize).copied() else {
             return Err(self.err(loc, "internal error: unknown label"));
         };

@@ -567,12 +567,27 @@ impl Parser<'_> {
             fty.params.iter().map(|p| p.ty.clone()).collect()
         };
         let ty = self.declare_function(&name, loc, fty, spec.storage, spec.is_inline, attrs)?;
-        if let Some(info) = self.decl.functions.get_mut(&*name) {
+        self.define_function_body(&name, loc, ty, &params, incoming)
+    }
+
+    /// The parameters and body of function `name` (its IR symbol; declared already),
+    /// then its `FunctionDef`. `incoming`: the promoted types of an old-style
+    /// definition's parameters (empty with a prototype).
+    pub(crate) fn define_function_body(
+        &mut self,
+        name: &str,
+        loc: Loc,
+        ty: Rc<FunctionType>,
+        params: &[super::declarator::ParamDecl],
+        incoming: Vec<Type>,
+    ) -> Result<(), Diagnostic> {
+        if let Some(info) = self.decl.functions.get_mut(name) {
             info.defined = true;
         }
         self.func = Some(FunctionState {
             name: name.to_string(),
             ret: Some(ty.ret.clone()),
+            scope_base: self.scopes.len(),
             ..FunctionState::default()
         });
         self.push_scope();
@@ -619,6 +634,7 @@ impl Parser<'_> {
                 self.declare_ordinary(n.clone(), OrdinaryEntity::Local(id, p.ty.clone()));
             }
         }
+        self.add_static_chain_param(&mut param_ids, loc);
         if result.is_ok() {
             result = self.parse_function_body();
         }
@@ -626,6 +642,7 @@ impl Parser<'_> {
             result = result.map(|body| Stmt::Compound(vec![Stmt::Decl(narrowed), body]));
         }
         self.pop_scope();
+        let label_addresses = self.finish_label_object();
         let state = self.func.take().unwrap_or_default();
         let body = result?;
         let info = self.decl.functions.get(&*name).cloned().unwrap_or_default();
@@ -639,11 +656,15 @@ impl Parser<'_> {
             locals: state.locals,
             params: param_ids,
             body,
-            num_labels: state.labels.len() as u32,
+            num_labels: state.label_state.next_id,
             num_cases: state.num_cases,
             vla_objects,
+            label_addresses,
+            nested: state.nested,
+            nonlocal_goto: None,
             loc,
         });
+        self.close_nested_functions();
         Ok(())
     }
 
@@ -813,8 +834,10 @@ impl Parser<'_> {
             let ty = self.apply_declarator_allowing_vla(spec.ty.clone(), &d)?;
             let (name, loc) = self.declarator_name(&d)?;
             let ty = self.apply_mode(ty, &attrs, loc)?;
-            if self.is_punct(Punct::LBrace) && matches!(ty.ty, Type::Function(_)) {
-                return Err(self.error_at(loc, "nested functions are not supported"));
+            if let (true, Type::Function(fty)) = (self.is_punct(Punct::LBrace), &ty.ty) {
+                // GNU nested function (`nested_fn.rs`).
+                self.parse_nested_function(&spec, &d, fty.clone(), name, loc)?;
+                return Ok(Stmt::Null);
             }
             if let Some(len) = self.outer_vla_length(&d) {
                 if matches!(

@@ -745,6 +745,7 @@ impl Parser<'_> {
                     let operand = p.parse_cast_expr()?;
                     p.build_deref(operand, loc, "unary '*'")
                 }
+                Punct::AmpAmp => p.parse_label_address(),
                 Punct::Plus | Punct::Minus | Punct::Tilde | Punct::Bang => {
                     let loc = p.bump().loc;
                     let operand = p.parse_cast_expr()?;
@@ -1265,9 +1266,10 @@ impl Parser<'_> {
     /// An identifier in an expression, resolved in the scopes.
     fn resolve_identifier(&mut self, name: Rc<str>, loc: Loc) -> PResult<Expr> {
         match self.lookup_ordinary(&name).cloned() {
-            Some(OrdinaryEntity::Local(id, ty)) => Ok(Expr::new(ExprKind::Local(id), ty, loc)),
+            Some(OrdinaryEntity::Local(id, ty)) => Ok(self.local_reference(&name, id, ty, loc)),
             Some(OrdinaryEntity::Global(id, ty)) => Ok(Expr::new(ExprKind::Global(id), ty, loc)),
             Some(OrdinaryEntity::Function(ir, ft)) => {
+                self.note_function_mention(&ir);
                 Ok(Expr::new(ExprKind::Func(ir), Type::Function(ft), loc))
             }
             Some(OrdinaryEntity::EnumConst(v, ty)) => {

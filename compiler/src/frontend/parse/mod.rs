@@ -38,6 +38,8 @@
 //! - `overflow_builtins.rs`: `__builtin_{add,sub,mul}_overflow` and their `_p` forms.
 //! - `stmt_expr.rs`: GNU statement expressions `({ ... })` and `a ?: b`;
 //!   `case_range.rs`: `case` values, GNU case ranges included.
+//! - `local_labels.rs`: GNU `__label__`, `&&label` and `goto *expr`;
+//!   `nested_fn.rs`: GNU nested functions (lifted, with a static chain).
 //!
 //! Invariants:
 //! - The parser never panics on any token stream; it stops at the first error and
@@ -64,7 +66,11 @@ mod gnu_tests;
 mod init;
 mod int_const_type;
 mod layout;
+mod local_labels;
+#[cfg(test)]
+mod local_labels_tests;
 mod mode_attr;
+mod nested_fn;
 mod old_style;
 pub(crate) mod overflow_builtins;
 mod static_init;
@@ -154,6 +160,13 @@ pub(crate) struct FunctionState {
     pub num_static_locals: u32,
     /// Statement expressions around labels and `goto`s (`stmt_expr.rs`).
     pub stmt_exprs: stmt_expr::StmtExprJumps,
+    /// Label ids, GNU local labels and label addresses (`local_labels.rs`).
+    pub label_state: local_labels::LabelState,
+    /// `scopes.len()` when the function's parameter scope was pushed: the scopes from
+    /// there on are its own (`nested_fn.rs`).
+    pub scope_base: usize,
+    /// A nested function's static chain (`nested_fn.rs`).
+    pub nested: Option<super::ast::NestedFn>,
 }
 
 pub(crate) struct Parser<'s> {
@@ -188,6 +201,8 @@ pub(crate) struct Parser<'s> {
     /// Nesting depth of expressions and statements being parsed (bounded by
     /// `expr::MAX_NESTING` so input cannot overflow the stack).
     pub depth: u32,
+    /// GNU nested functions: the enclosing functions being parsed (`nested_fn.rs`).
+    pub nested_fns: nested_fn::NestedState,
 }
 
 impl<'s> Parser<'s> {
@@ -228,6 +243,7 @@ impl<'s> Parser<'s> {
             decl: decl::DeclState::default(),
             vla: vla::VlaState::default(),
             depth: 0,
+            nested_fns: nested_fn::NestedState::default(),
         };
         p.declare_builtin_va_list();
         p
@@ -378,6 +394,7 @@ impl<'s> Parser<'s> {
     pub fn pop_scope(&mut self) {
         if self.scopes.len() > 1 {
             self.scopes.pop();
+            self.end_local_labels(self.scopes.len());
         }
     }
 

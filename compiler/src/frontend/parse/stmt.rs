@@ -82,6 +82,7 @@ impl Parser<'_> {
         }
         let body = self.parse_compound(&mut ctx)?;
         self.check_stmt_expr_jumps()?;
+        self.check_local_labels_defined()?;
         if let Some(f) = &self.func {
             // The first label (by first use) that was never defined.
             let undefined = f
@@ -119,6 +120,7 @@ impl Parser<'_> {
                     return Err(self.error_here("expected declaration or statement at end of input"))
                 }
                 TokenKind::Pragma(_) => self.parse_pragma_token()?,
+                _ if self.at_local_label_decl() => self.parse_local_label_decl()?,
                 _ => {
                     if self.starts_declaration() {
                         items.push(self.parse_local_declaration()?);
@@ -186,8 +188,17 @@ impl Parser<'_> {
                 Keyword::Default => self.parse_default(ctx),
                 Keyword::Goto => {
                     self.bump();
+                    if self.is_punct(Punct::Star) {
+                        return self.parse_indirect_goto(loc);
+                    }
                     let (name, _) = self.expect_ident()?;
                     self.expect_punct(Punct::Semi)?;
+                    if let Some(l) = self.resolve_label(name.clone(), loc, false) {
+                        if let Some(outer) = l.outer {
+                            // GNU: out of a nested function (`nested_fn.rs`).
+                            return self.nonlocal_goto(outer, l.id, loc);
+                        }
+                    }
                     let id = self.use_label(name, loc);
                     self.note_goto_for_stmt_exprs(id, loc);
                     Ok(Stmt::Goto(id))
@@ -458,34 +469,23 @@ impl Parser<'_> {
         Ok(Stmt::Case(id, Box::new(body)))
     }
 
-    /// The id of label `name` (created on first use).
-    fn label_id(&mut self, name: Rc<str>, loc: Loc) -> Option<(LabelId, Option<Loc>)> {
-        let f = self.func.as_mut()?;
-        let next = LabelId(f.labels.len() as u32);
-        let entry = f.labels.entry(name).or_insert((next, None, loc));
-        Some((entry.0, entry.1))
-    }
-
+    /// The id of label `name` (created on first use; GNU local labels first:
+    /// `local_labels.rs`).
     fn use_label(&mut self, name: Rc<str>, loc: Loc) -> LabelId {
-        self.label_id(name, loc)
-            .map(|(id, _)| id)
+        self.resolve_label(name, loc, false)
+            .map(|l| l.id)
             .unwrap_or(LabelId(0))
     }
 
     /// labeled-statement: identifier ':' statement
     fn define_label(&mut self, name: Rc<str>, loc: Loc) -> PResult<LabelId> {
-        let Some((id, def)) = self.label_id(name.clone(), loc) else {
+        let Some(label) = self.resolve_label(name.clone(), loc, true) else {
             return Ok(LabelId(0));
         };
-        if def.is_some() {
+        if label.defined {
             return Err(self.error_at(loc, format!("duplicate label '{name}'")));
         }
-        if let Some(f) = self.func.as_mut() {
-            if let Some(e) = f.labels.get_mut(&name) {
-                e.1 = Some(loc);
-            }
-        }
-        Ok(id)
+        Ok(label.id)
     }
 
     /// jump-statement: 'return' expression? ';'

@@ -71,6 +71,7 @@ fn strip(s: Stmt) -> Stmt {
         | Stmt::Expr(_)
         | Stmt::Decl(_)
         | Stmt::Goto(_)
+        | Stmt::IndirectGoto(_)
         | Stmt::Break
         | Stmt::Continue
         | Stmt::Return(_)) => s,
