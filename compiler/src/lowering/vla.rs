@@ -234,6 +234,9 @@ fn walk(s: &Stmt, chain: &mut Vec<(ScopeId, usize)>, out: &mut LabelPositions) {
         | Stmt::Expr(_)
         | Stmt::Decl(_)
         | Stmt::Goto(_)
+        // `goto *p` frees no VLA it leaves (its target is known only at run time): the
+        // storage stays until the function returns, never used after it is freed.
+        | Stmt::IndirectGoto(_)
         | Stmt::Break
         | Stmt::Continue
         | Stmt::Return(_) => {}
