@@ -76,3 +76,29 @@ fn a_long_double_conversion_in_a_nested_statement_is_reported_at_its_expression(
         "{first}"
     );
 }
+
+/// A parameter's array length with an effect (`int a[n++]`) is refused at the length:
+/// C evaluates it at every call (gcc increments `n`), and phicc, which does not evaluate
+/// parameter lengths, must not skip it silently (c-torture 970217-1.c, pr77767.c were
+/// wrong code). A length without effects (`int b[n]`, `int c[n * 2]`) is accepted.
+#[test]
+fn an_array_parameter_length_with_side_effects_is_refused_at_the_length() {
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    // "int sub(int i, int array[i++])": `i++` starts in column 26.
+    let src = "int sub(int i, int array[i++])\n{\n  return i;\n}\n";
+    let path = temp_file(&scratch, "effect.c", src);
+    let (code, err) = phicc(&[&path]);
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(
+        err.lines().next().unwrap_or(""),
+        format!(
+            "{path}:1:26: error: the length of an array parameter with side effects is not \
+             supported by phicc (C evaluates it at every call)"
+        )
+    );
+    let src = "int f(int n, int b[n], int c[n * 2]) { return b[0] + c[1]; }\n\
+               int main(void) { int x[4] = {1, 2, 3, 4}; return f(2, x, x) - 3; }\n";
+    let path = temp_file(&scratch, "plain.c", src);
+    let (code, err) = phicc(&[&path, "-o", &format!("{path}.out")]);
+    assert_eq!(code, Some(0), "{err}");
+}

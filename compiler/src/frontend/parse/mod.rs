@@ -65,6 +65,7 @@ mod expr_tests;
 mod gnu_tests;
 mod init;
 mod int_const_type;
+mod introspection_builtins;
 mod layout;
 mod local_labels;
 #[cfg(test)]
@@ -80,12 +81,11 @@ mod stmt_expr;
 mod stmt_tests;
 mod tags;
 mod type_name;
+mod typedef_align;
 pub(crate) mod va_builtins;
 mod vla;
 mod wide_bitfield;
 mod wide_strings;
-mod introspection_builtins;
-mod typedef_align;
 
 use super::ast::{
     FunctionDecl, FunctionDef, GlobalId, GlobalVar, LabelId, LocalId, LocalVar, StringId,

@@ -63,11 +63,15 @@ impl Parser<'_> {
                 // The length names parameters not declared yet: skip it.
                 self.pos = start;
                 self.skip_to_closing_bracket()?;
+                self.refuse_parameter_length_effects(start, vloc)?;
                 self.vla.lengths.push((bracket, None));
                 return Ok(None);
             }
             Err(err) => return Err(err),
         };
+        if in_params {
+            self.refuse_parameter_length_effects(start, vloc)?;
+        }
         if !e.ty.ty.is_integer() {
             return Err(self.error_at(vloc, "size of array has non-integer type"));
         }
@@ -78,6 +82,46 @@ impl Parser<'_> {
                 Ok(None)
             }
         }
+    }
+
+    /// A parameter's array length is not evaluated (the parameter is a pointer), but C
+    /// evaluates it at the call (C11 6.9.1p10, gcc does: `int a[n++]` increments `n`).
+    /// A length whose tokens from `start` could have an effect — `++`, `--`, an
+    /// assignment, a call — is refused rather than silently skipped.
+    fn refuse_parameter_length_effects(&self, start: usize, vloc: Loc) -> Result<(), Diagnostic> {
+        use crate::frontend::token::TokenKind;
+        let toks = &self.tokens[start..self.pos];
+        let effect = toks.iter().enumerate().any(|(k, t)| match t.kind {
+            TokenKind::Punct(p) => {
+                matches!(
+                    p,
+                    Punct::PlusPlus
+                        | Punct::MinusMinus
+                        | Punct::Assign
+                        | Punct::StarAssign
+                        | Punct::SlashAssign
+                        | Punct::PercentAssign
+                        | Punct::PlusAssign
+                        | Punct::MinusAssign
+                        | Punct::ShlAssign
+                        | Punct::ShrAssign
+                        | Punct::AmpAssign
+                        | Punct::CaretAssign
+                        | Punct::PipeAssign
+                ) || (p == Punct::LParen
+                    && k > 0
+                    && matches!(toks[k - 1].kind, TokenKind::Ident(_)))
+            }
+            _ => false,
+        });
+        if effect {
+            return Err(self.error_at(
+                vloc,
+                "the length of an array parameter with side effects is not supported by phicc \
+                 (C evaluates it at every call)",
+            ));
+        }
+        Ok(())
     }
 
     /// A constant length, checked.
