@@ -645,7 +645,7 @@ impl Parser<'_> {
         let label_addresses = self.finish_label_object();
         let state = self.func.take().unwrap_or_default();
         let body = result?;
-        let info = self.decl.functions.get(&*name).cloned().unwrap_or_default();
+        let info = self.decl.functions.get(name).cloned().unwrap_or_default();
         let vla_objects = self.take_vla_objects();
         self.functions.push(FunctionDef {
             name: name.to_string(),

@@ -469,7 +469,7 @@ impl Machine<'_> {
                 let (x, y) = (self.fval(f, a)?, self.fval(f, b)?);
                 float::arith(*op, x, y)
             }
-            FExpr::Neg(a) => self.fval(f, a)?.neg(),
+            FExpr::Neg(a) => self.fval(f, a)?.negated(),
             FExpr::Conv(k, a) => self.fval(f, a)?.to(*k),
             FExpr::FromInt(k, a) => FVal::from_int(*k, self.int(f, a)?.v),
             FExpr::Cond(c, a, b) => {

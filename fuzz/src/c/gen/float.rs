@@ -120,7 +120,7 @@ impl FVal {
     }
 
     /// `-x`: the sign bit flipped.
-    pub fn neg(self) -> FVal {
+    pub fn negated(self) -> FVal {
         let sign = match self.kind {
             FKind::Float => 1u64 << 31,
             FKind::Double => 1u64 << 63,
@@ -332,7 +332,7 @@ mod tests {
         // 0.0 / 0.0 is a NaN, observed as the mark; -NaN too.
         let nan = arith(FOp::Div, f(0.0), f(0.0));
         assert_eq!(nan.observed_bits(), NAN_MARK);
-        assert_eq!(nan.neg().observed_bits(), NAN_MARK);
+        assert_eq!(nan.negated().observed_bits(), NAN_MARK);
         assert!(compare(BinOp::Ne, nan, nan));
         assert!(!compare(BinOp::Eq, nan, nan));
         assert!(!compare(BinOp::Ge, nan, f(0.0)));
