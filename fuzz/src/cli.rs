@@ -155,7 +155,7 @@ enum BenchWhat {
         #[arg(long, default_value = "60s", value_parser = parse_duration)]
         budget: Duration,
         /// Generators: cfg, phi, c (generated C), cfg-float and phi-float (with floats),
-        /// csmith, mutate (mutants of the C corpus and c-torture), a list of them, or all (cfg, phi and c).
+        /// csmith, mutate (mutants of the C corpus and c-torture), a list of them, or all (cfg, phi, cfg-float, phi-float and c).
         #[arg(long = "gen", default_value = "all")]
         generators: String,
         #[arg(long, default_value_t = 1)]
@@ -320,7 +320,7 @@ enum Command {
     /// findings. Ends with the line `N findings`.
     Hunt {
         /// Generators: cfg, phi, c (generated C), cfg-float and phi-float (with floats),
-        /// csmith, mutate (mutants of the C corpus and c-torture), a list of them, or all (cfg, phi and c).
+        /// csmith, mutate (mutants of the C corpus and c-torture), a list of them, or all (cfg, phi, cfg-float, phi-float and c).
         #[arg(long = "gen", default_value = "all")]
         generators: String,
         /// How long to hunt, e.g. 30s, 10m, 8h.

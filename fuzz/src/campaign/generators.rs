@@ -55,7 +55,9 @@ pub fn sources_for(name: &str) -> Result<Vec<Box<dyn ProgramSource>>, String> {
             .map_err(|e| format!("{e} (or `c`, `csmith`, `mutate`)"))
     };
     if name == "all" {
-        let mut all: Vec<Box<dyn ProgramSource>> = GenKind::ALL
+        // Every IR generator, the float variants included (all four backends compile
+        // floats), then generated C.
+        let mut all: Vec<Box<dyn ProgramSource>> = GenKind::EVERY
             .iter()
             .map(|k| Box::new(IrGenerator(*k)) as Box<dyn ProgramSource>)
             .collect();

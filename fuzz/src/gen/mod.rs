@@ -118,8 +118,7 @@ pub enum GenKind {
 pub const FLOAT_PERCENT: u32 = 30;
 
 impl GenKind {
-    /// The default generators (`all`): floats off, so every program also runs natively
-    /// (the backends do not support floats yet).
+    /// The integer IR generators (floats off). `--gen all` runs [`GenKind::EVERY`].
     pub const ALL: [GenKind; 2] = [GenKind::Cfg, GenKind::Phi];
 
     /// Every generator name `--gen` and `phihunt gen` accept.
