@@ -72,7 +72,7 @@ pub fn is_backend_mutant(m: Mutant) -> bool {
 pub fn bench_mutants(s: &BenchSettings) -> std::io::Result<Vec<MutantRow>> {
     let refs: Vec<&dyn ProgramSource> = s.sources.iter().map(|g| g.as_ref()).collect();
     println!(
-        "{:<36} {:>5} {:>8} {:>9}  signature",
+        "{:<36} {:>5} {:>8} {:>9}  signature by generator",
         "mutant", "found", "seconds", "programs"
     );
     let mut rows = Vec::new();
@@ -147,10 +147,11 @@ pub fn bench_mutants(s: &BenchSettings) -> std::io::Result<Vec<MutantRow>> {
                 found: true,
                 seconds: at.as_secs_f64(),
                 programs: programs + 1,
+                // Each signature with the generator of its first finding.
                 signature: r
                     .signatures
                     .iter()
-                    .map(|t| t.signature.to_string())
+                    .map(|t| format!("{} by {}", t.signature, t.first_generator))
                     .collect::<Vec<_>>()
                     .join(" "),
             },
