@@ -202,7 +202,8 @@ pub(crate) struct Memory {
     /// The bounds of the next `bind_bounds` (`__phi_ub.subobject`).
     pending_bounds: Option<(u64, u64)>,
     /// The bounds the last store to a bounded slot dropped (`__phi_ub.keep_bounds`
-    /// restores them after `p++`, `p += k`, `p = p + k`).
+    /// restores them after `p++`, `p += k`, `p = p + k`); the next store to the same
+    /// slot forgets them.
     dropped_bounds: Option<(u32, SubBounds)>,
 }
 
@@ -469,7 +470,18 @@ impl Memory {
     #[inline(always)]
     fn access_for_write(&mut self, addr: u64, len: u64) -> Result<(usize, usize), Ub> {
         match self.access(addr, len, true) {
-            Ok(found) => Ok(found),
+            Ok(found) => {
+                // Bounds a store dropped are only the *next* `keep_bounds`'s to revive,
+                // right after that store: after `p = &s.a[1]; p = &g; p = p + 0;` the
+                // last store (to the now unbounded slot) forgets the bounds the second
+                // one dropped.
+                if let Some((dropped, _)) = self.dropped_bounds {
+                    if self.records[found.0].id == dropped {
+                        self.dropped_bounds = None;
+                    }
+                }
+                Ok(found)
+            }
             Err(ub) => {
                 let Ok(Place::Live { record, .. }) = self.place(addr) else {
                     return Err(ub);
@@ -607,7 +619,9 @@ impl Memory {
         if tag < FIRST_TYPE_TAG || len == 0 {
             return;
         }
-        if let Ok((record, o)) = self.access_for_write(addr, len) {
+        // The store already dropped any sub-object bounds (`access_for_write`); a second
+        // write access here would count as a later store and forget what it dropped.
+        if let Ok((record, o)) = self.access(addr, len, true) {
             let a = &mut self.records[record];
             if !a.untyped {
                 a.init[o..o + len as usize].fill(tag);
