@@ -70,9 +70,9 @@ impl Classifier {
                 )
                 .map_err(fail)?,
             ),
-            PpKind::Str if is_wide(&spelling) => {
-                TokenKind::WideStr(Rc::from(wide_string_units(&spelling).map_err(fail)?))
-            }
+            PpKind::Str if is_wide(&spelling) => TokenKind::WideStr(Rc::from(
+                wide_string_units(&spelling, &mut literal_warnings).map_err(fail)?,
+            )),
             PpKind::Char => TokenKind::Char(
                 char_value(
                     &spelling,

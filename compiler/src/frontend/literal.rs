@@ -301,9 +301,27 @@ fn scale_by_power_of_two(mut x: f64, mut e: i64) -> f64 {
     x * 2f64.powi(e as i32)
 }
 
-/// Decodes the escape after a backslash at `body[*i]` (the byte after `\`), advancing
-/// `*i` past it; returns the byte value.
-fn decode_escape(body: &[u8], i: &mut usize, warnings: &mut Vec<String>) -> Result<u8, String> {
+/// An escape sequence's value before it is fitted to a character type.
+pub(crate) enum Escape {
+    /// A simple escape (`\n`, `\e`, ...) or an unknown one (the character itself,
+    /// warned about as gcc does).
+    Plain(u8),
+    /// An octal escape (at most three digits).
+    Octal(u32),
+    /// A hexadecimal escape (saturated at `u64::MAX`).
+    Hex(u64),
+    /// A universal character name `\u`/`\U`: a valid code point.
+    Universal(u32),
+}
+
+/// Reads the escape after a backslash at `body[*i]` (the byte after `\`), advancing
+/// `*i` past it. Narrow (`decode_escape`) and wide (`wide_literal`) literals fit the
+/// value to their character type.
+pub(crate) fn read_escape(
+    body: &[u8],
+    i: &mut usize,
+    warnings: &mut Vec<String>,
+) -> Result<Escape, String> {
     let Some(&c) = body.get(*i) else {
         return Err("missing character after '\\'".to_string());
     };
@@ -311,10 +329,7 @@ fn decode_escape(body: &[u8], i: &mut usize, warnings: &mut Vec<String>) -> Resu
     let simple = match c {
         b'n' => Some(b'\n'),
         b't' => Some(b'\t'),
-        b'\\' => Some(b'\\'),
-        b'\'' => Some(b'\''),
-        b'"' => Some(b'"'),
-        b'?' => Some(b'?'),
+        b'\\' | b'\'' | b'"' | b'?' => Some(c),
         b'a' => Some(7),
         b'b' => Some(8),
         b'f' => Some(12),
@@ -324,7 +339,7 @@ fn decode_escape(body: &[u8], i: &mut usize, warnings: &mut Vec<String>) -> Resu
         _ => None,
     };
     if let Some(v) = simple {
-        return Ok(v);
+        return Ok(Escape::Plain(v));
     }
     match c {
         b'0'..=b'7' => {
@@ -340,27 +355,64 @@ fn decode_escape(body: &[u8], i: &mut usize, warnings: &mut Vec<String>) -> Resu
                     _ => break,
                 }
             }
-            u8::try_from(value).map_err(|_| "octal escape sequence out of range".to_string())
+            Ok(Escape::Octal(value))
         }
         b'x' => {
-            let mut value: u32 = 0;
+            let mut value: u64 = 0;
             let mut count = 0;
             while let Some(d) = body.get(*i).and_then(|&d| (d as char).to_digit(16)) {
-                value = value.saturating_mul(16).saturating_add(d);
+                value = value.saturating_mul(16).saturating_add(u64::from(d));
                 *i += 1;
                 count += 1;
             }
             if count == 0 {
                 return Err("\\x used with no following hex digits".to_string());
             }
-            u8::try_from(value).map_err(|_| "hex escape sequence out of range".to_string())
+            Ok(Escape::Hex(value))
         }
-        b'u' | b'U' => Err("universal character names are not supported".to_string()),
+        b'u' | b'U' => {
+            let digits = if c == b'u' { 4 } else { 8 };
+            let text = body
+                .get(*i..*i + digits)
+                .and_then(|s| std::str::from_utf8(s).ok())
+                .filter(|s| s.bytes().all(|d| d.is_ascii_hexdigit()));
+            let Some(text) = text else {
+                return Err(format!(
+                    "incomplete universal character name \\{}",
+                    c as char
+                ));
+            };
+            *i += digits;
+            let value = u32::from_str_radix(text, 16)
+                .map_err(|_| "invalid universal character name".to_string())?;
+            if char::from_u32(value).is_none() {
+                return Err(format!(
+                    "\\{}{text} is not a valid universal character",
+                    c as char
+                ));
+            }
+            Ok(Escape::Universal(value))
+        }
         _ => {
             let shown = String::from_utf8_lossy(&body[*i - 1..*i]).into_owned();
             warnings.push(format!("unknown escape sequence: '\\{shown}'"));
-            Ok(c)
+            Ok(Escape::Plain(c))
         }
+    }
+}
+
+/// Decodes the escape after a backslash at `body[*i]` (the byte after `\`), advancing
+/// `*i` past it; returns the byte value.
+fn decode_escape(body: &[u8], i: &mut usize, warnings: &mut Vec<String>) -> Result<u8, String> {
+    match read_escape(body, i, warnings)? {
+        Escape::Plain(b) => Ok(b),
+        Escape::Octal(v) => {
+            u8::try_from(v).map_err(|_| "octal escape sequence out of range".to_string())
+        }
+        Escape::Hex(v) => {
+            u8::try_from(v).map_err(|_| "hex escape sequence out of range".to_string())
+        }
+        Escape::Universal(_) => Err("universal character names are not supported".to_string()),
     }
 }
 

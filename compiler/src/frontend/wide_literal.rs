@@ -18,6 +18,7 @@
 //!   value (sign-extended from bit 31 when `wchar_t` is signed).
 //! - Only the `L` prefix is handled here; `u` and `U` stay rejected by `literal`.
 
+use super::literal::{read_escape, Escape};
 use super::raw_bytes::source_bytes_at;
 
 /// Is `spelling` a wide (`L`-prefixed) character constant or string literal?
@@ -32,7 +33,7 @@ pub(crate) fn wide_char_value(
     wchar_signed: bool,
     warnings: &mut Vec<String>,
 ) -> Result<i64, String> {
-    let units = decode(body(spelling, '\'')?)?;
+    let units = decode(body(spelling, '\'')?, warnings)?;
     let Some(&last) = units.last() else {
         return Err("empty character constant".to_string());
     };
@@ -48,8 +49,11 @@ pub(crate) fn wide_char_value(
 
 /// The code units of the wide string literal `spelling` (`L"..."`), without the
 /// terminating null unit.
-pub(crate) fn wide_string_units(spelling: &str) -> Result<Vec<u32>, String> {
-    decode(body(spelling, '"')?)
+pub(crate) fn wide_string_units(
+    spelling: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<u32>, String> {
+    decode(body(spelling, '"')?, warnings)
 }
 
 /// The text between the quotes of an `L`-prefixed literal.
@@ -63,14 +67,14 @@ fn body(spelling: &str, quote: char) -> Result<&str, String> {
 }
 
 /// The code units of a literal's body, escapes decoded.
-fn decode(body: &str) -> Result<Vec<u32>, String> {
+fn decode(body: &str, warnings: &mut Vec<String>) -> Result<Vec<u32>, String> {
     let bytes = body.as_bytes();
     let mut out = Vec::with_capacity(body.len());
     let mut i = 0;
     while i < bytes.len() {
         if bytes[i] == b'\\' {
             i += 1;
-            out.push(escape(bytes, &mut i)?);
+            out.push(escape(bytes, &mut i, warnings)?);
             continue;
         }
         if let (Some(raw), len) = source_bytes_at(bytes, i) {
@@ -88,81 +92,16 @@ fn decode(body: &str) -> Result<Vec<u32>, String> {
     Ok(out)
 }
 
-/// The value of the escape whose first byte after `\` is `bytes[*i]`; advances `*i`.
-fn escape(bytes: &[u8], i: &mut usize) -> Result<u32, String> {
-    let Some(&c) = bytes.get(*i) else {
-        return Err("missing character after '\\'".to_string());
-    };
-    *i += 1;
-    let simple = match c {
-        b'n' => Some(10),
-        b't' => Some(9),
-        b'\\' | b'\'' | b'"' | b'?' => Some(u32::from(c)),
-        b'a' => Some(7),
-        b'b' => Some(8),
-        b'f' => Some(12),
-        b'r' => Some(13),
-        b'v' => Some(11),
-        b'e' | b'E' => Some(27),
-        _ => None,
-    };
-    if let Some(v) = simple {
-        return Ok(v);
-    }
-    match c {
-        b'0'..=b'7' => {
-            let mut value = u32::from(c - b'0');
-            let mut count = 1;
-            while count < 3 {
-                match bytes.get(*i) {
-                    Some(&d @ b'0'..=b'7') => {
-                        value = value * 8 + u32::from(d - b'0');
-                        *i += 1;
-                        count += 1;
-                    }
-                    _ => break,
-                }
-            }
-            Ok(value)
+/// The value of the escape whose first byte after `\` is `bytes[*i]`, as a 32-bit code
+/// unit; advances `*i` (`literal::read_escape` reads it).
+fn escape(bytes: &[u8], i: &mut usize, warnings: &mut Vec<String>) -> Result<u32, String> {
+    Ok(match read_escape(bytes, i, warnings)? {
+        Escape::Plain(b) => u32::from(b),
+        Escape::Octal(v) | Escape::Universal(v) => v,
+        Escape::Hex(v) => {
+            u32::try_from(v).map_err(|_| "hex escape sequence out of range".to_string())?
         }
-        b'x' => {
-            let mut value: u64 = 0;
-            let mut count = 0;
-            while let Some(d) = bytes.get(*i).and_then(|&d| (d as char).to_digit(16)) {
-                value = value.saturating_mul(16).saturating_add(u64::from(d));
-                *i += 1;
-                count += 1;
-            }
-            if count == 0 {
-                return Err("\\x used with no following hex digits".to_string());
-            }
-            u32::try_from(value).map_err(|_| "hex escape sequence out of range".to_string())
-        }
-        b'u' | b'U' => {
-            let digits = if c == b'u' { 4 } else { 8 };
-            let text = bytes
-                .get(*i..*i + digits)
-                .and_then(|s| std::str::from_utf8(s).ok())
-                .filter(|s| s.bytes().all(|d| d.is_ascii_hexdigit()));
-            let Some(text) = text else {
-                return Err(format!(
-                    "incomplete universal character name \\{}",
-                    c as char
-                ));
-            };
-            *i += digits;
-            let value = u32::from_str_radix(text, 16)
-                .map_err(|_| "invalid universal character name".to_string())?;
-            if char::from_u32(value).is_none() {
-                return Err(format!(
-                    "\\{}{text} is not a valid universal character",
-                    c as char
-                ));
-            }
-            Ok(value)
-        }
-        _ => Ok(u32::from(c)),
-    }
+    })
 }
 
 #[cfg(test)]
@@ -198,9 +137,15 @@ mod tests {
 
     #[test]
     fn wide_strings() {
-        assert_eq!(wide_string_units("L\"a\\n\""), Ok(vec![97, 10]));
-        assert_eq!(wide_string_units("L\"Äx\""), Ok(vec![0xc4, 120]));
-        assert_eq!(wide_string_units("L\"\""), Ok(vec![]));
+        let mut w = Vec::new();
+        assert_eq!(wide_string_units("L\"a\\n\"", &mut w), Ok(vec![97, 10]));
+        assert_eq!(wide_string_units("L\"Äx\"", &mut w), Ok(vec![0xc4, 120]));
+        assert_eq!(wide_string_units("L\"\"", &mut w), Ok(vec![]));
+        assert!(w.is_empty());
+        // An unknown escape is the character itself, with gcc's warning (as in narrow
+        // literals, whose escape reader this is).
+        assert_eq!(wide_string_units("L\"\\q\"", &mut w), Ok(vec![113]));
+        assert_eq!(w, ["unknown escape sequence: '\\q'"]);
         assert!(is_wide("L\"x\"") && is_wide("L'x'") && !is_wide("\"L\"") && !is_wide("u8\"\""));
     }
 }
