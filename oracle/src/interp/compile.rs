@@ -213,83 +213,34 @@ fn compile_with(
             // A prototype of something the module defines.
             continue;
         }
-        if let Some(k) = UbIntrinsic::by_name(&d.name) {
-            if *d != k.decl() {
+        // The front end's intrinsics and `va_*`: each must have exactly its declaration;
+        // its address is one nothing can read, write or call.
+        let name = d.name.as_str();
+        let intrinsic = UbIntrinsic::by_name(name)
+            .map(|k| (Symbol::Intrinsic(k), k.decl(), "intrinsic "))
+            .or_else(|| {
+                AbiSret::by_name(name).map(|k| (Symbol::AbiSret(k), k.decl(), "intrinsic "))
+            })
+            .or_else(|| {
+                AbiFloatPart::by_name(name)
+                    .map(|k| (Symbol::AbiFloatPart(k), k.decl(), "intrinsic "))
+            })
+            .or_else(|| AbiHi::by_name(name).map(|k| (Symbol::AbiHi(k), k.decl(), "intrinsic ")))
+            .or_else(|| {
+                AbiLoad::by_name(name).map(|k| (Symbol::AbiLoad(k), k.decl(), "intrinsic "))
+            })
+            .or_else(|| VaFn::by_name(name).map(|k| (Symbol::Va(k), k.decl(name), "")));
+        if let Some((symbol, expected, what)) = intrinsic {
+            if *d != expected {
                 return Err(err(format!(
-                    "intrinsic @{} is declared with the wrong signature",
-                    d.name
-                )));
-            }
-            // An address nothing can read, write or call.
-            let (_, addr) = image
-                .allocate(0, 1, AllocKind::ConstGlobal)
-                .ok_or_else(|| err("too many symbols".into()))?;
-            symbols.insert(&d.name, (Symbol::Intrinsic(k), addr));
-            continue;
-        }
-        if let Some(k) = AbiSret::by_name(&d.name) {
-            if *d != k.decl() {
-                return Err(err(format!(
-                    "intrinsic @{} is declared with the wrong signature",
-                    d.name
-                )));
-            }
-            let (_, addr) = image
-                .allocate(0, 1, AllocKind::ConstGlobal)
-                .ok_or_else(|| err("too many symbols".into()))?;
-            symbols.insert(&d.name, (Symbol::AbiSret(k), addr));
-            continue;
-        }
-        if let Some(k) = AbiFloatPart::by_name(&d.name) {
-            if *d != k.decl() {
-                return Err(err(format!(
-                    "intrinsic @{} is declared with the wrong signature",
+                    "{what}@{} is declared with the wrong signature",
                     d.name
                 )));
             }
             let (_, addr) = image
                 .allocate(0, 1, AllocKind::ConstGlobal)
                 .ok_or_else(|| err("too many symbols".into()))?;
-            symbols.insert(&d.name, (Symbol::AbiFloatPart(k), addr));
-            continue;
-        }
-        if let Some(k) = AbiHi::by_name(&d.name) {
-            if *d != k.decl() {
-                return Err(err(format!(
-                    "intrinsic @{} is declared with the wrong signature",
-                    d.name
-                )));
-            }
-            let (_, addr) = image
-                .allocate(0, 1, AllocKind::ConstGlobal)
-                .ok_or_else(|| err("too many symbols".into()))?;
-            symbols.insert(&d.name, (Symbol::AbiHi(k), addr));
-            continue;
-        }
-        if let Some(k) = AbiLoad::by_name(&d.name) {
-            if *d != k.decl() {
-                return Err(err(format!(
-                    "intrinsic @{} is declared with the wrong signature",
-                    d.name
-                )));
-            }
-            let (_, addr) = image
-                .allocate(0, 1, AllocKind::ConstGlobal)
-                .ok_or_else(|| err("too many symbols".into()))?;
-            symbols.insert(&d.name, (Symbol::AbiLoad(k), addr));
-            continue;
-        }
-        if let Some(k) = VaFn::by_name(&d.name) {
-            if *d != k.decl(&d.name) {
-                return Err(err(format!(
-                    "@{} is declared with the wrong signature",
-                    d.name
-                )));
-            }
-            let (_, addr) = image
-                .allocate(0, 1, AllocKind::ConstGlobal)
-                .ok_or_else(|| err("too many symbols".into()))?;
-            symbols.insert(&d.name, (Symbol::Va(k), addr));
+            symbols.insert(&d.name, (symbol, addr));
             continue;
         }
         if let Some(stream) = super::streams::Stream::by_name(&d.name) {
