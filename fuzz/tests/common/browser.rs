@@ -84,3 +84,45 @@ pub fn probe_page(html: &str, probe: &str) -> serde_json::Value {
         .unwrap_or_else(|| panic!("the probe did not run; DOM:\n{dom}"));
     serde_json::from_str(&percent_decode(encoded)).unwrap()
 }
+
+/// What every hunt report (single or merged) must show in the browser, held to its
+/// `summary.json`: no script of its own and nothing loaded from outside, the finding
+/// counts, one section per signature in the summary's order.
+pub fn assert_report_matches_summary(
+    html: &str,
+    probe: &serde_json::Value,
+    summary: &serde_json::Value,
+) {
+    assert!(
+        !html.contains("<script"),
+        "the report must not need a script"
+    );
+    let without_ns = html.replace("http://www.w3.org/2000/svg", "");
+    assert!(!without_ns.contains("http://") && !without_ns.contains("https://"));
+    let unique = summary["unique_findings"].as_u64().unwrap();
+    assert_eq!(probe["unique"], unique.to_string());
+    assert_eq!(
+        probe["total"],
+        summary["totals"]["findings"].as_u64().unwrap().to_string()
+    );
+    assert_eq!(
+        probe["programs"],
+        summary["totals"]["programs"].as_u64().unwrap().to_string()
+    );
+    assert_eq!(probe["sections"].as_u64(), Some(unique));
+    let sigs: Vec<&str> = summary["finding_details"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["signature"].as_str().unwrap())
+        .collect();
+    let shown: Vec<&str> = probe["signatures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    assert_eq!(shown, sigs);
+    assert_eq!(probe["external"], 0);
+    assert_eq!(probe["scripts"], 1, "only the probe");
+}
