@@ -220,16 +220,28 @@ fn a_wrong_expected_output_is_a_generator_bug_never_a_finding() {
     );
     assert_eq!(r.totals.findings, 0);
     assert!(r.signatures.is_empty());
-    let saved = out.path().join("generator-bugs/c-wrong-2");
-    assert!(saved.join("program.c").is_file() && saved.join("reason.txt").is_file());
+    // One folder per program (`c-wrong-SEED`), each with the program and the reason.
+    let saved: Vec<_> = std::fs::read_dir(out.path().join("generator-bugs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    assert_eq!(saved.len(), 3, "{saved:?}");
+    for dir in &saved {
+        let name = dir.file_name().unwrap().to_string_lossy();
+        assert!(name.starts_with("c-wrong-"), "{name}");
+        assert!(dir.join("program.c").is_file() && dir.join("reason.txt").is_file());
+    }
     let report = std::fs::read_to_string(out.path().join("report.md")).unwrap();
     assert!(
         report.contains("| c-wrong | 3 | 0 | 0 | 0 | 3 |"),
         "{report}"
     );
     assert!(report.contains("expected-output-contradicted"), "{report}");
-    let reason = std::fs::read_to_string(saved.join("reason.txt")).unwrap();
-    assert!(reason.contains("gcc -O0 and -O2 give exit 0"), "{reason}");
+    for dir in &saved {
+        let reason = std::fs::read_to_string(dir.join("reason.txt")).unwrap();
+        assert!(reason.contains("gcc -O0 and -O2 give exit 0"), "{reason}");
+    }
 }
 
 #[test]

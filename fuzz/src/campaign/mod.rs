@@ -1,8 +1,8 @@
 //! `phihunt hunt`: the main job — generate, run every stage, save, reduce, report.
 //!
 //! Why: this is what a compiler engineer leaves running overnight. Workers (one per
-//! core by default) each take the next program index, make the program from seed
-//! `base_seed + index`, and run the stage differential; the main thread shows progress,
+//! core by default) each take the next program index, make the program from its seed
+//! (`seeds::program_seed(base_seed, index)`), and run the stage differential; the main thread shows progress,
 //! handles Ctrl-C, and at the end reduces one finding per signature and writes the report.
 //!
 //! Invariants:
@@ -56,6 +56,7 @@ pub mod report_shards;
 pub mod reproduce;
 pub mod resume;
 pub mod scratch;
+pub mod seeds;
 pub mod shard;
 pub mod source;
 pub mod state;
@@ -726,7 +727,7 @@ fn harness_panic(
     }
 }
 
-/// Runs a hunt over `sources` (program i comes from `sources[i % len]`, seed base + i).
+/// Runs a hunt over `sources` (program i comes from `sources[i % len]`, seed `seeds::program_seed(base, i)`).
 pub fn hunt(sources: &[&dyn ProgramSource], cfg: &HuntConfig) -> std::io::Result<HuntResult> {
     hunt_sharded(sources, cfg, shard::Shard::WHOLE)
 }
@@ -848,7 +849,7 @@ pub fn hunt_sharded(
                         continue;
                     }
                     let source = sources[(i % sources.len() as u64) as usize];
-                    let seed = cfg.base_seed.wrapping_add(i);
+                    let seed = seeds::program_seed(cfg.base_seed, i);
                     // A panic outside the stages (generator, oracle, harness) must not take
                     // the campaign down: it is saved with its seed and counted.
                     let ev = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -992,7 +993,7 @@ pub fn hunt_sharded(
                                 &mut tallies,
                                 &Signature::new(crate::diff::FindingKind::Panic, "frontend"),
                                 Some(Path::new(&dir)),
-                                Some(cfg.base_seed.wrapping_add(shard.global(index))),
+                                Some(seeds::program_seed(cfg.base_seed, shard.global(index))),
                                 generator,
                             );
                             if cfg.stop_at_first {

@@ -60,7 +60,7 @@ pub fn markdown(d: &ReportData) -> String {
     let _ = writeln!(md, "- generators: {}", d.generators.join(", "));
     let _ = writeln!(
         md,
-        "- base seed: {} (program i uses seed base + i)",
+        "- base seed: {} (program i uses seed spread(base) + i, campaign/seeds.rs)",
         d.base_seed
     );
     let _ = writeln!(

@@ -434,7 +434,7 @@ pub fn render(d: &ReportData) -> String {
         (
             "base seed",
             format!(
-                "<code>{}</code> (program i uses seed base + i)",
+                "<code>{}</code> (program i uses seed spread(base) + i, campaign/seeds.rs)",
                 d.base_seed
             ),
         ),

@@ -102,7 +102,7 @@ pub fn restore(
         if f.dir.is_some() {
             *r.stored.entry(f.signature.bug()).or_default() += 1;
         }
-        let index = f.seed.wrapping_sub(base);
+        let index = super::seeds::program_index(base, f.seed);
         let ours = sources
             .get((index % n) as usize)
             .is_some_and(|s| s.name() == f.generator);

@@ -6,7 +6,7 @@
 //! of one hunt, so N machines together run exactly the programs one machine would have,
 //! and `phihunt merge` (`super::merge`) joins their folders into one report.
 //!
-//! The split: the hunt's programs (program `g`: source `g % S`, seed `base + g`) are cut
+//! The split: the hunt's programs (program `g`: source `g % S`, seed `seeds::program_seed(base, g)`) are cut
 //! into blocks of `B` consecutive programs, and shard `I` of `N` takes every N-th block,
 //! blocks `I, I+N, I+2N, ...`. `B = S × E` for `S` sources and native stages every `E`-th
 //! program of each source (`--native-every`, counted even when no target is usable: the

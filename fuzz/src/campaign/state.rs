@@ -28,8 +28,10 @@ use std::path::{Path, PathBuf};
 /// The state file's name in a hunt's out dir.
 pub const STATE_FILE: &str = "state.json";
 
-/// Format version of the state file (a resume refuses another one).
-pub const STATE_VERSION: u32 = 1;
+/// Format version of the state file (a resume refuses another one). Version 2: program
+/// seeds come from `seeds::program_seed` (version 1 hunts used `base + index`, so their
+/// indexes name other programs now).
+pub const STATE_VERSION: u32 = 2;
 
 /// The program indexes a hunt has finished: all below `below`, plus `above`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -149,9 +151,16 @@ impl HuntState {
             .map_err(|e| format!("{}: not a hunt state: {e}", path.display()))?;
         if state.version != STATE_VERSION {
             return Err(format!(
-                "{}: state version {} (this phihunt reads {STATE_VERSION})",
+                "{}: state version {} (this phihunt reads {STATE_VERSION}){}",
                 path.display(),
-                state.version
+                state.version,
+                if state.version < STATE_VERSION {
+                    "; finish that hunt with the phihunt that started it, or start a new \
+                     one: its program indexes name other programs under this phihunt's \
+                     seeds (campaign/seeds.rs)"
+                } else {
+                    ""
+                }
             ));
         }
         Ok(state)
