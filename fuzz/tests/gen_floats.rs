@@ -90,7 +90,7 @@ fn float_programs_agree_at_every_stage() {
             let p = generate_from_seed(kind, seed);
             match differential(&p.module, &p.entry, &p.arg_vectors, &DiffConfig::default()) {
                 Verdict::Agree { .. } => agreed += 1,
-                Verdict::Discarded { reason } => eprintln!("{kind} seed {seed}: {reason}"),
+                Verdict::Discarded { reason, .. } => eprintln!("{kind} seed {seed}: {reason}"),
                 Verdict::Finding(f) => panic!(
                     "{kind} seed {seed}: {:?}: {}\n{}",
                     f.signature,

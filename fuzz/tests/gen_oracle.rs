@@ -148,7 +148,7 @@ fn every_stage_agrees_on_generated_programs() {
             let key =
                 match differential(&p.module, &p.entry, &p.arg_vectors, &DiffConfig::default()) {
                     Verdict::Agree { .. } => "agree".to_string(),
-                    Verdict::Discarded { reason } => format!("discarded: {reason}"),
+                    Verdict::Discarded { reason, .. } => format!("discarded: {reason}"),
                     Verdict::Finding(f) => panic!(
                         "{kind} seed {seed}: {:?}: {}\n{}",
                         f.signature,

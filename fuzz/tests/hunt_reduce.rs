@@ -8,7 +8,7 @@ use compiler::target::Target;
 use phihunt::campaign::generators::sources_for;
 use phihunt::campaign::source::ProgramSource;
 use phihunt::campaign::{hunt, HuntConfig};
-use phihunt::diff::{differential, DiffConfig, Verdict};
+use phihunt::diff::{differential, DiffConfig, DiscardCause, FindingKind, Verdict};
 use phihunt::reduce::{reduce, size, ReduceGoal};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -281,7 +281,10 @@ fn an_input_that_does_not_verify_is_discarded_not_a_finding() {
     let src = "func @f(i32) -> i32 {\n.LBB0:\n    %0 = copy i32 5:i64\n    ret i32 %0\n}\n";
     let module = parse_module(src).unwrap();
     match differential(&module, "f", &[vec![1]], &DiffConfig::default()) {
-        Verdict::Discarded { reason } => assert!(reason.contains("invalid input"), "{reason}"),
+        Verdict::Discarded { reason, cause } => {
+            assert!(reason.contains("invalid input"), "{reason}");
+            assert_eq!(cause, DiscardCause::BrokenInput(FindingKind::Verify));
+        }
         other => panic!("expected a discard, got {other:?}"),
     }
 }

@@ -7,5 +7,5 @@ pub mod interp;
 pub mod native;
 pub mod outcome;
 
-pub use interp::{run, InterpError, Program, RunConfig};
+pub use interp::{run, InterpError, InterpErrorKind, Program, RunConfig};
 pub use outcome::{Location, Outcome, RunResult, Trap, Ub};

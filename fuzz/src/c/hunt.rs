@@ -21,7 +21,7 @@ use super::gen::{generate, CProgram, GenConfig};
 use super::judge::front_end;
 use super::reference::Reason;
 use crate::campaign::source::{Candidate, ProgramSource, Rejection};
-use crate::diff::{FindingKind, Verdict};
+use crate::diff::{DiscardCause, FindingKind, Verdict};
 use crate::native::c_program::{phicc_module, run_c_stage};
 use crate::native::{NativePlan, StageTally};
 use compiler::pipeline::PipelineOptions;
@@ -124,32 +124,31 @@ pub enum ExpectedCheck {
 
 /// The finding a discarded stage differential of a C program is, when the discard says the
 /// front end's IR itself is broken (see [`ExpectedCheck::BrokenLowering`]); `None` for
-/// the honest no-verdicts: out of fuel, undefined behaviour, an external outside the
-/// oracle's libc subset or one it deliberately does not model (`sin`), a libc function the *program* declares with another prototype
-/// than libc's, or an entry the harness cannot call (no `main`, or a `main` whose
-/// parameters the harness does not supply).
-pub fn lowered_failure(reason: &str) -> Option<(FindingKind, String)> {
-    if let Some(why) = reason.strip_prefix("invalid input: ") {
-        let kind = if why.starts_with("stage `") && why.contains("` panicked") {
-            FindingKind::Panic
-        } else {
-            FindingKind::Verify
-        };
-        return Some((kind, format!("the front end's IR: {why}")));
-    }
-    let why = reason.strip_prefix("unsupported: ")?;
-    let oracle_gap = why.contains("is not in the oracle's libc subset")
-        || why.contains("is not modelled by the oracle")
-        || why.contains("but libc's")
-        || why.contains("pointer width")
-        || why.starts_with("no function @")
-        || why.contains(" given");
-    (!oracle_gap).then(|| {
-        (
+/// the honest no-verdicts: out of fuel, undefined behaviour, and the oracle's own limits
+/// (an external outside its libc subset or one it deliberately does not model (`sin`), a
+/// libc function the *program* declares with another prototype than libc's, an entry the
+/// harness cannot call). Decided on the discard's typed cause, never on its text.
+pub fn lowered_failure(reason: &str, cause: DiscardCause) -> Option<(FindingKind, String)> {
+    match cause {
+        DiscardCause::BrokenInput(FindingKind::CannotRun) => Some((
             FindingKind::CannotRun,
-            format!("the oracle cannot load the front end's IR: {why}"),
-        )
-    })
+            format!(
+                "the oracle cannot load the front end's IR: {}",
+                reason.strip_prefix("unsupported: ").unwrap_or(reason)
+            ),
+        )),
+        DiscardCause::BrokenInput(kind) => Some((
+            kind,
+            format!(
+                "the front end's IR: {}",
+                reason.strip_prefix("invalid input: ").unwrap_or(reason)
+            ),
+        )),
+        DiscardCause::Reference
+        | DiscardCause::OutOfFuel
+        | DiscardCause::OracleLimit
+        | DiscardCause::Later => None,
+    }
 }
 
 /// Holds `verdict`'s reference run (`lowered`) to the expected output.
@@ -157,9 +156,12 @@ pub fn check_expected(p: &CProgram, verdict: &Verdict) -> ExpectedCheck {
     let reference = match verdict {
         Verdict::Agree { expectations, .. } => expectations.first().map(|(_, r)| r.clone()),
         Verdict::Finding(f) => f.expectations.first().map(|(_, r)| r.clone()),
-        Verdict::Discarded { reason } if reason.contains("fuel") => return ExpectedCheck::Holds,
-        Verdict::Discarded { reason } => {
-            if let Some((kind, detail)) = lowered_failure(reason) {
+        Verdict::Discarded {
+            cause: DiscardCause::OutOfFuel,
+            ..
+        } => return ExpectedCheck::Holds,
+        Verdict::Discarded { reason, cause } => {
+            if let Some((kind, detail)) = lowered_failure(reason, *cause) {
                 return ExpectedCheck::BrokenLowering(kind, detail);
             }
             return ExpectedCheck::Rejected(

@@ -398,7 +398,7 @@ pub fn gen_command(generator: &str, seed: u64) -> i32 {
                     format!("\ndropped argument vectors: {}", dropped.join(", "))
                 },
             ),
-            Verdict::Discarded { reason } => (Vec::new(), format!("\ndiscarded: {reason}")),
+            Verdict::Discarded { reason, .. } => (Vec::new(), format!("\ndiscarded: {reason}")),
             Verdict::Finding(f) => (
                 f.expectations.clone(),
                 format!("\nFINDING {}: {}", f.signature, f.detail),

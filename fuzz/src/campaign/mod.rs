@@ -433,7 +433,12 @@ fn run_one(
         use crate::c::cc::HuntStep;
         match cc.hunt_step(p, &cfg.native.limits, &mut native) {
             Ok(HuntStep::Continue) => {}
-            Ok(HuntStep::Discarded(reason)) => verdict = Verdict::Discarded { reason },
+            Ok(HuntStep::Discarded(reason)) => {
+                verdict = Verdict::Discarded {
+                    reason,
+                    cause: crate::diff::DiscardCause::Later,
+                }
+            }
             Ok(HuntStep::GeneratorBug(reason)) => {
                 let files = crate::c::hunt::program_files(p);
                 let r = Rejection {
@@ -498,7 +503,7 @@ fn save_verdict(
                 native,
             }
         }
-        Verdict::Discarded { reason } => {
+        Verdict::Discarded { reason, .. } => {
             source.observe(seed, &ProgramOutcome::Discarded(&reason));
             Summary::Discarded(reason)
         }

@@ -34,7 +34,7 @@ use compiler::pipeline::{PipelineOptions, STAGE_LOWERED};
 use compiler::target::Target;
 use oracle::interp::PROGRAM_NAME;
 use oracle::native::{gcc::quote_stdout, NativeOutcome};
-use oracle::{Outcome, Program, RunConfig, RunResult};
+use oracle::{InterpError, Outcome, Program, RunConfig, RunResult};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -159,11 +159,9 @@ pub fn reference_result(r: &NativeOutcome) -> Result<(i32, Vec<u8>), Invalid> {
 const PROGRAM_NAME_BYTES: &[u8] = PROGRAM_NAME.as_bytes();
 
 /// Runs `module`'s `main` in the oracle as [`judge_stages`] does at each stage (argv
-/// `{PROGRAM_NAME, NULL}`); `Err` when the oracle cannot run it (the reason).
-pub fn run_main(module: &IrModule, cfg: &RunConfig) -> Result<RunResult, String> {
-    Program::new(module, cfg)
-        .and_then(|p| p.run_main(&[PROGRAM_NAME_BYTES]))
-        .map_err(|e| e.0)
+/// `{PROGRAM_NAME, NULL}`); `Err` when the oracle cannot run it (why, and whose reason).
+pub fn run_main(module: &IrModule, cfg: &RunConfig) -> Result<RunResult, InterpError> {
+    Program::new(module, cfg).and_then(|p| p.run_main(&[PROGRAM_NAME_BYTES]))
 }
 
 /// The status a run ends with on a real machine, when it ends normally.
@@ -248,7 +246,8 @@ pub fn judge_stages_at(
         let run = run_main(&snap.module, cfg);
         let cell = match run {
             Err(e) if lowered => {
-                match crate::c::hunt::lowered_failure(&format!("unsupported: {e}")) {
+                let cause = crate::diff::DiscardCause::of_interp_error(&e);
+                match crate::c::hunt::lowered_failure(&format!("unsupported: {e}"), cause) {
                     // The oracle cannot load IR the front end made (an intrinsic with the
                     // wrong signature, ...): phicc's bug, a failure of `lowered`.
                     Some((_, detail)) => {
@@ -261,7 +260,7 @@ pub fn judge_stages_at(
                     }
                     // An external outside the oracle's libc subset, a `main` the harness
                     // cannot call: no verdict.
-                    None => return Err(Invalid::OracleCannotRun(e)),
+                    None => return Err(Invalid::OracleCannotRun(e.message)),
                 }
             }
             Err(e) => {

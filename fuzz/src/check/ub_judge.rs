@@ -138,7 +138,7 @@ pub fn judge_defined_at(
     positions: Option<&SourcePositions>,
     cfg: &RunConfig,
 ) -> Result<RunResult, Invalid> {
-    let run = run_main(checked, cfg).map_err(Invalid::OracleCannotRun)?;
+    let run = run_main(checked, cfg).map_err(|e| Invalid::OracleCannotRun(e.message))?;
     if let Some(category) = ub_category(&run.outcome) {
         let mut detail = run.outcome.to_string();
         if let (Outcome::Undefined(_, at), Some(positions)) = (&run.outcome, positions) {

@@ -103,11 +103,44 @@ pub enum Verdict {
         /// (pass, changes) for every stage that ran, for per-pass statistics.
         pass_changes: Vec<(&'static str, usize)>,
     },
-    /// The program cannot serve as a test; the reason is for counting.
+    /// The program cannot serve as a test; the reason is for counting and people, the
+    /// cause for callers that act on it.
     Discarded {
         reason: String,
+        cause: DiscardCause,
     },
     Finding(Box<Finding>),
+}
+
+/// Why a program is no test, in terms a caller acts on (never the reason's text).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiscardCause {
+    /// The reference run gives no verdict on any vector: undefined behaviour (its kind is
+    /// in the reason), or no argument vectors.
+    Reference,
+    /// The reference run ran out of fuel.
+    OutOfFuel,
+    /// The oracle cannot run the input for a reason of its own: a gap in its model or an
+    /// entry its harness cannot call (`oracle::InterpError::is_oracle_limit`).
+    OracleLimit,
+    /// The input is broken: it fails the verifier or panics the pipeline's first stage,
+    /// or the oracle cannot load it (`oracle::InterpErrorKind::Malformed`). From a
+    /// generator or reducer that is a bad candidate; from a front end, its bug (the
+    /// finding kind to report it as).
+    BrokenInput(FindingKind),
+    /// A judge after the stage differential set it aside (the compiler under test, ...).
+    Later,
+}
+
+impl DiscardCause {
+    /// The cause of the oracle refusing to prepare or start the reference.
+    pub fn of_interp_error(e: &oracle::InterpError) -> DiscardCause {
+        if e.is_oracle_limit() {
+            DiscardCause::OracleLimit
+        } else {
+            DiscardCause::BrokenInput(FindingKind::CannotRun)
+        }
+    }
 }
 
 /// Runs `module` at every stage on every argument vector and compares with `lowered`.
@@ -140,6 +173,7 @@ pub fn differential_census(
         Err(e) => {
             return Verdict::Discarded {
                 reason: format!("unsupported: {e}"),
+                cause: DiscardCause::of_interp_error(&e),
             }
         }
     };
@@ -158,16 +192,23 @@ pub fn differential_census(
             Err(e) => {
                 return Verdict::Discarded {
                     reason: format!("unsupported: {e}"),
+                    cause: DiscardCause::of_interp_error(&e),
                 }
             }
         }
     }
     if expectations.is_empty() {
+        let fuel = oracle::Outcome::OutOfFuel.discard_reason();
+        let cause = if dropped.first() == fuel.as_ref() {
+            DiscardCause::OutOfFuel
+        } else {
+            DiscardCause::Reference
+        };
         let reason = dropped
             .first()
             .cloned()
             .unwrap_or_else(|| "no argument vectors".into());
-        return Verdict::Discarded { reason };
+        return Verdict::Discarded { reason, cause };
     }
     let max_ref_steps = expectations.iter().map(|(_, r)| r.steps).max().unwrap_or(0);
     let stage_cfg = RunConfig {
@@ -185,11 +226,16 @@ pub fn differential_census(
     // observed has no reference stage: it is not a test (a generator bug, or a reducer
     // candidate gone bad), so it is discarded and counted, never reported.
     let Some(reference) = staged.snapshots.first() else {
+        let kind = match &staged.failure {
+            Some(StageFailure::Panic { .. }) => FindingKind::Panic,
+            _ => FindingKind::Verify,
+        };
         let why = staged
             .failure
             .map_or_else(|| "no stages".into(), |f| f.message());
         return Verdict::Discarded {
             reason: format!("invalid input: {}", why.lines().next().unwrap_or("")),
+            cause: DiscardCause::BrokenInput(kind),
         };
     };
     let reference_module = &reference.module;

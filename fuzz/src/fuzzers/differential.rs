@@ -146,7 +146,7 @@ pub fn check_generated_with(
     }
     match verdict {
         Verdict::Agree { .. } => stats.valid(),
-        Verdict::Discarded { reason } => stats.discarded(&reason),
+        Verdict::Discarded { reason, .. } => stats.discarded(&reason),
         Verdict::Finding(f) => {
             stats.finding();
             let dir = std::env::var_os("PHIHUNT_FUZZ_FINDINGS")

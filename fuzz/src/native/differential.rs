@@ -123,7 +123,7 @@ pub fn native_differential(
                 dropped_at.insert(w, dropped.len() as u64);
                 by_width.insert(w, Ok(expectations));
             }
-            Verdict::Discarded { reason } => {
+            Verdict::Discarded { reason, .. } => {
                 by_width.insert(w, Err(format!("ptr{w}: {reason}")));
             }
             Verdict::Finding(f) => {

@@ -88,7 +88,7 @@ pub fn load_finding(file: &Path, plan: &NativePlan) -> Result<LoadedFinding, Loa
                 "every stage agrees with the reference: nothing to reduce".into(),
             ))
         }
-        Ok((Verdict::Discarded { reason }, _)) => {
+        Ok((Verdict::Discarded { reason, .. }, _)) => {
             return Err(Invalid(format!(
                 "{name}:1:1: error: the reference run is not valid ({reason}): nothing to reduce"
             )))

@@ -87,13 +87,21 @@ enum Symbol {
 
 /// Why the oracle cannot run a program that uses the external `name`.
 fn unknown_external(name: &str) -> InterpError {
-    if super::libm::UNMODELLED.contains(&name) {
+    if name.starts_with("__phi_") {
+        // phicc's own namespace: every name in it is an intrinsic the oracle knows, so
+        // an unknown one is IR that front end and oracle disagree on, not a gap.
         return err(format!(
+            "@{name} is in phicc's intrinsic namespace (`__phi_`) but is no intrinsic \
+             the oracle knows"
+        ));
+    }
+    if super::libm::UNMODELLED.contains(&name) {
+        return InterpError::outside_model(format!(
             "@{name} is not modelled by the oracle: its result is not correctly rounded \
              on every target (docs/c-floats.md)"
         ));
     }
-    err(format!(
+    InterpError::outside_model(format!(
         "external @{name} is not in the oracle's libc subset (oracle/src/interp/libc.rs)"
     ))
 }
@@ -113,8 +121,9 @@ impl ModuleContext<'_> {
     }
 }
 
+/// The module is unusable ([`InterpErrorKind::Malformed`](super::InterpErrorKind)).
 fn err(msg: String) -> InterpError {
-    InterpError(msg)
+    InterpError::malformed(msg)
 }
 
 /// Decodes `module` for `ptr_bytes`-wide pointers.
@@ -165,7 +174,7 @@ fn compile_with(
     let earlier = earlier.filter(|(_, p)| !observe || p.observed);
     let earlier = earlier.filter(|(m, p)| p.ptr_bytes == ptr_bytes && same_context(m, module));
     if ptr_bytes != 4 && ptr_bytes != 8 {
-        return Err(err(format!(
+        return Err(InterpError::outside_model(format!(
             "pointer width must be 4 or 8 bytes, not {ptr_bytes}"
         )));
     }
@@ -263,7 +272,7 @@ fn compile_with(
             symbols.insert(&d.name, (Symbol::Unknown, addr));
             continue;
         };
-        f.check_decl(d).map_err(err)?;
+        f.check_decl(d).map_err(InterpError::outside_model)?;
         let (_, addr) = image
             .allocate(0, 1, AllocKind::Function(FuncRef::Libc(f)))
             .ok_or_else(|| err("too many symbols".into()))?;
@@ -1565,7 +1574,7 @@ func @g({g_params}) -> i32 {{
     fn malformed_input_is_refused() {
         let refuse = |src: &str| {
             let m = parse_module(src).expect("test IR parses");
-            compile(&m, 8).err().expect("refused").0
+            compile(&m, 8).err().expect("refused").message
         };
         let e = refuse(
             "func @f() -> i32 {

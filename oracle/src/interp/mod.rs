@@ -85,13 +85,64 @@ impl Default for RunConfig {
     }
 }
 
-/// The input cannot be run at all (not a verdict on the program's behaviour).
+/// The input cannot be run at all (not a verdict on the program's behaviour), and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InterpError(pub String);
+pub struct InterpError {
+    pub kind: InterpErrorKind,
+    pub message: String,
+}
+
+/// Whose the reason is that a program cannot run: the oracle's (its model or its harness
+/// stops short of the program) or the program's (its IR is unusable). Callers decide on
+/// the kind, never on the message's text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InterpErrorKind {
+    /// Outside the oracle's model: an external it does not have or does not model exactly
+    /// (`sin`), a libc function the program declares with another prototype than libc's,
+    /// a pointer width it does not simulate. Nothing is wrong with the IR.
+    OutsideModel,
+    /// The harness cannot call the entry: no such function, another number of arguments
+    /// than its parameters, a `main` whose parameters it does not supply, an `argv` it
+    /// cannot lay out. Nothing is wrong with the IR either.
+    Entry,
+    /// The module itself is unusable: a symbol defined twice, an intrinsic declared with
+    /// the wrong signature, malformed structure. IR that a front end or a pass made this
+    /// way is that compiler's bug.
+    Malformed,
+}
+
+impl InterpError {
+    pub fn new(kind: InterpErrorKind, message: impl Into<String>) -> InterpError {
+        InterpError {
+            kind,
+            message: message.into(),
+        }
+    }
+
+    /// [`InterpErrorKind::Malformed`].
+    pub fn malformed(message: impl Into<String>) -> InterpError {
+        InterpError::new(InterpErrorKind::Malformed, message)
+    }
+
+    /// [`InterpErrorKind::OutsideModel`].
+    pub fn outside_model(message: impl Into<String>) -> InterpError {
+        InterpError::new(InterpErrorKind::OutsideModel, message)
+    }
+
+    /// [`InterpErrorKind::Entry`].
+    pub fn entry(message: impl Into<String>) -> InterpError {
+        InterpError::new(InterpErrorKind::Entry, message)
+    }
+
+    /// True when the reason lies with the oracle or its harness, not with the IR.
+    pub fn is_oracle_limit(&self) -> bool {
+        self.kind != InterpErrorKind::Malformed
+    }
+}
 
 impl fmt::Display for InterpError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
     }
 }
 
@@ -157,7 +208,7 @@ impl Program {
             .compiled
             .func_by_name
             .get(func)
-            .ok_or_else(|| InterpError(format!("no function @{func} in the module")))?;
+            .ok_or_else(|| InterpError::entry(format!("no function @{func} in the module")))?;
         let f = &self.compiled.funcs[index as usize];
         let count_ok = if f.variadic {
             args.len() >= f.params.len()
@@ -165,7 +216,7 @@ impl Program {
             args.len() == f.params.len()
         };
         if !count_ok {
-            return Err(InterpError(format!(
+            return Err(InterpError::entry(format!(
                 "@{func} takes {} argument(s), {} given",
                 f.params.len(),
                 args.len()
@@ -205,7 +256,7 @@ impl Program {
             .compiled
             .func_by_name
             .get("main")
-            .ok_or_else(|| InterpError("no function @main in the module".into()))?;
+            .ok_or_else(|| InterpError::entry("no function @main in the module"))?;
         let f = &self.compiled.funcs[index as usize];
         let shape = startup::main_shape(f)?;
         let mut mem = self.compiled.image.clone();

@@ -47,7 +47,7 @@ pub(crate) fn main_shape(f: &CompiledFunc) -> Result<MainShape, InterpError> {
         [argc, IrType::Ptr, IrType::Ptr] if argc.is_integer() => Ok(MainShape::ArgcArgvEnvp(*argc)),
         params => {
             let list: Vec<String> = params.iter().map(|t| t.to_string()).collect();
-            Err(InterpError(format!(
+            Err(InterpError::entry(format!(
                 "@{} cannot be called as `main`: it takes ({}), not (), (INT, ptr) or \
                  (INT, ptr, ptr)",
                 f.name,
@@ -73,15 +73,15 @@ pub(crate) fn lay_out(
     let argc = argv.len() as u64;
     let canon = Canon::of(argc_ty, ptr_bytes);
     if canon.apply(argc) != argc {
-        return Err(InterpError(format!(
+        return Err(InterpError::entry(format!(
             "argc = {argc} does not fit main's {argc_ty} parameter"
         )));
     }
-    let full = || InterpError("no memory left for main's arguments".into());
+    let full = || InterpError::entry("no memory left for main's arguments");
     let mut pointers = Vec::with_capacity(argv.len() + 1);
     for (i, arg) in argv.iter().enumerate() {
         if arg.contains(&0) {
-            return Err(InterpError(format!("argv[{i}] contains a NUL byte")));
+            return Err(InterpError::entry(format!("argv[{i}] contains a NUL byte")));
         }
         // Zero-filled, so the byte after the copied ones is the terminating NUL.
         let (id, addr) = mem

@@ -67,7 +67,7 @@ pub fn probe(
     };
     let run = match run_main(module, &run) {
         Ok(r) => r,
-        Err(why) => return Ok(ProbeVerdict::OracleCannotRun(why)),
+        Err(why) => return Ok(ProbeVerdict::OracleCannotRun(why.message)),
     };
     match run.outcome {
         Outcome::OutOfFuel => return Ok(ProbeVerdict::RunsOn { steps: run.steps }),
