@@ -264,7 +264,7 @@ fn inputs_that_cannot_run_are_errors() {
     let err = |src: &str, func: &str, args: &[i64]| {
         try_run(src, func, args, &RunConfig::default())
             .expect_err("should not run")
-            .0
+            .message
     };
     assert!(err(FIB, "nope", &[]).contains("@nope"));
     assert!(err(FIB, "fib", &[]).contains("1 argument"));

@@ -22,7 +22,7 @@ fn run_main(src: &str, ptr_bytes: u32, argv: &[&[u8]]) -> RunResult {
 fn main_error(src: &str, argv: &[&[u8]]) -> String {
     let p = Program::new(&module(src), &cfg(8)).expect("the test module prepares");
     match p.run_main(argv) {
-        Err(e) => e.0,
+        Err(e) => e.message,
         Ok(r) => panic!("expected an InterpError, ran to {}", r.outcome),
     }
 }

@@ -38,7 +38,6 @@
 pub mod aarch64;
 pub mod data;
 pub mod dynamic_stack;
-pub mod float_gate;
 pub mod frame;
 pub mod i686;
 pub mod liveness;
@@ -160,9 +159,6 @@ pub fn compile_module(
                 ));
             }
         }
-    }
-    if let Some(e) = float_gate::refusal(module, target) {
-        return Err(e);
     }
     // The record-piece loads of `lowering::abi` are plain loads to a backend.
     let module = &*crate::abi_intrinsics::lower_for_backend(module);

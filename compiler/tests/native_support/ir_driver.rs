@@ -223,43 +223,9 @@ fn line_holds(line: &RunLine, ret: IrType, target: Target, got: &CaseRun) -> boo
 
 /// Runs every `; run:` line of the IR file `file` for `target` with both allocators (the
 /// pipeline runs and gcc compiles the driver once); the lines that fail, described.
-/// The problems with each allocator's refusal of a float module: none when the backend
-/// says floating point is not supported on `target`.
-fn float_refusal_problems(
-    target: Target,
-    file: &Path,
-    module: &compiler::ir::IrModule,
-) -> Vec<String> {
-    let want = compiler::backend::float_gate::unsupported_message(target);
-    RegallocMode::ALL
-        .iter()
-        .filter_map(|&mode| match assemble(module, target, mode) {
-            Err(e) if e.contains(&want) => None,
-            Err(e) => Some(format!(
-                "{} ({}): float refused with another error: {e}",
-                file.display(),
-                target.name()
-            )),
-            Ok(_) => Some(format!(
-                "{} ({}): a float module compiled before floats are supported",
-                file.display(),
-                target.name()
-            )),
-        })
-        .collect()
-}
-
 pub fn check_ir_file(target: Target, file: &Path) -> Result<Vec<String>, String> {
     let src = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
     let module = compiler::ir::text::parse_module(&src).map_err(|e| e.to_string())?;
-    // A backend without floats must refuse them with its clear error (the oracle checks
-    // these files' run lines at every stage in the fuzz crate's tests); the others run
-    // them like any file.
-    if compiler::backend::float_gate::native_refuses(&module, target) {
-        let module = run_pipeline(module, &PipelineOptions::default(), &mut |_, _| {})
-            .map_err(|e| e.to_string())?;
-        return Ok(float_refusal_problems(target, file, &module));
-    }
     let lines = run_lines(&src, file)?;
     if lines.is_empty() {
         return Ok(Vec::new());

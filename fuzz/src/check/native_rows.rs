@@ -15,7 +15,7 @@
 use super::directives::{Expect, RunDirective};
 use super::evaluate::Cell;
 use crate::native::ir_program::{prepare_entries, run_ir_stage, CallExpectation, IrStageResult};
-use crate::native::{NativePlan, NativeStage, RowVerdict};
+use crate::native::{NativePlan, RowVerdict};
 use crate::stages::final_stage;
 use compiler::ir::{IrModule, IrType};
 use compiler::pipeline::PipelineOptions;
@@ -57,21 +57,6 @@ pub fn ir_native_rows(
     if plan.is_empty() {
         return Ok((stages, rows, notes));
     }
-    let refuses =
-        |stage: &NativeStage| compiler::backend::float_gate::native_refuses(module, stage.target);
-    let skipped: Vec<String> = plan
-        .stages
-        .iter()
-        .filter(|s| refuses(s))
-        .map(|s| s.name())
-        .collect();
-    if !skipped.is_empty() {
-        notes.push(format!(
-            "native stages skipped ({}): {}",
-            skipped.join(", "),
-            crate::native::ir_program::FLOAT_UNSUPPORTED
-        ));
-    }
     let mut prepared = module.clone();
     let funcs: Vec<&str> = directives.iter().map(|d| d.func.as_str()).collect();
     prepare_entries(&mut prepared, &funcs);
@@ -95,7 +80,7 @@ pub fn ir_native_rows(
             .collect()
     };
     let phi_elim = final_stage(prepared, pipeline);
-    for &stage in plan.stages.iter().filter(|s| !refuses(s)) {
+    for &stage in &plan.stages {
         stages.push(stage.name());
         let row = match &phi_elim {
             Err(f) => {

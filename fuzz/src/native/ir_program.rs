@@ -122,12 +122,6 @@ pub fn run_ir_stage(
     calls: &[CallExpectation],
     limits: &NativeLimits,
 ) -> Result<IrStageResult, String> {
-    // On a target whose backend does not select float instructions yet, a float program
-    // has no native verdict (counted as discarded, never a finding: the refusal is known
-    // and intended).
-    if compiler::backend::float_gate::native_refuses(module, stage.target) {
-        return Ok(IrStageResult::Discarded(FLOAT_UNSUPPORTED.to_string()));
-    }
     let mut renamed = module.clone();
     rename_main(&mut renamed);
     match assembly(&renamed, stage) {
@@ -144,9 +138,6 @@ pub fn run_ir_stage(
         Err(f) => Ok(IrStageResult::Failed(f, NativeTimes::default())),
     }
 }
-
-/// Why a float program has no native verdict yet.
-pub const FLOAT_UNSUPPORTED: &str = "floating point: this target's backend does not support it yet";
 
 /// [`run_ir_stage`] from the assembly `asm` of `module` (the module names the calls'
 /// signatures; `@main` is called under its renamed name).

@@ -29,7 +29,7 @@
 //! multiple of 16 — and of every slot's alignment — there; the epilogue restores %esp from %ebp, so it is right
 //! whatever realignment the prologue did.
 
-use super::float::FLOAT_SCRATCH_BYTES;
+use super::float::{needs_float_scratch, FLOAT_SCRATCH_BYTES};
 use super::isel::{bytes_of, Selector, EAX, EDX, ESP};
 use super::wide::WIDE_DIVISION_ARG_BYTES;
 use crate::abi_intrinsics::AbiSret;
@@ -141,7 +141,7 @@ impl Frame {
                         outgoing = outgoing.max(bytes + sret_bytes);
                     }
                     // Float code uses the bottom of the outgoing area as scratch memory.
-                    inst if crate::backend::float_gate::inst_uses_float(inst) => {
+                    inst if needs_float_scratch(inst) => {
                         outgoing = outgoing.max(FLOAT_SCRATCH_BYTES);
                     }
                     Inst::Bin { op, ty, .. } if op.can_trap() && bytes_of(*ty) == 8 => {

@@ -22,13 +22,28 @@ use crate::backend::x86::float::{self, bits_to_xmm, FloatSelect, X0, X1};
 use crate::backend::x86::inst::{AluOp, CallTarget, Inst as MInst, Mem, Operand as Opnd, Size};
 use crate::backend::x86::sse::{Sse, SseOp, Xmm};
 use crate::backend::BackendError;
-use crate::ir::{IrType, Operand, Value};
+use crate::ir::{Inst, IrType, Operand, Value};
 use crate::mutants::{self, Mutant};
 use crate::target::Target;
 
 /// Bytes at 0(%esp) that float code may use as scratch memory (x87 loads and stores,
 /// libgcc arguments): the outgoing area of a function with floats is at least this big.
 pub const FLOAT_SCRATCH_BYTES: u32 = 16;
+
+/// True when `inst` names a float type or holds a float constant: its selection may use
+/// the scratch area, so the frame reserves [`FLOAT_SCRATCH_BYTES`] for it.
+pub fn needs_float_scratch(inst: &Inst) -> bool {
+    let mut uses = match inst {
+        Inst::FBin { .. } | Inst::FNeg { .. } | Inst::FCmp { .. } | Inst::Bitcast { .. } => true,
+        Inst::Cast { from, to, .. } => from.is_float() || to.is_float(),
+        Inst::Call { ret, .. } => ret.is_float(),
+        other => other.result_type().is_float(),
+    };
+    inst.for_each_operand_typed(|op, ty| {
+        uses |= ty.is_float() || matches!(op, Operand::Const(c) if c.ty.is_float());
+    });
+    uses
+}
 
 fn scratch(offset: i64) -> Mem {
     Mem::base_disp(ESP, offset)
