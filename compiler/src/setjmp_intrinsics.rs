@@ -87,3 +87,7 @@ pub fn builtin_longjmp_decl() -> IrDecl {
         ret: IrType::Void,
     }
 }
+
+#[cfg(test)]
+#[path = "setjmp_intrinsics_tests.rs"]
+mod tests;
