@@ -49,25 +49,25 @@ use std::collections::HashMap;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum JmpFn {
     /// `setjmp`, `_setjmp`: `int (jmp_buf)`.
-    SetJmp,
+    Save,
     /// `__sigsetjmp`: `int (sigjmp_buf, int savemask)`.
-    SigSetJmp,
+    SaveWithMask,
     /// `longjmp`, `_longjmp`, `siglongjmp`: `void (jmp_buf, int)`.
-    LongJmp,
+    Jump,
     /// `@__phi_sj.builtin_setjmp`.
-    BuiltinSetJmp,
+    BuiltinSave,
     /// `@__phi_sj.builtin_longjmp`.
-    BuiltinLongJmp,
+    BuiltinJump,
 }
 
 impl JmpFn {
     pub(crate) fn by_name(name: &str) -> Option<JmpFn> {
         Some(match name {
-            "setjmp" | "_setjmp" => JmpFn::SetJmp,
-            "__sigsetjmp" => JmpFn::SigSetJmp,
-            "longjmp" | "_longjmp" | "siglongjmp" => JmpFn::LongJmp,
-            BUILTIN_SETJMP => JmpFn::BuiltinSetJmp,
-            BUILTIN_LONGJMP => JmpFn::BuiltinLongJmp,
+            "setjmp" | "_setjmp" => JmpFn::Save,
+            "__sigsetjmp" => JmpFn::SaveWithMask,
+            "longjmp" | "_longjmp" | "siglongjmp" => JmpFn::Jump,
+            BUILTIN_SETJMP => JmpFn::BuiltinSave,
+            BUILTIN_LONGJMP => JmpFn::BuiltinJump,
             _ => return None,
         })
     }
@@ -81,11 +81,11 @@ impl JmpFn {
             ret,
         };
         match self {
-            JmpFn::SetJmp => libc(vec![IrType::Ptr], IrType::I32),
-            JmpFn::SigSetJmp => libc(vec![IrType::Ptr, IrType::I32], IrType::I32),
-            JmpFn::LongJmp => libc(vec![IrType::Ptr, IrType::I32], IrType::Void),
-            JmpFn::BuiltinSetJmp => builtin_setjmp_decl(),
-            JmpFn::BuiltinLongJmp => builtin_longjmp_decl(),
+            JmpFn::Save => libc(vec![IrType::Ptr], IrType::I32),
+            JmpFn::SaveWithMask => libc(vec![IrType::Ptr, IrType::I32], IrType::I32),
+            JmpFn::Jump => libc(vec![IrType::Ptr, IrType::I32], IrType::Void),
+            JmpFn::BuiltinSave => builtin_setjmp_decl(),
+            JmpFn::BuiltinJump => builtin_longjmp_decl(),
         }
     }
 }
@@ -155,7 +155,7 @@ impl Machine<'_> {
         let pb = self.prog.ptr_bytes as usize;
         let buf = self.regs[frame.base + cs.args[0].0 as usize];
         match k {
-            JmpFn::SetJmp | JmpFn::SigSetJmp | JmpFn::BuiltinSetJmp => {
+            JmpFn::Save | JmpFn::SaveWithMask | JmpFn::BuiltinSave => {
                 let point = ResumePoint {
                     depth: self.frames.len(),
                     gen: frame.gen,
@@ -169,9 +169,9 @@ impl Machine<'_> {
                 self.set_call_result(self.frames.len() - 1, site, 0);
                 Ok(())
             }
-            JmpFn::LongJmp | JmpFn::BuiltinLongJmp => {
+            JmpFn::Jump | JmpFn::BuiltinJump => {
                 let value = match k {
-                    JmpFn::LongJmp => match self.regs[frame.base + cs.args[1].0 as usize] as u32 {
+                    JmpFn::Jump => match self.regs[frame.base + cs.args[1].0 as usize] as u32 {
                         0 => 1,
                         v => v,
                     },
