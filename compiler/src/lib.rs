@@ -12,6 +12,7 @@ pub mod mem2reg;
 pub mod mutants;
 pub mod passes;
 pub mod pipeline;
+pub mod setjmp_intrinsics;
 pub mod target;
 pub mod ub_intrinsics;
 pub mod va_intrinsics;

@@ -94,6 +94,12 @@ pub enum Ub {
     /// the bytes it reads (the type of the last typed store to them), nor its signed or
     /// unsigned variant, nor a character type (C11 6.5p7: `*(short *)&i` of an `int`).
     StrictAliasing,
+    // ---- `setjmp`/`longjmp` (`interp/setjmp.rs`, C99 7.13.2.1) ----
+    /// `longjmp` through a buffer that no `setjmp` filled (or whose contents were
+    /// overwritten since).
+    LongjmpInvalidBuffer,
+    /// `longjmp` to a `setjmp` whose function has returned since (C99 7.13.2.1p2).
+    LongjmpDeadFrame,
 }
 
 /// Where undefined behaviour happened.

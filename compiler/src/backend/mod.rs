@@ -36,6 +36,7 @@
 //!   the function and the instruction, never a panic and never silently wrong code.
 
 pub mod aarch64;
+pub mod builtin_setjmp;
 pub mod data;
 pub mod dynamic_stack;
 pub mod frame;

@@ -85,7 +85,9 @@ pub fn promote_allocas_with_params(func: &mut IrFunction) -> usize {
 
 /// The whole pass: find the candidates, place their phis, rename.
 fn promote(func: &mut IrFunction, include_params: bool) -> usize {
-    if func.blocks.is_empty() {
+    // A function that calls `setjmp` keeps its variables in memory
+    // (`setjmp_intrinsics`: a second return must read what was last stored).
+    if func.blocks.is_empty() || crate::setjmp_intrinsics::calls_returns_twice(func) {
         return 0;
     }
     let mut slots = candidates::find_candidates(func, include_params);

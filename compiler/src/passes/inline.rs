@@ -29,7 +29,8 @@
 //!    calls through it), has a body, and allocates nothing on the stack dynamically
 //!    (`dynalloca`, `stacksave`, `stackrestore`: its objects, freed at its return, would
 //!    live until the caller returns — a loop around the call would pile them up; gcc
-//!    does not inline `alloca` users either);
+//!    does not inline `alloca` users either), and calls no returns-twice function
+//!    (`setjmp_intrinsics`: its variables must stay in memory);
 //! 3. the call matches the callee's signature (argument count and types, return type);
 //! 4. the callee has at most [`MAX_CALLEE_INSTS`] instructions, [`MAX_HINTED_CALLEE_INSTS`]
 //!    when it is marked `inline`;
@@ -229,6 +230,7 @@ impl CallerInliner<'_> {
         if f.blocks
             .iter()
             .any(|b| b.insts.iter().any(Inst::is_dynamic_stack))
+            || crate::setjmp_intrinsics::calls_returns_twice(f)
         {
             return None;
         }

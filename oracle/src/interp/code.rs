@@ -381,6 +381,8 @@ pub(crate) enum CallTarget {
     Mismatch,
     /// A `va_list` intrinsic, `vprintf` or `vsprintf` (`interp::va`).
     Va(super::va::VaFn),
+    /// `setjmp`, `longjmp` and their kin (`interp/setjmp.rs`).
+    Jmp(super::exec::setjmp::JmpFn),
 }
 
 /// One call instruction.

@@ -30,6 +30,7 @@ use super::assigned::{Definitions, END_OF_BLOCK};
 use super::code::{
     CallSite, CallTarget, CompiledFunc, Edge, FuncRef, Loc, Op, PhiMove, Reg, SwitchTable, NO_INST,
 };
+use super::exec::setjmp::JmpFn;
 use super::float::{FArith, FConv};
 use super::libc::LibcFn;
 use super::memory::{AllocKind, Memory};
@@ -80,6 +81,8 @@ enum Symbol {
     AbiFloatPart(AbiFloatPart),
     /// A `va_list` intrinsic or function (`interp::va`).
     Va(VaFn),
+    /// `setjmp`, `longjmp` and their kin (`interp/setjmp.rs`).
+    Jmp(JmpFn),
     /// A declared external the oracle does not model: naming it in a reachable block or
     /// a global's initializer is an error (`unknown_external`); unreachable code may.
     Unknown,
@@ -238,7 +241,8 @@ fn compile_with(
             .or_else(|| {
                 AbiLoad::by_name(name).map(|k| (Symbol::AbiLoad(k), k.decl(), "intrinsic "))
             })
-            .or_else(|| VaFn::by_name(name).map(|k| (Symbol::Va(k), k.decl(name), "")));
+            .or_else(|| VaFn::by_name(name).map(|k| (Symbol::Va(k), k.decl(name), "")))
+            .or_else(|| JmpFn::by_name(name).map(|k| (Symbol::Jmp(k), k.decl(name), "")));
         if let Some((symbol, expected, what)) = intrinsic {
             if *d != expected {
                 return Err(err(format!(
@@ -1022,6 +1026,14 @@ impl<'a> FuncCompiler<'a> {
                         let d = k.decl(name);
                         if signature_matches(arg_types(), ret, &d.params, d.variadic, d.ret) {
                             CallTarget::Va(k)
+                        } else {
+                            CallTarget::Mismatch
+                        }
+                    }
+                    Symbol::Jmp(k) => {
+                        let d = k.decl(name);
+                        if signature_matches(arg_types(), ret, &d.params, d.variadic, d.ret) {
+                            CallTarget::Jmp(k)
                         } else {
                             CallTarget::Mismatch
                         }

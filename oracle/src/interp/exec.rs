@@ -27,6 +27,10 @@ use super::memory::{AllocKind, Memory};
 use super::observe::OperandObserver;
 use super::output::Stdout;
 use super::va::VaMachine;
+
+/// `setjmp`/`longjmp` (a child module: a `longjmp` pops this module's frames).
+#[path = "setjmp.rs"]
+pub(crate) mod setjmp;
 use super::value::{self, compare, Canon, Fault};
 
 /// The ABI registers `compiler::abi_intrinsics` names: two, then the float result
@@ -90,6 +94,8 @@ pub(crate) struct Machine<'p> {
     abi_regs: [u64; ABI_REGS],
     /// The unnamed arguments of the live variadic frames and the `va_list` states.
     va: VaMachine,
+    /// The resume points `setjmp` recorded (`setjmp.rs`).
+    jmp_points: setjmp::JmpPoints,
     /// Receives the operands at `Op::Observe` (`observe.rs`); `None` in plain runs.
     observer: Option<&'p mut dyn OperandObserver>,
 }
@@ -223,6 +229,7 @@ impl<'p> Machine<'p> {
             libc_args: Vec::new(),
             abi_regs: [0; ABI_REGS],
             va: VaMachine::default(),
+            jmp_points: setjmp::JmpPoints::default(),
             observer: None,
         }
     }
@@ -690,6 +697,7 @@ impl<'p> Machine<'p> {
             CallTarget::Func(i) => FuncRef::Module(i),
             CallTarget::Libc(l) => FuncRef::Libc(l),
             CallTarget::Mismatch => return Err(undefined(caller, pc, Ub::BadCall)),
+            CallTarget::Jmp(k) => return self.jmp_call(k, caller, site, pc),
             CallTarget::Va(k) => {
                 self.libc_args.clear();
                 for &(r, ty) in &cs.args {

@@ -458,7 +458,8 @@ mod tests {
                 seen += 1;
                 assert!(
                     LibcFn::by_name(name).is_some()
-                        || crate::interp::va::VaFn::by_name(name).is_some(),
+                        || crate::interp::va::VaFn::by_name(name).is_some()
+                        || crate::interp::exec::setjmp::JmpFn::by_name(name).is_some(),
                     "{} declares {name}, which the oracle does not implement",
                     path.display()
                 );

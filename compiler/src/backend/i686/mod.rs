@@ -63,6 +63,7 @@ pub fn emit_module(module: &IrModule, opts: &BackendOptions) -> Result<String, B
     for (index, func) in module.functions.iter().enumerate() {
         emit_function(func, index, &regs, opts, &mut out)?;
     }
+    super::builtin_setjmp::emit_runtime(module, Target::I686, &mut out);
     data::emit_globals(module, Target::I686, &mut out)?;
     emit::emit_trailer(&mut out);
     Ok(out)

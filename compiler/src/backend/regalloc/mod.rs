@@ -175,7 +175,17 @@ impl Allocation {
 }
 
 /// Allocates every value of `func` with the chosen allocator.
+///
+/// A function that calls `setjmp` (`setjmp_intrinsics::calls_returns_twice`) always gets
+/// the stack allocation and saves every callee-saved register: a second return from the
+/// call must find every value where it was, and the registers its caller expects
+/// preserved must come back from its own save area (`__builtin_longjmp` restores none).
 pub fn allocate(func: &IrFunction, regs: &RegisterFile, mode: RegallocMode) -> Allocation {
+    if crate::setjmp_intrinsics::calls_returns_twice(func) {
+        let mut alloc = stack::allocate(func, regs);
+        alloc.used_callee_saved = regs.callee_saved.clone();
+        return alloc;
+    }
     match mode {
         RegallocMode::LinearScan => linear_scan::allocate(func, regs),
         RegallocMode::Stack => stack::allocate(func, regs),

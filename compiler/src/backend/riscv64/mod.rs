@@ -95,6 +95,7 @@ pub fn emit_module(module: &IrModule, opts: &BackendOptions) -> Result<String, B
         let code = isel::Selector::new(func, index, &alloc, &frame, &variadic).select_function()?;
         emit::emit_function(func, &code.text, &code.rodata, &mut out);
     }
+    super::builtin_setjmp::emit_runtime(module, Target::Riscv64, &mut out);
     data::emit_globals(module, RISCV64, &mut out)?;
     emit::emit_trailer(&mut out);
     Ok(out)

@@ -78,6 +78,7 @@ pub fn emit_module(module: &IrModule, opts: &BackendOptions) -> Result<String, B
         let code = isel::Selector::new(module, func, index, &alloc, &frame).select_function()?;
         emit::emit_function(func, &code, &mut out);
     }
+    super::builtin_setjmp::emit_runtime(module, Target::X86_64, &mut out);
     data::emit_globals(module, X86_64, &mut out)?;
     emit::emit_trailer(&mut out);
     Ok(out)

@@ -34,7 +34,7 @@ use std::rc::Rc;
 
 /// A C type in a builtin's prototype.
 #[derive(Clone, Copy, Debug)]
-enum CType {
+pub(super) enum CType {
     Void,
     Int,
     UInt,
@@ -63,7 +63,7 @@ enum CType {
 use CType::*;
 
 /// One known function: name, result, parameters, variadic.
-type Entry = (&'static str, CType, &'static [CType], bool);
+pub(super) type Entry = (&'static str, CType, &'static [CType], bool);
 
 /// C library functions gcc knows as builtins and the oracle runs.
 const LIBRARY: &[Entry] = &[
@@ -215,8 +215,10 @@ impl Parser<'_> {
     /// The function `name` denotes without a declaration, if it is a known one.
     pub(crate) fn known_function(&self, name: &str) -> Option<KnownFunction> {
         let find = |table: &[Entry], n: &str| table.iter().find(|e| e.0 == n).copied();
+        let name = super::setjmp_builtins::ir_name_of(name).unwrap_or(name);
         let entry = find(LIBRARY, name)
             .or_else(|| find(LOWERED, name))
+            .or_else(|| find(super::setjmp_builtins::ENTRIES, name))
             .or_else(|| {
                 let plain = name.strip_prefix("__builtin_")?;
                 find(LIBRARY, plain).or_else(|| find(LOWERED, plain))

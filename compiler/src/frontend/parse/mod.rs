@@ -74,6 +74,7 @@ mod mode_attr;
 mod nested_fn;
 mod old_style;
 pub(crate) mod overflow_builtins;
+mod setjmp_builtins;
 mod static_init;
 mod stmt;
 mod stmt_expr;

@@ -14,13 +14,14 @@
 use std::path::Path;
 
 /// Every own header: (file name, text).
-pub const HEADERS: [(&str, &str); 13] = [
+pub const HEADERS: [(&str, &str); 14] = [
     ("assert.h", include_str!("../../../include/assert.h")),
     ("ctype.h", include_str!("../../../include/ctype.h")),
     ("float.h", include_str!("../../../include/float.h")),
     ("alloca.h", include_str!("../../../include/alloca.h")),
     ("limits.h", include_str!("../../../include/limits.h")),
     ("math.h", include_str!("../../../include/math.h")),
+    ("setjmp.h", include_str!("../../../include/setjmp.h")),
     ("stdarg.h", include_str!("../../../include/stdarg.h")),
     ("stdbool.h", include_str!("../../../include/stdbool.h")),
     ("stddef.h", include_str!("../../../include/stddef.h")),
