@@ -29,6 +29,8 @@ use super::output::Stdout;
 use super::va::VaMachine;
 use super::value::{self, compare, Canon, Fault};
 
+mod callback;
+
 /// The ABI registers `compiler::abi_intrinsics` names: two, then the float result
 /// registers of `AbiFloatPart`.
 const ABI_REGS: usize = 2 + compiler::abi_intrinsics::AbiFloatPart::REGS as usize;
@@ -337,6 +339,17 @@ impl<'p> Machine<'p> {
 
     /// Runs until the outcome.
     fn execute(&mut self) -> Outcome {
+        match self.execute_to(0) {
+            Err(outcome) => outcome,
+            // Never: with floor 0 only the entry frame's return (an outcome) empties the
+            // stack.
+            Ok(_) => Outcome::Returned(None),
+        }
+    }
+
+    /// Runs until the outcome, or (with `floor > 0`) until the frame at depth `floor`
+    /// returns: a callback from libc (`exec/callback.rs`), whose value is returned.
+    fn execute_to(&mut self, floor: usize) -> Result<Option<u64>, Outcome> {
         let prog = self.prog;
         let fuel = self.cfg.fuel;
         loop {
@@ -673,12 +686,14 @@ impl<'p> Machine<'p> {
             self.frames[fi].pc = pc as u32;
             let result = match transfer {
                 Transfer::Call(site) => self.call(f, site, pc - 1),
+                Transfer::Return(v) if floor > 0 && self.frames.len() == floor => {
+                    self.pop_frame();
+                    return Ok(v);
+                }
                 Transfer::Return(v) => self.ret(f, v, pc - 1),
                 Transfer::Stop(o) => Err(o),
             };
-            if let Err(outcome) = result {
-                return outcome;
-            }
+            result?;
         }
     }
 
@@ -761,6 +776,25 @@ impl<'p> Machine<'p> {
                 }
                 self.push_frame(i, base, cs.args.len() as u32, site)
             }
+            FuncRef::Libc(l) if l.needs_machine() => {
+                self.libc_args.clear();
+                for &(r, ty) in &cs.args {
+                    self.libc_args
+                        .push((ty, self.regs[frame.base + r as usize]));
+                }
+                let args = std::mem::take(&mut self.libc_args);
+                let result = self.call_with_machine(l, &args, caller, pc);
+                self.libc_args = args;
+                let v = result?;
+                if let Some(d) = cs.dst {
+                    let at = frame.base + d as usize;
+                    self.regs[at] = Canon::of(cs.ret, self.prog.ptr_bytes).apply(v);
+                    if cs.mark_dst {
+                        self.stamps[at] = frame.gen;
+                    }
+                }
+                Ok(())
+            }
             FuncRef::Libc(l) => {
                 self.libc_args.clear();
                 for &(r, ty) in &cs.args {
@@ -793,8 +827,9 @@ impl<'p> Machine<'p> {
         }
     }
 
-    /// Returns `value` from the current frame (of function `f`, at `pc`).
-    fn ret(&mut self, f: &CompiledFunc, value: Option<u64>, pc: usize) -> Result<(), Outcome> {
+    /// Ends the current frame: its `va_list` states, stack slots and `dynalloca` objects
+    /// die. Returns it.
+    fn pop_frame(&mut self) -> Frame {
         self.va.leave(self.frames.len());
         let frame = self.frames.pop().expect("a returning frame");
         for id in self.stack_slots.drain(frame.slots_mark..) {
@@ -803,6 +838,12 @@ impl<'p> Machine<'p> {
         for id in self.dyn_slots.drain(frame.dyn_mark..) {
             self.mem.kill_stack_slot(id);
         }
+        frame
+    }
+
+    /// Returns `value` from the current frame (of function `f`, at `pc`).
+    fn ret(&mut self, f: &CompiledFunc, value: Option<u64>, pc: usize) -> Result<(), Outcome> {
+        let frame = self.pop_frame();
         let Some(caller_frame) = self.frames.last().copied() else {
             // The entry function returned: the run's outcome.
             return Err(match (f.ret, value) {

@@ -19,6 +19,7 @@
 //!   limit returns null, as a real allocator may.
 
 use super::ctype::CtypeFn;
+use super::libc_sort::SortFn;
 use super::libm::MathFn;
 use super::memory::{AllocKind, Memory};
 use super::output::Stdout;
@@ -65,6 +66,8 @@ pub(crate) enum LibcFn {
     Math(MathFn),
     /// A `<ctype.h>` function (`ctype.rs`).
     Ctype(CtypeFn),
+    /// `qsort`, `bsearch` (`libc_sort.rs`; run by the machine: they call back).
+    Sort(SortFn),
 }
 
 /// The longest text one `sprintf` may produce (longer is `Undefined(OutputLimit)`).
@@ -147,6 +150,7 @@ impl LibcFn {
             LibcFn::Fflush => "fflush",
             LibcFn::Math(m) => m.name(),
             LibcFn::Ctype(c) => c.name(),
+            LibcFn::Sort(s) => s.name(),
         }
     }
 
@@ -158,11 +162,19 @@ impl LibcFn {
             .find(|f| f.name() == name)
             .or_else(|| MathFn::by_name(name).map(LibcFn::Math))
             .or_else(|| CtypeFn::by_name(name).map(LibcFn::Ctype))
+            .or_else(|| SortFn::by_name(name).map(LibcFn::Sort))
+    }
+
+    /// Whether the machine runs it (`exec/callback.rs`): it calls back into the program
+    /// or keeps state of the run beyond memory and stdout.
+    pub fn needs_machine(self) -> bool {
+        matches!(self, LibcFn::Sort(_))
     }
 
     /// Named parameters of the C prototype, and whether it is variadic.
-    fn prototype(self) -> (usize, bool) {
+    pub(crate) fn prototype(self) -> (usize, bool) {
         match self {
+            LibcFn::Sort(s) => (s.arity(), false),
             LibcFn::Printf => (1, true),
             LibcFn::Sprintf => (2, true),
             LibcFn::Snprintf => (3, true),
@@ -304,6 +316,8 @@ pub(crate) fn call(
             at.map_or(0, |i| arg(0).wrapping_add(i as u64))
         }
         LibcFn::Ctype(c) => c.call(arg(0))?,
+        // Run by the machine (`exec/callback.rs`), never here.
+        LibcFn::Sort(_) => return Err(Ub::BadLibcCall),
         LibcFn::Fprintf => Stream::at(mem, arg(0))?
             .formatted(out, |o| printf(mem, o, arg(1), &args[2..], ptr_bytes))?,
         LibcFn::Fputs => {

@@ -17,6 +17,8 @@
 //!   initialisation; `alloc_ids`: what each allocation id designates, live or dead;
 //! - `exec`: the execution loop, frames, calls and returns;
 //! - `libc`, `printf`: the supported externals; `output`: captured stdout and its limit;
+//!   `libc_sort`: `qsort`/`bsearch`, run by the machine (`exec/callback.rs`) because they
+//!   call the program's comparator;
 //! - `intrinsic`: the checked lowering's UB checks (`compiler::ub_intrinsics`);
 //! - `va`: the `va_list` model (`<stdarg.h>` intrinsics, `vprintf`, `vsprintf`);
 //! - `startup`: the hosted forms of `main` and the `argv` (and `envp`) it is given.
@@ -40,6 +42,7 @@ mod exec;
 mod float;
 mod intrinsic;
 mod libc;
+mod libc_sort;
 mod libm;
 mod memory;
 mod observe;
