@@ -23,6 +23,8 @@ use super::dyn_stack;
 use super::float;
 use super::intrinsic;
 use super::libc::{self, LibcResult};
+use super::libc_files::Files;
+use super::libc_signal::Signals;
 use super::memory::{AllocKind, Memory};
 use super::observe::OperandObserver;
 use super::output::Stdout;
@@ -94,6 +96,10 @@ pub(crate) struct Machine<'p> {
     va: VaMachine,
     /// Receives the operands at `Op::Observe` (`observe.rs`); `None` in plain runs.
     observer: Option<&'p mut dyn OperandObserver>,
+    /// The run's file system and open files (`libc_files.rs`).
+    files: Files,
+    /// The run's signal handlers (`libc_signal.rs`).
+    signals: Signals,
 }
 
 /// Runs function `func` of `prog` with `args` (already counted) to an outcome.
@@ -226,6 +232,8 @@ impl<'p> Machine<'p> {
             abi_regs: [0; ABI_REGS],
             va: VaMachine::default(),
             observer: None,
+            files: Files::default(),
+            signals: Signals::default(),
         }
     }
 
@@ -711,6 +719,8 @@ impl<'p> Machine<'p> {
                     self.libc_args
                         .push((ty, self.regs[frame.base + r as usize]));
                 }
+                let diverted = self.files.stdout_diverted();
+                let mut text = Stdout::new(self.cfg.max_stdout);
                 let v = self
                     .va
                     .call(
@@ -718,9 +728,12 @@ impl<'p> Machine<'p> {
                         self.frames.len(),
                         &self.libc_args,
                         &mut self.mem,
-                        &mut self.out,
+                        if diverted { &mut text } else { &mut self.out },
                         self.prog.ptr_bytes,
                     )
+                    .map_err(|u| undefined(caller, pc, u))?;
+                self.files
+                    .write_stdout(&text.into_bytes())
                     .map_err(|u| undefined(caller, pc, u))?;
                 if let Some(d) = cs.dst {
                     let at = frame.base + d as usize;
@@ -801,14 +814,21 @@ impl<'p> Machine<'p> {
                     self.libc_args
                         .push((ty, self.regs[frame.base + r as usize]));
                 }
+                // After `freopen` or `fclose` of stdout, what the call writes to stdout
+                // goes to the file system (`libc_files.rs`).
+                let diverted = self.files.stdout_diverted();
+                let mut text = Stdout::new(self.cfg.max_stdout);
                 let result = libc::call(
                     l,
                     &self.libc_args,
                     &mut self.mem,
-                    &mut self.out,
+                    if diverted { &mut text } else { &mut self.out },
                     self.prog.ptr_bytes,
                 )
                 .map_err(|u| undefined(caller, pc, u))?;
+                self.files
+                    .write_stdout(&text.into_bytes())
+                    .map_err(|u| undefined(caller, pc, u))?;
                 match result {
                     LibcResult::Value(v) => {
                         if let Some(d) = cs.dst {

@@ -19,6 +19,9 @@ use super::{undefined, Machine, NO_SITE};
 use crate::interp::code::{CompiledFunc, FuncRef};
 use crate::interp::compile::signature_matches;
 use crate::interp::libc::{self, LibcFn, LibcResult};
+use crate::interp::libc_files;
+use crate::interp::libc_os;
+use crate::interp::libc_signal::{self, SignalFn};
 use crate::interp::libc_sort::{self, SortFn, SortHost, Stop};
 use crate::interp::memory::Memory;
 use crate::interp::value::Canon;
@@ -55,12 +58,57 @@ impl Machine<'_> {
                 };
                 libc_sort::bsearch(&mut host, arg(0), arg(1), arg(2), arg(3))
             }
+            LibcFn::File(f) => libc_files::call(
+                f,
+                args,
+                &mut self.mem,
+                &mut self.files,
+                &mut self.out,
+                self.prog.ptr_bytes,
+            )
+            .map_err(Stop::Ub),
+            LibcFn::Os(f) => {
+                libc_os::call(f, args, &mut self.mem, &mut self.files, self.prog.ptr_bytes)
+                    .map_err(Stop::Ub)
+            }
+            LibcFn::Signal(SignalFn::Signal) => match self.signals.set(arg(0), arg(1)) {
+                Some(old) => Ok(old),
+                None => self
+                    .files
+                    .set_errno(&mut self.mem, libc_signal::EINVAL)
+                    .map(|()| u64::MAX)
+                    .map_err(Stop::Ub),
+            },
+            LibcFn::Signal(SignalFn::Raise) => self.raise(arg(0)),
             _ => Err(Stop::Ub(Ub::BadLibcCall)),
         };
         result.map_err(|stop| match stop {
             Stop::Ub(u) => undefined(caller, pc, u),
             Stop::Ended(o) => o,
         })
+    }
+
+    /// `raise(sig)`: runs the handler (`libc_signal.rs`).
+    fn raise(&mut self, sig: u64) -> Result<u64, Stop> {
+        let Some(handler) = self.signals.get(sig) else {
+            self.files
+                .set_errno(&mut self.mem, libc_signal::EINVAL)
+                .map_err(Stop::Ub)?;
+            return Ok(u64::MAX);
+        };
+        match handler {
+            0 if sig as u32 as u64 == libc_signal::SIGABRT => {
+                Err(Stop::Ended(Outcome::Trapped(Trap::Abort)))
+            }
+            // The default action kills the process by the signal: no outcome for it.
+            0 => Err(Stop::Ub(Ub::BadLibcCall)),
+            libc_signal::SIG_IGN => Ok(0),
+            h => {
+                let args = [(IrType::I32, sig as u32 as i32 as i64 as u64)];
+                self.call_back(h, &args, IrType::Void)?;
+                Ok(0)
+            }
+        }
     }
 
     /// Calls the function `fp` designates with `args` and the result type `ret`, as C
