@@ -20,7 +20,8 @@
 //!   glibc falls back to an in-place quicksort only when the scratch array cannot be had
 //!   (`malloc` fails, or it would take more than a quarter of the machine's physical
 //!   memory): the oracle's memory limit (256 MiB) keeps every run below that on the
-//!   machines phihunt runs on, so it is not modelled.
+//!   machines phihunt runs on, so it is not modelled; a scratch array past that limit
+//!   ends the run as too big to judge (`OutputLimit`), never as a verdict on the program.
 //! - `bsearch` is glibc's inline `bits/stdlib-bsearch.h`: `idx = (l + u) / 2`, the
 //!   comparator called as `compar(key, element)`.
 //!
