@@ -49,6 +49,8 @@ int main(void) {
     ASSERT(19, ftell(f));
     ASSERT(1, fscanf(f, "%s", word));
     ASSERT(0, strcmp(word, "xyz"));
+    /* %s stopped at the end of the file: the end-of-file flag is set. */
+    ASSERT(1, feof(f) != 0);
     ASSERT(EOF, fscanf(f, "%d", &n));
     ASSERT(0, fclose(f));
 

@@ -446,13 +446,16 @@ impl Files {
         Ok(bytes)
     }
 
-    /// The byte at the read position, without consuming it.
+    /// The byte at the read position, without consuming it; at the end, the stream's
+    /// end-of-file flag is set (glibc's `scanf` reads the byte that is not there).
     fn peek_fd(&mut self, fd: usize) -> Result<Option<u8>, Ub> {
         let o = self.open_mut(fd)?;
-        let (Some(i), pos) = (o.inode, o.pos) else {
-            return Ok(None);
-        };
-        Ok(self.inodes[i].get(pos).copied())
+        let (inode, pos) = (o.inode, o.pos);
+        let byte = inode.and_then(|i| self.inodes[i].get(pos).copied());
+        if byte.is_none() {
+            self.open_mut(fd)?.eof = true;
+        }
+        Ok(byte)
     }
 
     /// A stream that can be read: a file's descriptor (reading stdin is not modelled).

@@ -187,6 +187,16 @@ pub(crate) fn run_directly(
     finish(cmd, build, args, limits)
 }
 
+/// A fresh, empty working directory for one run of `build`'s binary, inside the build's
+/// directory (removed when dropped; swept with the build's directory if this process is
+/// killed).
+pub fn fresh_run_dir(build: &Build) -> Result<tempfile::TempDir, String> {
+    tempfile::Builder::new()
+        .prefix("run-")
+        .tempdir_in(build.dir())
+        .map_err(|e| format!("cannot create the run's working directory: {e}"))
+}
+
 /// Adds the program's arguments, the empty environment and a fresh working directory, then
 /// runs under the limits.
 fn finish(
@@ -195,10 +205,7 @@ fn finish(
     args: &[&str],
     limits: &RunLimits,
 ) -> Result<Execution, String> {
-    let cwd = tempfile::Builder::new()
-        .prefix("run-")
-        .tempdir_in(build.dir())
-        .map_err(|e| format!("cannot create the run's working directory: {e}"))?;
+    let cwd = fresh_run_dir(build)?;
     cmd.args(args).env_clear().current_dir(cwd.path());
     run_limited(&mut cmd, limits.timeout, limits.max_output).map(Execution::from)
 }
