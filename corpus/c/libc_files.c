@@ -1,18 +1,37 @@
-/* Files (oracle/src/interp/libc_files.rs): a round trip through a file named by tmpnam
- * and one with a relative name, reading back with fgets, fgetc, fread and fscanf,
- * positions, end of file, and glibc's failures (fopen of a missing file: NULL and
- * errno ENOENT; remove of it: -1). The last part sends stdout to a file with freopen:
- * nothing after it is observed output, so it reports through the exit status.
- * Expected values by hand from C11 7.21 and glibc 2.36's documented results; gcc 12
- * -O0 (x86_64) agrees. Natively every run has a fresh working directory; the files are
- * removed before the end. */
+/* Files (oracle/src/interp/libc_files.rs): round trips through files with relative
+ * names, reading back with fgets, fgetc, fread and fscanf, positions, end of file, and
+ * glibc's failures (fopen of a missing file: NULL and errno ENOENT; remove of it: -1);
+ * a file named by tmpnam, written, read and removed before anything is checked (its
+ * name is in the host's /tmp natively: a failing check must not leave it there). The
+ * last part sends stdout to a file with freopen: nothing after it is observed output,
+ * so it reports through the exit status. Expected values by hand from C11 7.21 and
+ * glibc 2.36's documented results; gcc 12 -O0 (x86_64) agrees. Natively every run has
+ * a fresh working directory of its own (removed after the run). */
 #include "test.h"
 #include <errno.h>
 
 int main(void) {
     char name[L_tmpnam];
-    ASSERT(1, tmpnam(name) == name);
+    char *named = tmpnam(name);
     FILE *f = fopen(name, "w");
+    int wrote = f && fputs("in /tmp", f) >= 0 && fclose(f) == 0;
+    char back[16] = "";
+    f = fopen(name, "r");
+    int read = f && fgets(back, sizeof back, f) == back && fclose(f) == 0;
+    int removed = remove(name);
+    ASSERT(1, named == name);
+    ASSERT(1, wrote && read);
+    ASSERT(0, strcmp(back, "in /tmp"));
+    ASSERT(0, removed);
+    errno = 0;
+    ASSERT(1, fopen(name, "r") == NULL);
+    ASSERT(ENOENT, errno);
+    errno = 0;
+    ASSERT(-1, remove(name));
+    ASSERT(ENOENT, errno);
+
+    const char *path = "phihunt-round-trip.txt";
+    f = fopen(path, "w");
     ASSERT(1, f != NULL);
     ASSERT(7, fprintf(f, "%d %s\n", 42, "abc"));
     ASSERT(1, fputs("second line\n", f) >= 0);
@@ -21,7 +40,7 @@ int main(void) {
     ASSERT(22, ftell(f));
     ASSERT(0, fclose(f));
 
-    f = fopen(name, "r");
+    f = fopen(path, "r");
     ASSERT(1, f != NULL);
     char line[32];
     ASSERT(1, fgets(line, sizeof line, f) == line);
@@ -68,27 +87,21 @@ int main(void) {
     fclose(f);
     ASSERT(0, remove("phihunt-libc-files.txt"));
 
-    /* Failures as glibc's. */
-    ASSERT(0, remove(name));
-    errno = 0;
-    ASSERT(1, fopen(name, "r") == NULL);
-    ASSERT(ENOENT, errno);
-    errno = 0;
-    ASSERT(-1, remove(name));
-    ASSERT(ENOENT, errno);
+    ASSERT(0, remove(path));
+    ASSERT(1, fopen(path, "r") == NULL);
     ASSERT(1, fopen("phihunt-no-such-file", "r") == NULL);
 
     /* stdout into a file: checked by the exit status. */
     fflush(stdout);
-    if (freopen(name, "w", stdout) != stdout)
+    if (freopen(path, "w", stdout) != stdout)
         return 2;
     printf("%d-%s", 7, "seven");
     puts("!");
     fclose(stdout);
-    f = fopen(name, "r");
+    f = fopen(path, "r");
     if (!f || !fgets(line, sizeof line, f))
         return 3;
     fclose(f);
-    remove(name);
+    remove(path);
     return strcmp(line, "7-seven!\n") == 0 ? 0 : 4;
 }
