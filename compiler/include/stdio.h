@@ -2,14 +2,14 @@
  *
  * Why it exists: csmith programs print their checksums with printf (via
  * csmith's platform_generic.h), c-torture tests print to stdout and stderr;
- * the oracle implements these functions on the program's stdout.  Streams
- * are the three standard ones only: FILE is incomplete, stdin, stdout and
- * stderr are glibc's variables (phicc's IR names them as libc declarations,
- * compiler/src/lowering/libc_objects.rs); there is no fopen, so a program
- * that needs files is refused by the front end (undeclared identifier)
- * instead of being run wrongly.  What a program writes to stderr is not part
- * of its observed output (the oracle counts it and drops it; natively only
- * stdout is compared).
+ * the oracle implements these functions on the program's stdout.  FILE is
+ * incomplete; stdin, stdout and stderr are glibc's variables (phicc's IR
+ * names them as libc declarations, compiler/src/lowering/libc_objects.rs).
+ * Files (fopen, tmpnam, fscanf, remove, ...) live in the oracle's per-run
+ * file system (oracle/src/interp/libc_files.rs); natively the program runs
+ * in a fresh temporary working directory.  What a program writes to stderr
+ * or to a file is not part of its observed output (natively only stdout is
+ * compared).
  *
  * Invariants: declarations only, prototype-compatible with glibc's (restrict
  * is left out: it does not change a parameter's type for compatibility, and
@@ -60,5 +60,29 @@ int fputc(int c, FILE *stream);
 int putc(int c, FILE *stream);
 size_t fwrite(const void *ptr, size_t size, size_t n, FILE *stream);
 int fflush(FILE *stream);
+
+/* Files (glibc 2.36's values; equal on phicc's four targets). */
+#define L_tmpnam 20
+#define TMP_MAX 238328
+#define FILENAME_MAX 4096
+#define SEEK_SET 0
+#define SEEK_CUR 1
+#define SEEK_END 2
+char *tmpnam(char *s);
+FILE *fopen(const char *path, const char *mode);
+FILE *freopen(const char *path, const char *mode, FILE *stream);
+int fclose(FILE *stream);
+int remove(const char *path);
+char *fgets(char *s, int n, FILE *stream);
+int fgetc(FILE *stream);
+int getc(FILE *stream);
+size_t fread(void *ptr, size_t size, size_t n, FILE *stream);
+int fscanf(FILE *stream, const char *format, ...);
+int feof(FILE *stream);
+int ferror(FILE *stream);
+void rewind(FILE *stream);
+long ftell(FILE *stream);
+int fseek(FILE *stream, long offset, int whence);
+void perror(const char *s);
 
 #endif /* __PHICC_STDIO_H */

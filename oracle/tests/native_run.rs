@@ -57,6 +57,9 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(mode, "write")) {
+		/* 2: an earlier run's file is still here. */
+		if (fopen("written-by-the-program", "r"))
+			return 2;
 		FILE *f = fopen("written-by-the-program", "w");
 		return f ? 0 : 1;
 	}
@@ -206,13 +209,18 @@ fn check_target(t: Target) {
     assert_eq!(big.stdout, b"0123456789".repeat(100), "{name}");
     assert!(big.truncated, "{name}");
 
-    // The program runs in the build's directory, which goes with the build.
-    let wrote = run_probe(t, &probe, &["write"], &limits);
-    assert_eq!(wrote.exit, Exit::Code(0), "{name}");
-    assert!(
-        probe.dir().join("written-by-the-program").is_file(),
-        "{name}"
-    );
+    // Each run has a fresh, empty working directory of its own, removed after the run:
+    // the second run does not see the first one's file, and none is left.
+    for _ in 0..2 {
+        let wrote = run_probe(t, &probe, &["write"], &limits);
+        assert_eq!(wrote.exit, Exit::Code(0), "{name}");
+    }
+    let left: Vec<_> = std::fs::read_dir(probe.dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n.to_string_lossy().starts_with("run-") || n == "written-by-the-program")
+        .collect();
+    assert!(left.is_empty(), "{name}: left behind {left:?}");
 
     // A timeout kills the program (and qemu) and leaves nothing behind.
     let short = RunLimits {

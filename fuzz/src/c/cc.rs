@@ -421,8 +421,8 @@ fn runner_words(target: Target) -> Result<Vec<String>, String> {
 }
 
 /// Runs the compiler under test's binary as `oracle::native::run` runs every native
-/// binary (`argv = {"a.out"}`, empty environment, the build's directory as working
-/// directory, under the limits), with qemu-user's `-L` for dynamically linked cross
+/// binary (`argv = {"a.out"}`, empty environment, a fresh working directory of its own
+/// inside the build's directory, under the limits), with qemu-user's `-L` for dynamically linked cross
 /// binaries. `Err` only for a broken setup.
 fn run_binary(target: Target, build: &Build, limits: &RunLimits) -> Result<Execution, String> {
     use std::os::unix::process::CommandExt;
@@ -439,7 +439,8 @@ fn run_binary(target: Target, build: &Build, limits: &RunLimits) -> Result<Execu
             c
         }
     };
-    cmd.env_clear().current_dir(build.dir());
+    let cwd = oracle::native::run::fresh_run_dir(build)?;
+    cmd.env_clear().current_dir(cwd.path());
     run_limited(&mut cmd, limits.timeout, limits.max_output).map(Execution::from)
 }
 

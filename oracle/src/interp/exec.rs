@@ -23,6 +23,8 @@ use super::dyn_stack;
 use super::float;
 use super::intrinsic;
 use super::libc::{self, LibcResult};
+use super::libc_files::Files;
+use super::libc_signal::Signals;
 use super::memory::{AllocKind, Memory};
 use super::observe::OperandObserver;
 use super::output::Stdout;
@@ -32,6 +34,8 @@ use super::va::VaMachine;
 #[path = "setjmp.rs"]
 pub(crate) mod setjmp;
 use super::value::{self, compare, Canon, Fault};
+
+mod callback;
 
 /// The ABI registers `compiler::abi_intrinsics` names: two, then the float result
 /// registers of `AbiFloatPart`.
@@ -98,6 +102,10 @@ pub(crate) struct Machine<'p> {
     jmp_points: setjmp::JmpPoints,
     /// Receives the operands at `Op::Observe` (`observe.rs`); `None` in plain runs.
     observer: Option<&'p mut dyn OperandObserver>,
+    /// The run's file system and open files (`libc_files.rs`).
+    files: Files,
+    /// The run's signal handlers (`libc_signal.rs`).
+    signals: Signals,
 }
 
 /// Runs function `func` of `prog` with `args` (already counted) to an outcome.
@@ -231,6 +239,8 @@ impl<'p> Machine<'p> {
             va: VaMachine::default(),
             jmp_points: setjmp::JmpPoints::default(),
             observer: None,
+            files: Files::default(),
+            signals: Signals::default(),
         }
     }
 
@@ -344,6 +354,17 @@ impl<'p> Machine<'p> {
 
     /// Runs until the outcome.
     fn execute(&mut self) -> Outcome {
+        match self.execute_to(0) {
+            Err(outcome) => outcome,
+            // Never: with floor 0 only the entry frame's return (an outcome) empties the
+            // stack.
+            Ok(_) => Outcome::Returned(None),
+        }
+    }
+
+    /// Runs until the outcome, or (with `floor > 0`) until the frame at depth `floor`
+    /// returns: a callback from libc (`exec/callback.rs`), whose value is returned.
+    fn execute_to(&mut self, floor: usize) -> Result<Option<u64>, Outcome> {
         let prog = self.prog;
         let fuel = self.cfg.fuel;
         loop {
@@ -680,12 +701,14 @@ impl<'p> Machine<'p> {
             self.frames[fi].pc = pc as u32;
             let result = match transfer {
                 Transfer::Call(site) => self.call(f, site, pc - 1),
+                Transfer::Return(v) if floor > 0 && self.frames.len() == floor => {
+                    self.pop_frame();
+                    return Ok(v);
+                }
                 Transfer::Return(v) => self.ret(f, v, pc - 1),
                 Transfer::Stop(o) => Err(o),
             };
-            if let Err(outcome) = result {
-                return outcome;
-            }
+            result?;
         }
     }
 
@@ -704,6 +727,8 @@ impl<'p> Machine<'p> {
                     self.libc_args
                         .push((ty, self.regs[frame.base + r as usize]));
                 }
+                let diverted = self.files.stdout_diverted();
+                let mut text = Stdout::new(self.cfg.max_stdout);
                 let v = self
                     .va
                     .call(
@@ -711,9 +736,12 @@ impl<'p> Machine<'p> {
                         self.frames.len(),
                         &self.libc_args,
                         &mut self.mem,
-                        &mut self.out,
+                        if diverted { &mut text } else { &mut self.out },
                         self.prog.ptr_bytes,
                     )
+                    .map_err(|u| undefined(caller, pc, u))?;
+                self.files
+                    .write_stdout(&text.into_bytes())
                     .map_err(|u| undefined(caller, pc, u))?;
                 if let Some(d) = cs.dst {
                     let at = frame.base + d as usize;
@@ -769,20 +797,46 @@ impl<'p> Machine<'p> {
                 }
                 self.push_frame(i, base, cs.args.len() as u32, site)
             }
+            FuncRef::Libc(l) if l.needs_machine() => {
+                self.libc_args.clear();
+                for &(r, ty) in &cs.args {
+                    self.libc_args
+                        .push((ty, self.regs[frame.base + r as usize]));
+                }
+                let args = std::mem::take(&mut self.libc_args);
+                let result = self.call_with_machine(l, &args, caller, pc);
+                self.libc_args = args;
+                let v = result?;
+                if let Some(d) = cs.dst {
+                    let at = frame.base + d as usize;
+                    self.regs[at] = Canon::of(cs.ret, self.prog.ptr_bytes).apply(v);
+                    if cs.mark_dst {
+                        self.stamps[at] = frame.gen;
+                    }
+                }
+                Ok(())
+            }
             FuncRef::Libc(l) => {
                 self.libc_args.clear();
                 for &(r, ty) in &cs.args {
                     self.libc_args
                         .push((ty, self.regs[frame.base + r as usize]));
                 }
+                // After `freopen` or `fclose` of stdout, what the call writes to stdout
+                // goes to the file system (`libc_files.rs`).
+                let diverted = self.files.stdout_diverted();
+                let mut text = Stdout::new(self.cfg.max_stdout);
                 let result = libc::call(
                     l,
                     &self.libc_args,
                     &mut self.mem,
-                    &mut self.out,
+                    if diverted { &mut text } else { &mut self.out },
                     self.prog.ptr_bytes,
                 )
                 .map_err(|u| undefined(caller, pc, u))?;
+                self.files
+                    .write_stdout(&text.into_bytes())
+                    .map_err(|u| undefined(caller, pc, u))?;
                 match result {
                     LibcResult::Value(v) => {
                         if let Some(d) = cs.dst {
@@ -801,8 +855,9 @@ impl<'p> Machine<'p> {
         }
     }
 
-    /// Returns `value` from the current frame (of function `f`, at `pc`).
-    fn ret(&mut self, f: &CompiledFunc, value: Option<u64>, pc: usize) -> Result<(), Outcome> {
+    /// Ends the current frame: its `va_list` states, stack slots and `dynalloca` objects
+    /// die. Returns it.
+    fn pop_frame(&mut self) -> Frame {
         self.va.leave(self.frames.len());
         let frame = self.frames.pop().expect("a returning frame");
         for id in self.stack_slots.drain(frame.slots_mark..) {
@@ -811,6 +866,12 @@ impl<'p> Machine<'p> {
         for id in self.dyn_slots.drain(frame.dyn_mark..) {
             self.mem.kill_stack_slot(id);
         }
+        frame
+    }
+
+    /// Returns `value` from the current frame (of function `f`, at `pc`).
+    fn ret(&mut self, f: &CompiledFunc, value: Option<u64>, pc: usize) -> Result<(), Outcome> {
+        let frame = self.pop_frame();
         let Some(caller_frame) = self.frames.last().copied() else {
             // The entry function returned: the run's outcome.
             return Err(match (f.ret, value) {

@@ -19,11 +19,14 @@
 //!   limit returns null, as a real allocator may.
 
 use super::ctype::CtypeFn;
+use super::libc_files::FileFn;
+use super::libc_os::OsFn;
+use super::libc_signal::SignalFn;
+use super::libc_sort::SortFn;
 use super::libm::MathFn;
 use super::memory::{AllocKind, Memory};
 use super::output::Stdout;
 use super::printf::printf;
-use super::streams::Stream;
 use crate::outcome::Ub;
 use compiler::ir::{IrDecl, IrType};
 
@@ -54,17 +57,19 @@ pub(crate) enum LibcFn {
     /// GNU `mempcpy`: `memcpy` returning the end of the copy.
     Mempcpy,
     Snprintf,
-    /// The `FILE *` functions on the standard streams (`streams.rs`).
-    Fprintf,
-    Fputs,
-    Fputc,
-    Putc,
-    Fwrite,
-    Fflush,
     /// An exact `<math.h>` function (`libm.rs`).
     Math(MathFn),
     /// A `<ctype.h>` function (`ctype.rs`).
     Ctype(CtypeFn),
+    /// `qsort`, `bsearch` (`libc_sort.rs`; run by the machine: they call back).
+    Sort(SortFn),
+    /// Files and `FILE *` streams, the standard ones too (`libc_files.rs`; run by the
+    /// machine, which keeps the run's file system).
+    File(FileFn),
+    /// Anonymous memory mappings (`libc_os.rs`; run by the machine: `errno`).
+    Os(OsFn),
+    /// `signal`, `raise` (`libc_signal.rs`; run by the machine: handlers are called back).
+    Signal(SignalFn),
 }
 
 /// The longest text one `sprintf` may produce (longer is `Undefined(OutputLimit)`).
@@ -82,7 +87,7 @@ pub(crate) enum LibcResult {
 }
 
 impl LibcFn {
-    const ALL: [LibcFn; 29] = [
+    const ALL: [LibcFn; 23] = [
         LibcFn::Printf,
         LibcFn::Putchar,
         LibcFn::Puts,
@@ -106,12 +111,6 @@ impl LibcFn {
         LibcFn::Memchr,
         LibcFn::Mempcpy,
         LibcFn::Snprintf,
-        LibcFn::Fprintf,
-        LibcFn::Fputs,
-        LibcFn::Fputc,
-        LibcFn::Putc,
-        LibcFn::Fwrite,
-        LibcFn::Fflush,
     ];
 
     pub fn name(self) -> &'static str {
@@ -139,14 +138,12 @@ impl LibcFn {
             LibcFn::Memchr => "memchr",
             LibcFn::Mempcpy => "mempcpy",
             LibcFn::Snprintf => "snprintf",
-            LibcFn::Fprintf => "fprintf",
-            LibcFn::Fputs => "fputs",
-            LibcFn::Fputc => "fputc",
-            LibcFn::Putc => "putc",
-            LibcFn::Fwrite => "fwrite",
-            LibcFn::Fflush => "fflush",
             LibcFn::Math(m) => m.name(),
             LibcFn::Ctype(c) => c.name(),
+            LibcFn::Sort(s) => s.name(),
+            LibcFn::File(f) => f.name(),
+            LibcFn::Os(o) => o.name(),
+            LibcFn::Signal(s) => s.name(),
         }
     }
 
@@ -158,18 +155,31 @@ impl LibcFn {
             .find(|f| f.name() == name)
             .or_else(|| MathFn::by_name(name).map(LibcFn::Math))
             .or_else(|| CtypeFn::by_name(name).map(LibcFn::Ctype))
+            .or_else(|| SortFn::by_name(name).map(LibcFn::Sort))
+            .or_else(|| FileFn::by_name(name).map(LibcFn::File))
+            .or_else(|| OsFn::by_name(name).map(LibcFn::Os))
+            .or_else(|| SignalFn::by_name(name).map(LibcFn::Signal))
+    }
+
+    /// Whether the machine runs it (`exec/callback.rs`): it calls back into the program
+    /// or keeps state of the run beyond memory and stdout.
+    pub fn needs_machine(self) -> bool {
+        matches!(
+            self,
+            LibcFn::Sort(_) | LibcFn::File(_) | LibcFn::Os(_) | LibcFn::Signal(_)
+        )
     }
 
     /// Named parameters of the C prototype, and whether it is variadic.
-    fn prototype(self) -> (usize, bool) {
+    pub(crate) fn prototype(self) -> (usize, bool) {
         match self {
+            LibcFn::Sort(s) => (s.arity(), false),
+            LibcFn::File(f) => f.prototype(),
+            LibcFn::Os(o) => (o.arity(), false),
+            LibcFn::Signal(s) => (s.arity(), false),
             LibcFn::Printf => (1, true),
             LibcFn::Sprintf => (2, true),
             LibcFn::Snprintf => (3, true),
-            LibcFn::Fprintf => (2, true),
-            LibcFn::Fputs | LibcFn::Fputc | LibcFn::Putc => (2, false),
-            LibcFn::Fwrite => (4, false),
-            LibcFn::Fflush => (1, false),
             LibcFn::Ctype(_) => (1, false),
             LibcFn::Abort => (0, false),
             LibcFn::Math(m) => (m.arity(), false),
@@ -304,34 +314,9 @@ pub(crate) fn call(
             at.map_or(0, |i| arg(0).wrapping_add(i as u64))
         }
         LibcFn::Ctype(c) => c.call(arg(0))?,
-        LibcFn::Fprintf => Stream::at(mem, arg(0))?
-            .formatted(out, |o| printf(mem, o, arg(1), &args[2..], ptr_bytes))?,
-        LibcFn::Fputs => {
-            let text = mem.c_string(arg(0), None)?;
-            Stream::at(mem, arg(1))?.write(out, text)?;
-            1
-        }
-        LibcFn::Fputc | LibcFn::Putc => {
-            let c = arg(0) as u8;
-            Stream::at(mem, arg(1))?.write(out, &[c])?;
-            u64::from(c)
-        }
-        LibcFn::Fwrite => {
-            let (size, n) = (arg(1), arg(2));
-            let total = size.checked_mul(n).ok_or(Ub::BadLibcCall)?;
-            let bytes = mem.read_bytes(arg(0), total)?;
-            Stream::at(mem, arg(3))?.write(out, bytes)?;
-            if size == 0 {
-                0
-            } else {
-                n
-            }
-        }
-        LibcFn::Fflush => {
-            if arg(0) != 0 {
-                Stream::at(mem, arg(0))?;
-            }
-            0
+        // Run by the machine (`exec/callback.rs`), never here.
+        LibcFn::Sort(_) | LibcFn::File(_) | LibcFn::Os(_) | LibcFn::Signal(_) => {
+            return Err(Ub::BadLibcCall)
         }
         LibcFn::Mempcpy => {
             mem.copy(arg(0), arg(1), arg(2), false)?;
@@ -438,13 +423,28 @@ mod tests {
         const COMPUTED_IN_IR: [&str; 1] = ["alloca"];
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../compiler/include");
         let mut seen = 0;
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
+        // The headers of the directory and of its subdirectories (`sys/`).
+        let mut paths = Vec::new();
+        let mut pending = vec![dir];
+        while let Some(d) = pending.pop() {
+            for entry in std::fs::read_dir(&d).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    pending.push(path);
+                } else {
+                    paths.push(path);
+                }
+            }
+        }
+        for path in paths {
             let text = std::fs::read_to_string(&path).unwrap();
             for line in text.lines() {
                 // Prototypes are the lines `type name(params);` at the start of a line.
                 let line = line.trim_end();
-                if line.starts_with([' ', '*', '/', '#']) || !line.ends_with(");") {
+                if line.starts_with([' ', '*', '/', '#'])
+                    || line.starts_with("typedef")
+                    || !line.ends_with(");")
+                {
                     continue;
                 }
                 let Some(open) = line.find('(') else { continue };

@@ -90,6 +90,13 @@ pub(crate) enum AllocKind {
     Heap,
     /// A function's address: it can be called, never read or written.
     Function(FuncRef),
+    /// An object libc hands out and takes back itself (a `FILE` of `fopen`, freed by
+    /// `fclose`, `libc_files.rs`): readable and initialised, never written by the
+    /// program, never `free`d.
+    LibcObject,
+    /// An anonymous `mmap` mapping (`libc_os.rs`): like a heap block, zero-filled by its
+    /// maker, released only by `munmap`.
+    Mapped,
 }
 
 /// Whether a live allocation can be accessed.
@@ -298,7 +305,10 @@ impl Memory {
         if self.free_records.pop().is_none() {
             self.records.push(Allocation::vacant());
         }
-        let initialised = matches!(kind, AllocKind::Global | AllocKind::ConstGlobal);
+        let initialised = matches!(
+            kind,
+            AllocKind::Global | AllocKind::ConstGlobal | AllocKind::LibcObject
+        );
         let readable = !matches!(kind, AllocKind::Function(_));
         self.live_bytes += size;
         self.records[record as usize] = Allocation {
@@ -313,7 +323,7 @@ impl Memory {
             untyped: false,
             bounded: false,
             readable,
-            writable: readable && kind != AllocKind::ConstGlobal,
+            writable: readable && !matches!(kind, AllocKind::ConstGlobal | AllocKind::LibcObject),
             data: vec![0u8; size as usize],
             init: vec![initialised as u8; size as usize],
         };
@@ -692,13 +702,40 @@ impl Memory {
 
     /// `free(addr)` for a non-null `addr`: must be the start of a live heap block.
     pub fn free(&mut self, addr: u64) -> Result<(), Ub> {
+        self.release_kind(addr, AllocKind::Heap)
+    }
+
+    /// `fclose`'s end of a `FILE` object `addr` (an [`AllocKind::LibcObject`]).
+    pub fn release_libc_object(&mut self, addr: u64) -> Result<(), Ub> {
+        self.release_kind(addr, AllocKind::LibcObject)
+    }
+
+    /// `munmap` of the whole mapping at `addr` (an [`AllocKind::Mapped`]).
+    pub fn unmap(&mut self, addr: u64) -> Result<(), Ub> {
+        self.release_kind(addr, AllocKind::Mapped)
+    }
+
+    /// The size of the live mapping that starts at `addr`, if one does.
+    pub fn mapping_size(&self, addr: u64) -> Option<u64> {
+        match self.place(addr) {
+            Ok(Place::Live { record, off: 0 }) => {
+                let a = &self.records[record];
+                (a.kind == AllocKind::Mapped && a.status == Status::Live).then_some(a.size)
+            }
+            _ => None,
+        }
+    }
+
+    /// Ends the live allocation of `kind` that starts at `addr` (a later access is
+    /// `UseAfterFree`); anything else is a misuse of libc.
+    fn release_kind(&mut self, addr: u64, kind: AllocKind) -> Result<(), Ub> {
         let place = self.place(addr)?;
         let Place::Live { record, off: 0 } = place else {
             // Double free, or freeing what malloc did not return.
             return Err(Ub::BadLibcCall);
         };
         let a = &self.records[record];
-        if a.kind != AllocKind::Heap || a.status != Status::Live {
+        if a.kind != kind || a.status != Status::Live {
             return Err(Ub::BadLibcCall);
         }
         self.release(record, Death::Freed);
@@ -831,7 +868,13 @@ impl Memory {
         }
         // Live, in bounds, refused: a store to a constant (a `const` global, or a frozen
         // `const` local of the checked lowering).
-        debug_assert!(write && matches!(a.kind, AllocKind::ConstGlobal | AllocKind::Stack));
+        debug_assert!(
+            write
+                && matches!(
+                    a.kind,
+                    AllocKind::ConstGlobal | AllocKind::Stack | AllocKind::LibcObject
+                )
+        );
         Ub::WriteToConst
     }
 

@@ -17,6 +17,10 @@
 //!   initialisation; `alloc_ids`: what each allocation id designates, live or dead;
 //! - `exec`: the execution loop, frames, calls and returns;
 //! - `libc`, `printf`: the supported externals; `output`: captured stdout and its limit;
+//!   `libc_sort`: `qsort`/`bsearch`, run by the machine (`exec/callback.rs`) because they
+//!   call the program's comparator; `libc_files` (+ `libc_scanf`): the per-run file
+//!   system and the `FILE *` functions; `libc_os`: anonymous `mmap`; `libc_signal`:
+//!   `signal`/`raise`;
 //! - `intrinsic`: the checked lowering's UB checks (`compiler::ub_intrinsics`);
 //! - `va`: the `va_list` model (`<stdarg.h>` intrinsics, `vprintf`, `vsprintf`);
 //! - `startup`: the hosted forms of `main` and the `argv` (and `envp`) it is given.
@@ -40,6 +44,11 @@ mod exec;
 mod float;
 mod intrinsic;
 mod libc;
+mod libc_files;
+mod libc_os;
+mod libc_scanf;
+mod libc_signal;
+mod libc_sort;
 mod libm;
 mod memory;
 mod observe;

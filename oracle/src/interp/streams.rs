@@ -32,7 +32,7 @@ pub(crate) enum Stream {
 }
 
 /// The first bytes of the oracle's `FILE` objects.
-const MAGIC: &[u8; 7] = b"phiFILE";
+pub(crate) const MAGIC: &[u8; 7] = b"phiFILE";
 
 /// The longest text one write to `stderr` may format (longer is `OutputLimit`).
 const STDERR_MAX_BYTES: usize = 1 << 20;

@@ -10,8 +10,15 @@
 //!   `"a.out"`; its real path is invisible) and an empty environment. Directly that is
 //!   `arg0` plus `env_clear`; under qemu it is `qemu-ARCH -0 a.out BINARY args...` with
 //!   qemu's own environment empty (qemu-user hands the guest its own environment);
-//! - the working directory is the build's temporary directory, so whatever the program
-//!   writes goes when the [`Build`] is dropped;
+//! - the working directory is a fresh, empty `tempfile` directory of its own inside the
+//!   build's temporary directory, removed when the run returns (and, if this process is
+//!   killed, with the build's directory by `build::remove_stale_dirs`): a file the program
+//!   creates by a relative name never outlives the run, never meets another run's (each
+//!   run of one binary starts empty, as the oracle's file system of a run does,
+//!   `interp/libc_files.rs`), and the build's own files (sources, the binary) are not in
+//!   the program's directory. Absolute names are the host's: glibc's `tmpnam` names
+//!   `/tmp/fileXXXXXX` whatever the directory (c-torture's fprintf-2.c and printf-2.c
+//!   `remove` theirs; a run killed in between leaves one such file);
 //! - the child runs under [`run_limited`]: on timeout its process group (qemu and its
 //!   threads, or the binary) is killed and reaped, so nothing outlives the call;
 //! - a program killed by a signal is [`Exit::Signal`] with the host's number of that
@@ -180,7 +187,17 @@ pub(crate) fn run_directly(
     finish(cmd, build, args, limits)
 }
 
-/// Adds the program's arguments, the empty environment and the working directory, then
+/// A fresh, empty working directory for one run of `build`'s binary, inside the build's
+/// directory (removed when dropped; swept with the build's directory if this process is
+/// killed).
+pub fn fresh_run_dir(build: &Build) -> Result<tempfile::TempDir, String> {
+    tempfile::Builder::new()
+        .prefix("run-")
+        .tempdir_in(build.dir())
+        .map_err(|e| format!("cannot create the run's working directory: {e}"))
+}
+
+/// Adds the program's arguments, the empty environment and a fresh working directory, then
 /// runs under the limits.
 fn finish(
     mut cmd: Command,
@@ -188,6 +205,7 @@ fn finish(
     args: &[&str],
     limits: &RunLimits,
 ) -> Result<Execution, String> {
-    cmd.args(args).env_clear().current_dir(build.dir());
+    let cwd = fresh_run_dir(build)?;
+    cmd.args(args).env_clear().current_dir(cwd.path());
     run_limited(&mut cmd, limits.timeout, limits.max_output).map(Execution::from)
 }

@@ -14,7 +14,7 @@
 use std::path::Path;
 
 /// Every own header: (file name, text).
-pub const HEADERS: [(&str, &str); 14] = [
+pub const HEADERS: [(&str, &str); 20] = [
     ("assert.h", include_str!("../../../include/assert.h")),
     ("ctype.h", include_str!("../../../include/ctype.h")),
     ("float.h", include_str!("../../../include/float.h")),
@@ -29,6 +29,12 @@ pub const HEADERS: [(&str, &str); 14] = [
     ("stdio.h", include_str!("../../../include/stdio.h")),
     ("stdlib.h", include_str!("../../../include/stdlib.h")),
     ("string.h", include_str!("../../../include/string.h")),
+    ("errno.h", include_str!("../../../include/errno.h")),
+    ("fcntl.h", include_str!("../../../include/fcntl.h")),
+    ("signal.h", include_str!("../../../include/signal.h")),
+    ("sys/mman.h", include_str!("../../../include/sys/mman.h")),
+    ("sys/stat.h", include_str!("../../../include/sys/stat.h")),
+    ("sys/types.h", include_str!("../../../include/sys/types.h")),
 ];
 
 /// The embedded text of `path` when it names one of phicc's own headers.
@@ -48,10 +54,20 @@ mod tests {
     #[test]
     fn every_file_of_the_include_directory_is_embedded_as_it_is() {
         let dir = crate::compile_c::own_include_dir();
-        let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
+        // The files of the directory and of its subdirectories (`sys/`), by relative path.
+        let mut on_disk: Vec<String> = Vec::new();
+        let mut pending = vec![dir.clone()];
+        while let Some(d) = pending.pop() {
+            for entry in std::fs::read_dir(&d).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    pending.push(path);
+                } else {
+                    let relative = path.strip_prefix(&dir).unwrap();
+                    on_disk.push(relative.to_string_lossy().into_owned());
+                }
+            }
+        }
         on_disk.sort();
         let mut embedded: Vec<String> = HEADERS.iter().map(|(n, _)| n.to_string()).collect();
         embedded.sort();
