@@ -26,7 +26,10 @@ const MAX_TRIES: usize = 5_000;
 
 /// True when `check` panicked, i.e. reported a finding.
 fn finds(data: &[u8]) -> bool {
-    catch_unwind(AssertUnwindSafe(|| phihunt::fuzzers::ir_pipeline::check(data))).is_err()
+    catch_unwind(AssertUnwindSafe(|| {
+        phihunt::fuzzers::ir_pipeline::check(data)
+    }))
+    .is_err()
 }
 
 /// The folders directly below `root` (staging folders included, so a leftover shows).
@@ -107,7 +110,11 @@ fn a_fuzz_finding_lands_in_phihunt_expects_deduplicated_and_replayable() {
             assert!(h.join().unwrap(), "a thread's check did not report the bug");
         }
     });
-    assert_eq!(folders(&root), dirs, "one folder per signature, no staging left");
+    assert_eq!(
+        folders(&root),
+        dirs,
+        "one folder per signature, no staging left"
+    );
     assert_eq!(read_inputs(dir).unwrap(), vec![data.clone(); 6]);
     assert_eq!(
         std::fs::read_to_string(dir.join("input.ir")).unwrap(),
