@@ -98,7 +98,7 @@ fn a_fuzz_finding_lands_in_phihunt_expects_deduplicated_and_replayable() {
     assert_eq!(record.generator, "cfg");
     assert_eq!(record.mutants, [BUG]);
     assert_eq!(std::fs::read(dir.join("input.bin")).unwrap(), data);
-    assert_eq!(read_inputs(dir).unwrap(), [data.clone()]);
+    assert_eq!(read_inputs(dir).unwrap(), std::slice::from_ref(&data));
     let ir = std::fs::read_to_string(dir.join("input.ir")).unwrap();
     assert!(ir.contains("; run:"), "{ir}");
 

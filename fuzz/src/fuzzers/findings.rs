@@ -182,3 +182,34 @@ pub fn read_inputs(dir: &Path) -> std::io::Result<Vec<Vec<u8>>> {
     }
     Ok(inputs)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inputs_lines_read_back_and_bad_lines_name_their_place() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        std::fs::write(
+            dir.join("inputs.txt"),
+            "ir_pipeline 00000000000000aa 1795619436 00ff10\nir_pipeline 1 2 \n",
+        )
+        .unwrap();
+        // Hand-decoded: "00ff10" is [0, 255, 16]; an empty hex field is the empty input.
+        assert_eq!(read_inputs(dir).unwrap(), [vec![0, 255, 16], vec![]]);
+        for (bad, what) in [
+            ("ir_pipeline 1 2\n", "inputs.txt:1: fewer than 4 fields"),
+            ("ir_pipeline 1 2 0f0\n", "inputs.txt:1: not an even number"),
+            (
+                "ir_pipeline 1 2 00\nir_pipeline 1 2 zz\n",
+                "inputs.txt:2: not hex",
+            ),
+            ("ir_pipeline 1 2 é0\n", "inputs.txt:1: not an even number"),
+        ] {
+            std::fs::write(dir.join("inputs.txt"), bad).unwrap();
+            let e = read_inputs(dir).unwrap_err().to_string();
+            assert!(e.contains(what), "{bad:?}: {e}");
+        }
+    }
+}
