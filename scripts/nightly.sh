@@ -60,6 +60,16 @@ fi
 if ! done_step "$out/torture.log" 'problem\(s\) against'; then
   bash scripts/c-torture.sh run -- --jobs "$(nproc)" --out "$out/torture" | tee "$out/torture.log" || status=1
 fi
+# libFuzzer fork mode on the differential fuzz target, an hour, on all cores (needs the
+# nightly toolchain and cargo-fuzz; skipped without them). Findings in $out/fuzz-findings.
+if ! done_step "$out/fuzz-fork.log" '^fuzz-fork: [0-9]+ finding input'; then
+  if cargo +nightly fuzz --version >/dev/null 2>&1; then
+    PHIHUNT_FUZZ_FINDINGS="$out/fuzz-findings" bash scripts/fuzz-fork.sh ir_pipeline 3600 "$(nproc)" \
+      2>"$out/fuzz-fork.stderr" | tee "$out/fuzz-fork.log" || status=1
+  else
+    echo "nightly: no nightly toolchain with cargo-fuzz: fuzz-fork skipped"
+  fi
+fi
 echo "nightly: report $out/hunt/report.md; seeded-bug tables $out/mutants.log, $out/mutants-c.log; c-torture $out/torture/report.md"
 # 0: no finding; 1: findings or a generator check failed (reduced copies are in corpus/found/, commit them); 2: error.
 exit "$status"

@@ -15,15 +15,15 @@
 //! agreed. The choice is printed once on stderr.
 //!
 //! Invariant: a finding panics with its signature and detail AND is first written to
-//! `fuzz/findings/` (or `$PHIHUNT_FUZZ_FINDINGS`) as a replayable `.ir` file (libFuzzer
-//! also saves the crashing input bytes as an artifact); discarded programs are counted by
-//! reason, never reported. `cargo fuzz tmin` crashes on every candidate it keeps: point
-//! `PHIHUNT_FUZZ_FINDINGS` at a scratch directory while it runs, then replay the minimized
-//! artifact once to save its `.ir` (docs/scaling.md).
+//! `fuzz/findings/SIG/` (or `$PHIHUNT_FUZZ_FINDINGS`), one folder per bug signature with a
+//! replayable `input.ir` ([`super::findings`]; libFuzzer also saves the crashing input
+//! bytes as an artifact); discarded programs are counted by reason, never reported.
+//! `cargo fuzz tmin` crashes on every candidate it keeps: point `PHIHUNT_FUZZ_FINDINGS` at
+//! a scratch directory while it runs (docs/cargo-fuzz.md).
 
+use super::findings::{findings_dir, save, FuzzFinding, Saved};
 use super::stats::FuzzStats;
 use crate::diff::{differential, DiffConfig, Verdict};
-use crate::findings::{test_file_text, write_atomically};
 use crate::gen::{generate_test, GenKind};
 use crate::native::{native_differential, NativePlan};
 use arbitrary::Unstructured;
@@ -149,26 +149,26 @@ pub fn check_generated_with(
         Verdict::Discarded { reason, .. } => stats.discarded(&reason),
         Verdict::Finding(f) => {
             stats.finding();
-            let dir = std::env::var_os("PHIHUNT_FUZZ_FINDINGS")
-                .map_or_else(|| std::path::PathBuf::from("fuzz/findings"), Into::into);
-            let dir = dir.as_path();
-            let header = format!(
-                "cargo fuzz finding ({}, generator {kind})\n{}",
-                f.signature, f.detail
-            );
-            let text = test_file_text(&header, &program.entry, &f.expectations, &program.module);
-            let name = format!(
-                "{}-{:016x}.ir",
-                f.signature.to_string().replace(['@', ':', '#', '/'], "_"),
-                crate::findings::content_hash(data)
-            );
-            let saved = std::fs::create_dir_all(dir)
-                .and_then(|_| write_atomically(&dir.join(&name), text.as_bytes()));
-            let where_ = match saved {
-                Ok(()) => format!("saved {}", dir.join(&name).display()),
+            let root = findings_dir();
+            let finding = FuzzFinding {
+                target: stats.name(),
+                generator: kind,
+                data,
+                entry: &program.entry,
+                module: &program.module,
+                finding: &f,
+            };
+            let where_ = match save(&root, &finding) {
+                Ok(Saved { dir, first: true }) => {
+                    format!("saved {}", dir.join("input.ir").display())
+                }
+                Ok(Saved { dir, first: false }) => format!(
+                    "a known signature: input appended to {}",
+                    dir.join("inputs.txt").display()
+                ),
                 Err(e) => format!(
                     "could not save to {} ({e}); the libFuzzer artifact has the input",
-                    dir.display()
+                    root.display()
                 ),
             };
             panic!("phihunt finding {}: {}\n{where_}", f.signature, f.detail);

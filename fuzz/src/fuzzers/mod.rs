@@ -4,6 +4,7 @@
 
 pub mod c_frontend;
 pub mod differential;
+pub mod findings;
 pub mod ir_parse;
 pub mod ir_pipeline;
 pub mod phi_elim;

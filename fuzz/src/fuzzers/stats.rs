@@ -39,6 +39,11 @@ impl FuzzStats {
         }
     }
 
+    /// The fuzz target's name.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
     /// Counts one input.
     pub fn exec(&self) {
         self.execs.fetch_add(1, Ordering::Relaxed);
