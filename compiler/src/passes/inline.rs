@@ -214,6 +214,7 @@ impl CallerInliner<'_> {
             ret,
             callee: Callee::Direct(name),
             args,
+            ..
         } = inst
         else {
             return None;
