@@ -136,6 +136,7 @@ impl Gen {
                     (IrType::I32, Operand::Value(x)),
                     (IrType::I32, Operand::Value(y)),
                 ],
+                named: None,
             });
             let d = self.var_of(IrType::I32);
             self.emit(Inst::Copy {

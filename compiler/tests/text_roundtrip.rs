@@ -300,6 +300,7 @@ fn suffix_exactly_when_type_differs_from_context() {
                     (IrType::I32, konst(IrType::I64, 2)),
                     (IrType::U64, konst(IrType::U64, -1)),
                 ],
+                named: None,
             },
             "call void @h(i32 1, i32 2:i64, u64 18446744073709551615)",
         ),
@@ -309,6 +310,7 @@ fn suffix_exactly_when_type_differs_from_context() {
                 ret: IrType::I32,
                 callee: Callee::Indirect(konst(IrType::Ptr, 4096)),
                 args: vec![],
+                named: None,
             },
             "%4 = call i32 4096()",
         ),
@@ -318,8 +320,54 @@ fn suffix_exactly_when_type_differs_from_context() {
                 ret: IrType::I32,
                 callee: Callee::Indirect(konst(IrType::I64, 4096)),
                 args: vec![],
+                named: None,
             },
             "%4 = call i32 4096:i64()",
+        ),
+        // An indirect call of a variadic function: `...` after its named arguments.
+        (
+            Inst::Call {
+                dest: None,
+                ret: IrType::Void,
+                callee: Callee::Indirect(p(0)),
+                args: vec![
+                    (IrType::Ptr, p(1)),
+                    (IrType::I64, konst(IrType::I64, 7)),
+                    (IrType::I32, konst(IrType::I32, 2)),
+                ],
+                named: Some(1),
+            },
+            "call void %0(ptr %1, ..., i64 7, i32 2)",
+        ),
+        (
+            Inst::Call {
+                dest: Some(Value(4)),
+                ret: IrType::I32,
+                callee: Callee::Indirect(p(0)),
+                args: vec![(IrType::I64, konst(IrType::I64, 7))],
+                named: Some(0),
+            },
+            "%4 = call i32 %0(..., i64 7)",
+        ),
+        (
+            Inst::Call {
+                dest: Some(Value(4)),
+                ret: IrType::I32,
+                callee: Callee::Indirect(p(0)),
+                args: vec![(IrType::I64, konst(IrType::I64, 7))],
+                named: Some(1),
+            },
+            "%4 = call i32 %0(i64 7, ...)",
+        ),
+        (
+            Inst::Call {
+                dest: None,
+                ret: IrType::Void,
+                callee: Callee::Indirect(p(0)),
+                args: vec![],
+                named: Some(0),
+            },
+            "call void %0(...)",
         ),
         (
             Inst::Bin {

@@ -172,6 +172,7 @@ impl Gen {
                     ret: self.ty(),
                     callee,
                     args,
+                    named: None,
                 }
             }
         }

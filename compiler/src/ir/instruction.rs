@@ -411,12 +411,17 @@ pub enum Inst {
         ty: IrType,
         incoming: Vec<(Operand, BlockId)>,
     },
-    /// `[%d =] call TYPE @f(TYPE A, ...)` or `call TYPE %fp(...)`
+    /// `[%d =] call TYPE @f(TYPE A, ...)` or `call TYPE %fp(...)`; with `named`,
+    /// `call TYPE %fp(TYPE A, ..., TYPE B)`: `...` stands after the named arguments.
     Call {
         dest: Option<Value>,
         ret: IrType,
         callee: Callee,
         args: Vec<(IrType, Operand)>,
+        /// For a call of a variadic function through a pointer: how many of `args` are
+        /// named (the rest are the `...` part, which RISC-V passes differently). `None`
+        /// for every other call: a direct call's callee declaration says it.
+        named: Option<u32>,
     },
     /// `%d = dynalloca SIZE, ALIGN`: a fresh stack object of SIZE bytes (an `i64` operand,
     /// read unsigned) at ALIGN, alive until a `stackrestore` to a save made before it or

@@ -44,8 +44,9 @@
 //! for the float ones, placed only when all the registers they need are free (else as
 //! MEMORY on x86-64, on the stack whole with no v register left after on AArch64, by the
 //! integer convention on RISC-V). `va_arg` of such a record on x86-64 and AArch64 is
-//! still refused. Records aligned beyond the word (only `aligned(N)` makes them) are
-//! refused. A `float`/`double` scalar is one IR parameter of its own type; on x86-64 and
+//! still refused. Records aligned to 16 bytes or more (only `aligned` makes them)
+//! travel like the others except on the x86-64 and RISC-V stacks ([`record_facts`] says
+//! what is placed and what is refused). A `float`/`double` scalar is one IR parameter of its own type; on x86-64 and
 //! AArch64 it takes none of the integer registers counted here (the backends give floats
 //! their own registers).
 //!
@@ -230,6 +231,19 @@ enum Class {
     },
 }
 
+impl Class {
+    /// The record's alignment (0 for a scalar: its alignment never matters here).
+    fn align(&self) -> u32 {
+        match self {
+            Class::Scalar(_) => 0,
+            Class::Small { align, .. }
+            | Class::Stack { align, .. }
+            | Class::Large { align, .. }
+            | Class::Parts { align, .. } => *align,
+        }
+    }
+}
+
 /// The integer registers for arguments, and the piece type of records.
 fn arg_regs(target: Target) -> usize {
     match target {
@@ -312,7 +326,17 @@ pub fn abi_signature_named<'q>(
     };
     let mut classes = Vec::new();
     for (i, p) in params.enumerate() {
-        classes.push(classify(ctx, p, i < named)?);
+        let class = classify(ctx, p, i < named)?;
+        if target == Target::Riscv64 && i >= named && class.align() >= 16 {
+            // LP64 puts such an unnamed argument in an even register pair (or a 16-byte
+            // aligned stack slot), which the backend's in-order assignment cannot say.
+            return Err(
+                "a struct or union aligned to 16 bytes in the variadic part of a call is \
+                 not supported on riscv64 yet"
+                    .into(),
+            );
+        }
+        classes.push(class);
     }
     let hidden = matches!(
         ret_place,
@@ -321,7 +345,7 @@ pub fn abi_signature_named<'q>(
             ..
         }
     );
-    let mut sig = place(target, hidden, named, &classes);
+    let mut sig = place(target, hidden, named, &classes)?;
     sig.ret = match ret_place {
         RetPlace::Void => IrType::Void,
         RetPlace::Scalar(t) => t,
@@ -336,10 +360,32 @@ pub fn abi_signature_named<'q>(
 
 /// Size and alignment of a record type, refusing alignments the piece layout cannot
 /// place as gcc does.
+/// An alignment of 16 or more (only `aligned(N)` or the bare `aligned` makes one)
+/// changes nothing in registers for named arguments on any target and nothing on the
+/// stack on i686 (gcc's `ix86_function_arg_boundary`: 4 bytes without vector members)
+/// and AArch64 (gcc ≥ 9 uses the members' natural alignment, at most 8 for phicc's
+/// types); on x86-64 a 16-byte aligned record on the stack starts at a 16-byte boundary
+/// ([`place`] inserts a filler slot) and larger alignments are refused; RISC-V aligns
+/// such a record on the stack (and an unnamed one to an even register pair), both
+/// refused.
 fn record_facts(ctx: &ModuleCtx, ty: &Type) -> Result<(u64, u32), String> {
     let size = object_size(ctx, ty)?;
     let align = object_align(ctx, ty);
-    if u64::from(align) > piece_bytes(ctx.target).max(8) {
+    if align == 16 && ctx.target == Target::X86_64 && size == 16 {
+        // gcc gives a trailing eightbyte of padding no register (NO_CLASS), which the
+        // piece layout (one piece per eightbyte) cannot say.
+        let end = super::float_abi::members_end(ctx, ty).unwrap_or(size);
+        if end <= 8 {
+            return Err(
+                "a struct or union aligned to 16 bytes whose second eightbyte is only padding \
+                 is not supported on x86_64 yet"
+                    .into(),
+            );
+        }
+    }
+    if align > 16 && ctx.target == Target::X86_64 {
+        // gcc aligns such a stack argument to its alignment (realigning the caller's
+        // frame); the other targets cap it at 16 (RISC-V) or ignore it.
         return Err(format!(
             "a struct or union aligned to {align} bytes passed or returned by value is not \
              supported yet"
@@ -467,13 +513,19 @@ fn resolve_plain(c: &Class) -> Resolved {
 /// then the stack arguments in order. On RISC-V the backend assigns registers in
 /// argument order itself (the first `named` arguments named), so the order is C's and
 /// only the float parts' fit is decided here.
-fn place(target: Target, hidden: bool, named: usize, classes: &[Class]) -> AbiSignature {
+fn place(
+    target: Target,
+    hidden: bool,
+    named: usize,
+    classes: &[Class],
+) -> Result<AbiSignature, String> {
     let regs = arg_regs(target);
     let piece = piece_type(target);
     // (in registers?, how) per argument.
     let mut used = usize::from(hidden);
     let mut float_used = 0usize;
     let mut plan: Vec<(bool, Resolved)> = Vec::with_capacity(classes.len());
+    let mut aligned_on_riscv_stack = false;
     for (i, c) in classes.iter().enumerate() {
         if target == Target::Riscv64 {
             let r = match c {
@@ -494,7 +546,13 @@ fn place(target: Target, hidden: bool, named: usize, classes: &[Class]) -> AbiSi
                 }
                 c => {
                     let r = resolve_plain(c);
-                    used = (used + r.types(piece).len()).min(regs);
+                    let n = r.types(piece).len();
+                    if c.align() >= 16 && used + n > regs {
+                        // gcc starts it at a 16-byte boundary of the stack area, which the
+                        // backend's in-order slots do not know.
+                        aligned_on_riscv_stack = true;
+                    }
+                    used = (used + n).min(regs);
                     r
                 }
             };
@@ -592,8 +650,15 @@ fn place(target: Target, hidden: bool, named: usize, classes: &[Class]) -> AbiSi
                 floats += 1;
             }
         }
+        let stack_start = params.len();
         for (i, (in_regs, r)) in plan.iter().enumerate() {
             if !*in_regs {
+                let aligned16 = matches!(r, Resolved::Pieces { align, .. } if *align >= 16);
+                if target == Target::X86_64 && aligned16 && (params.len() - stack_start) % 2 == 1 {
+                    // x86-64: a 16-byte aligned record on the stack starts at a 16-byte
+                    // boundary; the 8-byte slot before it is a filler.
+                    params.push(piece);
+                }
                 first_index[i] = params.len();
                 params.extend(r.types(piece));
             }
@@ -630,12 +695,19 @@ fn place(target: Target, hidden: bool, named: usize, classes: &[Class]) -> AbiSi
             },
         })
         .collect();
-    AbiSignature {
+    if aligned_on_riscv_stack {
+        return Err(
+            "a struct or union aligned to 16 bytes passed on the stack is not supported on \
+             riscv64 yet"
+                .into(),
+        );
+    }
+    Ok(AbiSignature {
         params,
         ret: IrType::Void,
         ret_place: RetPlace::Void,
         args,
-    }
+    })
 }
 
 /// Where `va_arg` finds a record argument: exactly where a call puts it (`place`).
@@ -659,7 +731,16 @@ pub enum VaRecord {
 
 /// How a record of type `ty` travels through `...`.
 pub fn va_record(ctx: &ModuleCtx, ty: &QualType) -> Result<VaRecord, String> {
-    Ok(match classify(ctx, ty, false)? {
+    let class = classify(ctx, ty, false)?;
+    if matches!(ctx.target, Target::X86_64 | Target::Riscv64) && class.align() >= 16 {
+        // The stack cursor (and RISC-V's register pair) would have to skip to an aligned
+        // slot first.
+        return Err(format!(
+            "va_arg of a struct or union aligned to 16 bytes is not supported on {} yet",
+            ctx.target.name()
+        ));
+    }
+    Ok(match class {
         Class::Small {
             pieces,
             size,

@@ -144,20 +144,6 @@ impl FnLower<'_, '_> {
                 a.unwrap_or((t, exact(t, 0)))
             })
             .collect();
-        // RISC-V passes a variadic call's unnamed floats in integer registers; its backend
-        // knows which arguments are unnamed from the callee's declaration, which an indirect
-        // call lacks (the IR call does not say), so that case is refused, not miscompiled
-        // (c-torture's 930513-1.c: `sprintf` through a pointer with a `double`).
-        if self.ctx.target == crate::target::Target::Riscv64
-            && matches!(target, Callee::Indirect(_))
-            && fn_ty.variadic
-            && ir_args.iter().skip(named_end).any(|(t, _)| t.is_float())
-        {
-            return Err(self.err(
-                e.loc,
-                "a floating-point argument in the variadic part of an indirect call is not supported on riscv64 yet",
-            ));
-        }
         let (ir_args, callee_ret) = match &target {
             Callee::Direct(name) => self.check_direct(name, ir_args, sig.ret, e)?,
             Callee::Indirect(fp) => {
@@ -177,12 +163,20 @@ impl FnLower<'_, '_> {
             // Directly before the call (`abi_intrinsics::pair_placement_error`).
             self.abi_sret(AbiSret::Arg, vec![(IrType::Ptr, slot)]);
         }
+        // An indirect call of a variadic function says where its `...` starts (RISC-V
+        // passes unnamed floats in integer registers, c-torture's 930513-1.c); a direct
+        // call's callee declaration says it.
+        let named_count = match &target {
+            Callee::Indirect(_) if fn_ty.variadic => u32::try_from(named_end).ok(),
+            _ => None,
+        };
         let dest = (sig.ret != IrType::Void).then(|| self.value());
         self.emit(Inst::Call {
             dest,
             ret: callee_ret,
             callee: target,
             args: ir_args,
+            named: named_count,
         });
         // A result read in another signedness (`unprototyped.rs`): the same bits.
         let dest = match dest {

@@ -50,6 +50,7 @@ impl FnLower<'_, '_> {
             ret,
             callee: Callee::Direct(k.name().to_string()),
             args,
+            named: None,
         });
         dest.map(Operand::Value)
     }

@@ -195,6 +195,7 @@ pub fn mark_untyped_globals(
             ret: IrType::Void,
             callee: Callee::Direct(UbIntrinsic::Untyped.name().to_string()),
             args: vec![(IrType::Ptr, Operand::Value(dest))],
+            named: None,
         });
     }
     let count = code.len();

@@ -161,6 +161,15 @@ fn float_ir(k: FloatKind) -> Option<IrType> {
     }
 }
 
+/// The end of the last byte any scalar member of record `ty` occupies (`None` when it is
+/// nested too deeply to tell): below its size only when trailing padding comes from an
+/// `aligned` attribute.
+pub fn members_end(ctx: &ModuleCtx, ty: &Type) -> Option<u64> {
+    let mut in_union = false;
+    let leaves = leaves(ctx, ty, &mut in_union)?;
+    Some(leaves.iter().map(|l| l.offset + l.size).max().unwrap_or(0))
+}
+
 /// How record `ty` of `size` bytes travels in floating registers on `ctx.target`, if it
 /// does (`named`: a named argument or a result, not one in the `...` part; `x86_64_memory`:
 /// x86-64 classifies it MEMORY for a misaligned member). `Err` for the records whose

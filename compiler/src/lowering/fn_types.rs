@@ -119,6 +119,7 @@ pub fn register_function_types(
                 (IrType::Ptr, Operand::Value(dest)),
                 (IrType::I64, i64_operand(h)),
             ],
+            named: None,
         });
     }
     let count = code.len();

@@ -38,7 +38,9 @@ pub(crate) fn lower_globals(ctx: &mut ModuleCtx) -> Result<Vec<IrGlobal>, Diagno
             continue;
         }
         let size = match g.ty.ty.size(ctx.target, &unit.records) {
-            Some(s) => s,
+            // An initialized flexible array member makes the object larger than its
+            // type (`frontend::parse::flexible_init`).
+            Some(s) => g.init.as_ref().map_or(s, |i| s.max(i.bytes.len() as u64)),
             None => match &g.init {
                 Some(init) => init.bytes.len() as u64,
                 None => {

@@ -46,6 +46,7 @@ impl FnLower<'_, '_> {
                 ret: piece,
                 callee: Callee::Direct(k.name().to_string()),
                 args: vec![(IrType::Ptr, ptr)],
+                named: None,
             });
             out.push(Operand::Value(dest));
         }
@@ -107,6 +108,7 @@ impl FnLower<'_, '_> {
                 ret: int,
                 callee: Callee::Direct(k.name().to_string()),
                 args: vec![(IrType::Ptr, ptr)],
+                named: None,
             });
             let v = if p.ty.is_float() {
                 let dest = self.value();
@@ -164,6 +166,7 @@ impl FnLower<'_, '_> {
             ret,
             callee: Callee::Direct(k.name()),
             args,
+            named: None,
         });
         dest.map(Operand::Value)
     }
@@ -179,6 +182,7 @@ impl FnLower<'_, '_> {
             ret,
             callee: Callee::Direct(k.name().to_string()),
             args,
+            named: None,
         });
         dest.map(Operand::Value)
     }
@@ -194,6 +198,7 @@ impl FnLower<'_, '_> {
             ret,
             callee: Callee::Direct(k.name().to_string()),
             args,
+            named: None,
         });
         dest.map(Operand::Value)
     }

@@ -207,6 +207,7 @@ impl FnLower<'_, '_> {
                 ret: IrType::F64,
                 callee: Callee::Direct(crate::va_intrinsics::ARG_F64.to_string()),
                 args: vec![(IrType::Ptr, ap)],
+                named: None,
             });
             return Ok(RVal::Scalar(Operand::Value(dest), ty));
         }
@@ -228,6 +229,7 @@ impl FnLower<'_, '_> {
             ret,
             callee: Callee::Direct(k.name().to_string()),
             args,
+            named: None,
         });
         dest.map_or(exact(IrType::I32, 0), Operand::Value)
     }

@@ -215,6 +215,7 @@ impl CallerInliner<'_> {
             ret,
             callee: Callee::Direct(name),
             args,
+            ..
         } = inst
         else {
             return None;

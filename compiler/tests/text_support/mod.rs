@@ -201,17 +201,21 @@ fn random_inst(rng: &mut Rng, dest: Value, values: u32, blocks: u32) -> Inst {
             } else {
                 Callee::Indirect(op(rng, IrType::Ptr))
             };
-            let args = (0..rng.below(4))
+            let args: Vec<(IrType, Operand)> = (0..rng.below(4))
                 .map(|_| {
                     let t = scalar(rng);
                     (t, op(rng, t))
                 })
                 .collect();
+            // `...` anywhere among the arguments (the printer cannot write a count past
+            // them, which the verifier rejects anyway).
+            let named = rng.chance(3).then(|| rng.below(args.len() + 1) as u32);
             Inst::Call {
                 dest: (!rng.chance(3)).then_some(dest),
                 ret,
                 callee,
                 args,
+                named,
             }
         }
     }

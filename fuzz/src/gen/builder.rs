@@ -317,6 +317,7 @@ impl FuncBuilder {
             ret,
             callee,
             args,
+            named: None,
         });
         dest
     }

@@ -954,6 +954,7 @@ impl<'a> FuncCompiler<'a> {
                 ret,
                 callee,
                 args,
+                ..
             } => self.call(*dest, *ret, callee, args)?,
         }
         Ok(())

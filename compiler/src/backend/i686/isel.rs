@@ -624,6 +624,7 @@ impl<'a> Selector<'a> {
                 ret,
                 callee,
                 args,
+                ..
             } => self.call(*dest, *ret, callee, args)?,
         }
         Ok(())

@@ -145,9 +145,14 @@ impl Frame {
             .map(|s| !matches!(s, ArgSlot::Stack(_)))
             .collect();
         let stack_slots = |inst: &IrInst| match inst {
-            IrInst::Call { callee, args, .. } => {
+            IrInst::Call {
+                callee,
+                args,
+                named,
+                ..
+            } => {
                 let types: Vec<IrType> = args.iter().map(|a| a.0).collect();
-                float_abi::stack_slots(&types, variadic.named(callee, types.len()))
+                float_abi::stack_slots(&types, variadic.named(callee, *named, types.len()))
             }
             _ => 0,
         };
@@ -453,7 +458,11 @@ impl Selector<'_> {
             self.load_into(fp, IrType::Ptr, Reg::T1);
         }
         let types: Vec<IrType> = args.iter().map(|a| a.0).collect();
-        let slots = float_abi::assign(&types, self.variadic.named(callee, types.len()));
+        let named = match inst {
+            IrInst::Call { named, .. } => *named,
+            _ => None,
+        };
+        let slots = float_abi::assign(&types, self.variadic.named(callee, named, types.len()));
         // Stack arguments: they read their sources before any argument register changes.
         for ((ty, op), slot) in args.iter().zip(&slots) {
             let ArgSlot::Stack(k) = slot else { continue };

@@ -8,10 +8,9 @@
 //! Why it exists: the incoming parameters (`super::abi::Frame`), the outgoing calls, the
 //! frame's outgoing area and `va_start` must agree on one assignment, and unlike AArch64
 //! it depends on which arguments are variadic: the callee's declaration says how many
-//! are named ([`VariadicCallees`]). An indirect call is assumed to reach a non-variadic
-//! function (the IR's function pointers carry no prototype; phicc's front end calls a
-//! variadic function through a pointer only with its named arguments in the same
-//! positions, which holds for every argument that is not a float).
+//! are named ([`VariadicCallees`]); an indirect call of a variadic function says it
+//! itself (the IR call's `named`, `call T %fp(A, ..., B)`), any other indirect call
+//! reaches a function that is not variadic.
 //!
 //! Invariants: a float in an integer register or a stack slot is its bits in the low
 //! bytes (an `f32` zero-extended, the upper half being the callee's to ignore); stack
@@ -67,8 +66,12 @@ impl VariadicCallees {
         VariadicCallees(decls.chain(funcs).collect())
     }
 
-    /// How many of a call's arguments are named (all, for a non-variadic callee).
-    pub(super) fn named(&self, callee: &Callee, args: usize) -> usize {
+    /// How many of a call's `args` arguments are named (all, for a non-variadic callee):
+    /// the call's own count (`named`) when it has one, else its callee declaration's.
+    pub(super) fn named(&self, callee: &Callee, named: Option<u32>, args: usize) -> usize {
+        if let Some(n) = named {
+            return (n as usize).min(args);
+        }
         match callee {
             Callee::Direct(name) => self.0.get(name).copied().unwrap_or(args).min(args),
             Callee::Indirect(_) => args,

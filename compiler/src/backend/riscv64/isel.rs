@@ -508,6 +508,7 @@ impl<'a> Selector<'a> {
                 ret,
                 callee,
                 args,
+                ..
             } => self.select_call(inst, *dest, *ret, callee, args)?,
             IrInst::Phi { .. } => {
                 return Err(self.error(

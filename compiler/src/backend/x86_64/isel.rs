@@ -583,6 +583,7 @@ impl<'a> Selector<'a> {
                 ret,
                 callee,
                 args,
+                ..
             } => self.select_call(*dest, *ret, callee, args)?,
             IrInst::Phi { .. } => {
                 return Err(self.error(

@@ -548,6 +548,34 @@ fn anonymous_members_and_flexible_arrays() {
 }
 
 #[test]
+fn flexible_array_member_initializers_grow_the_static_object() {
+    // struct F { int n; char d[]; }: sizeof 4; `{2, "ab"}` needs 4 + 3 bytes, gcc's
+    // object is 7 bytes (no rounding); `{}` and a union with room leave the size alone.
+    let o = parse(
+        "struct F { int n; char d[]; };\n\
+         struct F s = { 2, \"ab\" };\n\
+         struct F e = { .n = 1, .d = {} };\n\
+         struct I { short k; int v[]; } i = { 1, { 2, 3 } };\n\
+         union U { struct F f; char room[12]; } u = { { 9, { 'x' } } };\n",
+    );
+    let bytes = |name| global(&o, name).init.as_ref().map(|i| i.bytes.clone());
+    assert_eq!(bytes("s"), Some(vec![2, 0, 0, 0, b'a', b'b', 0]));
+    assert_eq!(bytes("e"), Some(vec![1, 0, 0, 0]));
+    assert_eq!(bytes("i"), Some(vec![1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0]));
+    let mut want = vec![0u8; 12];
+    want[0] = 9;
+    want[4] = b'x';
+    assert_eq!(bytes("u"), Some(want));
+    assert_eq!(global(&o, "s").ty.ty, global(&o, "e").ty.ty);
+    // An automatic object cannot grow (gcc's error); an empty member initializer is fine.
+    assert!(
+        error("struct F { int n; char d[]; }; void f(void) { struct F x = { 1, \"a\" }; }")
+            .contains("non-static initialization of a flexible array member")
+    );
+    parse("struct F { int n; char d[]; }; void f(void) { struct F x = { 1, {} }; }");
+}
+
+#[test]
 fn bitfield_constraints() {
     assert!(error("struct S { int a : 33; };").contains("width of 'a' exceeds its type"));
     assert!(error("struct S { _Bool b : 2; };").contains("width of 'b' exceeds its type"));

@@ -15,9 +15,12 @@
 //!   string: its length including the NUL); the completed type is returned.
 //! - Brace nesting is limited by `MAX_NESTING` (through `enter_decl_nesting_by`).
 //!
+//! - A flexible array member is initialized as an array of unknown length at its offset
+//!   (gcc's extension; how large the object becomes is `flexible_init.rs`).
+//!
 //! Not supported (clear errors or gcc's warnings): GNU range designators
-//! `[a ... b]`; initializing a flexible array member. Excess initializers are
-//! skipped with gcc's "excess elements in ... initializer" warning.
+//! `[a ... b]`. Excess initializers are skipped with gcc's "excess elements in ...
+//! initializer" warning.
 
 use super::Parser;
 use crate::frontend::ast::{Expr, ExprKind, InitItem, Initializer, StaticInit};
@@ -119,7 +122,11 @@ impl Parser<'_> {
         let (r, ty) = self.parse_initializer(ty)?;
         Ok(match r {
             InitResult::Expr(e) => (Initializer::Expr(e), ty),
-            InitResult::Items(items) => (Initializer::List(items.into_vec()), ty),
+            InitResult::Items(items) => {
+                let items = items.into_vec();
+                self.check_automatic_flexible_init(&ty.ty, &items)?;
+                (Initializer::List(items), ty)
+            }
         })
     }
 
@@ -280,11 +287,8 @@ impl Parser<'_> {
                     .fields
                     .get(i as usize)
                     .ok_or_else(|| self.error_here("excess elements in struct initializer"))?;
-                if let Type::Array(_, None) = f.ty.ty {
-                    return Err(self.error_here(
-                        "initialization of a flexible array member is not supported by phicc",
-                    ));
-                }
+                // A flexible array member is an array of unknown length here: its
+                // initializer may run past the record (`flexible_init.rs`).
                 Ok(match f.bitfield {
                     Some(bf) => (
                         f.ty.clone(),

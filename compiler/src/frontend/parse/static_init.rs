@@ -6,7 +6,8 @@
 //! into the bytes they occupy, floats in IEEE format, and address constants as
 //! pointer-sized relocations.
 //!
-//! Invariants: the image has exactly `sizeof` the object bytes; bytes not written are
+//! Invariants: the image has exactly `sizeof` the object bytes (more when a flexible
+//! array member is initialized: `flexible_init.rs`); bytes not written are
 //! zero; a relocation's bytes are zero (the address is added at load time); the error
 //! for a non-constant item is gcc's "initializer element is not constant".
 
@@ -24,7 +25,8 @@ impl Parser<'_> {
         ty: &QualType,
         items: &[InitItem],
     ) -> Result<StaticInit, Diagnostic> {
-        let size = self.size_of(&ty.ty).unwrap_or(0);
+        // `sizeof` the type, or more for an initialized flexible array member.
+        let size = self.initialized_object_size(&ty.ty, items);
         let loc = items.first().map_or(self.loc(), |i| i.value.loc);
         if size > MAX_STATIC_IMAGE {
             return Err(self.error_at(loc, "initialized static object is too large for phicc"));

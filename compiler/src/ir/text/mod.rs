@@ -20,6 +20,8 @@
 //! params   := "(" [TYPE {"," TYPE}] ["," "..."] ")" | "(" "..." ")"
 //! operand  := VALUE | (INT | FLOAT) [":" TYPE]
 //! callee   := SYM | operand
+//! args     := "(" [arg {"," arg}] ")"       (the call's argument list)
+//! arg      := TYPE operand | "..."          (`...` at most once: see below)
 //! ```
 //! Instructions and terminators are IR.md's list. Lexical forms: `SYM` is `@` followed by
 //! `[A-Za-z0-9_.$]+`; `VALUE` is `%` and a u32; `LABEL` is `.LBB` and a u32; `INT` is
@@ -33,7 +35,9 @@
 //! the parser reads them back: `TYPE INT` items of type `ptr` (`ptr 0`); a phi with no
 //! incoming values (`%1 = phi i32`); a call with a result of type void
 //! (`%1 = call void @f()`); a constant callee (`call i32 4096()`); an empty switch case
-//! list (`[]`); a function with no blocks. Function attributes are read in any order
+//! list (`[]`); a function with no blocks. An indirect call of a variadic function
+//! may write `...` among its arguments (`call void %0(ptr %1, ..., f64 %2)`): the
+//! arguments before it are the named ones (`Inst::Call::named`, `docs/ir-notes.md`). Function attributes are read in any order
 //! (each at most once) and printed as `static inline noinline`.
 
 mod lex;

@@ -402,7 +402,8 @@ impl Parser<'_> {
         Ok(Inst::Phi { dest, ty, incoming })
     }
 
-    /// call := `call` TYPE (`@f` | OPERAND) `(` [ TYPE A { `,` TYPE A } ] `)`
+    /// call := `call` TYPE (`@f` | OPERAND) `(` [ ARG { `,` ARG } ] `)`
+    /// ARG := TYPE A | `...` (once: the arguments before it are the named ones)
     fn call(&mut self, dest: Option<Value>) -> Result<Inst, ParseError> {
         let ret = self.ty("the return type after `call`")?;
         let callee = if self.tok.kind == TokKind::Global {
@@ -412,11 +413,16 @@ impl Parser<'_> {
         };
         self.expect(TokKind::LParen, "to start the call arguments")?;
         let mut args = Vec::new();
+        let mut named = None;
         if !self.eat(TokKind::RParen)? {
             loop {
-                let ty = self.ty("an argument type")?;
-                let val = self.operand("the argument")?;
-                args.push((ty, val));
+                if named.is_none() && self.eat(TokKind::Ellipsis)? {
+                    named = Some(u32::try_from(args.len()).unwrap_or(u32::MAX));
+                } else {
+                    let ty = self.ty("an argument type")?;
+                    let val = self.operand("the argument")?;
+                    args.push((ty, val));
+                }
                 if self.eat(TokKind::RParen)? {
                     break;
                 }
@@ -428,6 +434,7 @@ impl Parser<'_> {
             ret,
             callee,
             args,
+            named,
         })
     }
 

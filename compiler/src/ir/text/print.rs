@@ -358,7 +358,11 @@ fn write_inst(
             }
         }
         Inst::Call {
-            ret, callee, args, ..
+            ret,
+            callee,
+            args,
+            named,
+            ..
         } => {
             write!(out, "call {ret} ")?;
             match callee {
@@ -366,12 +370,19 @@ fn write_inst(
                 Callee::Indirect(_) => ops.write_next(out)?,
             }
             out.write_char('(')?;
+            let ellipsis = named.map(|n| n as usize);
             for (i, (ty, _)) in args.iter().enumerate() {
-                if i > 0 {
+                if ellipsis == Some(i) {
+                    out.write_str(if i > 0 { ", ..." } else { "..." })?;
+                }
+                if i > 0 || ellipsis == Some(0) {
                     out.write_str(", ")?;
                 }
                 write!(out, "{ty} ")?;
                 ops.write_next(out)?;
+            }
+            if ellipsis.is_some_and(|n| n >= args.len()) {
+                out.write_str(if args.is_empty() { "..." } else { ", ..." })?;
             }
             out.write_char(')')?;
         }

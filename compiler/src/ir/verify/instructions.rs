@@ -124,10 +124,24 @@ fn check_inst(
             ret,
             callee,
             args,
+            named,
         } => {
             // Rule: a call that returns void defines no value.
             if *ret == IrType::Void && dest.is_some() {
                 error("`call void` defines a value".into());
+            }
+            // Rule: `...` stands among the arguments, and only in an indirect call (a
+            // direct call's callee declaration says which arguments are named).
+            if let Some(n) = named {
+                if *n as usize > args.len() {
+                    error(format!(
+                        "`...` after {n} named arguments of a call with {}",
+                        args.len()
+                    ));
+                }
+                if matches!(callee, Callee::Direct(_)) {
+                    error("`...` in a direct call (the declaration says it)".into());
+                }
             }
             if let Callee::Direct(name) = callee {
                 check_direct_call(symbols, name, *ret, args, &mut error);

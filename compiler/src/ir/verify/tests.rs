@@ -98,6 +98,7 @@ fn call(dest: Option<u32>, ret: IrType, name: &str, args: Vec<(IrType, Operand)>
         ret,
         callee: Callee::Direct(name.into()),
         args,
+        named: None,
     }
 }
 
@@ -477,6 +478,39 @@ fn call_rules_fail() {
 
     let m = with_callee(vec![call(Some(1), I32, "gv", vec![])], ret32(v(1)));
     assert_fails(&m, VerifyMode::Ssa, "which is a global");
+}
+
+#[test]
+fn named_count_rules_fail() {
+    // `...` after more arguments than the call has.
+    let indirect = |named: u32| Inst::Call {
+        dest: None,
+        ret: Void,
+        callee: Callee::Indirect(konst(Ptr, 4096)),
+        args: vec![(Ptr, konst(Ptr, 0)), (I64, konst(I64, 0))],
+        named: Some(named),
+    };
+    assert_ok(
+        &with_callee(vec![indirect(1)], ret32(v(0))),
+        VerifyMode::Ssa,
+    );
+    assert_ok(
+        &with_callee(vec![indirect(2)], ret32(v(0))),
+        VerifyMode::Ssa,
+    );
+    let m = with_callee(vec![indirect(3)], ret32(v(0)));
+    assert_fails(
+        &m,
+        VerifyMode::Ssa,
+        "`...` after 3 named arguments of a call with 2",
+    );
+    // A direct call's declaration says where `...` starts.
+    let mut direct = call(None, Void, "vh", vec![(Ptr, konst(Ptr, 0))]);
+    if let Inst::Call { named, .. } = &mut direct {
+        *named = Some(1);
+    }
+    let m = with_callee(vec![direct], ret32(v(0)));
+    assert_fails(&m, VerifyMode::Ssa, "`...` in a direct call");
 }
 
 #[test]

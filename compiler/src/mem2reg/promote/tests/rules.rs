@@ -138,6 +138,7 @@ fn rule2_every_escaping_use_keeps_the_slot_in_memory() {
                 ret: IrType::Void,
                 callee: Callee::Direct("g".into()),
                 args: vec![(p, v(0))],
+                named: None,
             },
         ),
         (
@@ -147,6 +148,7 @@ fn rule2_every_escaping_use_keeps_the_slot_in_memory() {
                 ret: IrType::Void,
                 callee: Callee::Indirect(v(0)),
                 args: vec![],
+                named: None,
             },
         ),
         (
