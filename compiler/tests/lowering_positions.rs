@@ -77,28 +77,26 @@ fn a_long_double_conversion_in_a_nested_statement_is_reported_at_its_expression(
     );
 }
 
-/// A parameter's array length with an effect (`int a[n++]`) is refused at the length:
-/// C evaluates it at every call (gcc increments `n`), and phicc, which does not evaluate
-/// parameter lengths, must not skip it silently (c-torture 970217-1.c, pr77767.c were
-/// wrong code). A length without effects (`int b[n]`, `int c[n * 2]`) is accepted.
+/// A definition evaluates its array parameters' lengths on entry (`param_lengths.rs`),
+/// each in the scope its declarator has: the parameters before it. A length naming a
+/// later parameter is gcc's error, at the name (column 13 of `int f(int a[n++], int n)`);
+/// one naming an earlier parameter compiles (c-torture 970217-1.c's shape).
 #[test]
-fn an_array_parameter_length_with_side_effects_is_refused_at_the_length() {
+fn an_array_parameter_length_sees_only_earlier_parameters() {
     let scratch = tempfile::tempdir().expect("a scratch directory");
-    // "int sub(int i, int array[i++])": `i++` starts in column 26.
-    let src = "int sub(int i, int array[i++])\n{\n  return i;\n}\n";
-    let path = temp_file(&scratch, "effect.c", src);
+    let src = "int f(int a[n++], int n) { return n; }
+";
+    let path = temp_file(&scratch, "later.c", src);
     let (code, err) = phicc(&[&path]);
     assert_eq!(code, Some(1), "{err}");
     assert_eq!(
         err.lines().next().unwrap_or(""),
-        format!(
-            "{path}:1:26: error: the length of an array parameter with side effects is not \
-             supported by phicc (C evaluates it at every call)"
-        )
+        format!("{path}:1:13: error: 'n' undeclared (first use in this function)")
     );
-    let src = "int f(int n, int b[n], int c[n * 2]) { return b[0] + c[1]; }\n\
-               int main(void) { int x[4] = {1, 2, 3, 4}; return f(2, x, x) - 3; }\n";
-    let path = temp_file(&scratch, "plain.c", src);
+    let src = "int sub(int i, int array[i++]) { return i; }
+               int main(void) { int x[4]; return sub(10, x) - 11; }
+";
+    let path = temp_file(&scratch, "earlier.c", src);
     let (code, err) = phicc(&[&path, "-o", &format!("{path}.out")]);
     assert_eq!(code, Some(0), "{err}");
 }

@@ -35,6 +35,7 @@
 //! - `wide_strings.rs`: `L'x'` and `L"..."` (the target's `wchar_t`) and the
 //!   concatenation of adjacent string literals.
 //! - `old_style.rs`: implicit `int` at file scope and old-style (K&R) definitions.
+//! - `param_lengths.rs`: array parameters' run-time lengths, evaluated on entry.
 //! - `overflow_builtins.rs`: `__builtin_{add,sub,mul}_overflow` and their `_p` forms.
 //! - `stmt_expr.rs`: GNU statement expressions `({ ... })` and `a ?: b`;
 //!   `case_range.rs`: `case` values, GNU case ranges included.
@@ -74,6 +75,7 @@ mod mode_attr;
 mod nested_fn;
 mod old_style;
 pub(crate) mod overflow_builtins;
+mod param_lengths;
 mod static_init;
 mod stmt;
 mod stmt_expr;
