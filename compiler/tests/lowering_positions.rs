@@ -100,3 +100,39 @@ fn an_array_parameter_length_sees_only_earlier_parameters() {
     let (code, err) = phicc(&[&path, "-o", &format!("{path}.out")]);
     assert_eq!(code, Some(0), "{err}");
 }
+
+/// A type may be as large as the target's PTRDIFF_MAX (gcc's limit; `layout.rs`
+/// `largest_type_size`), one byte more is gcc's "size of array is too large" at the
+/// length; an object of a type over 4 GiB is refused at its declaration (column 24 of
+/// line 2 is `x`). i686's limit is 2^31 - 1 (the second typedef's length, column 16).
+#[test]
+fn a_type_may_reach_ptrdiff_max_but_no_object_over_4_gib_exists() {
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    let cases = [
+        (
+            "x86_64",
+            "typedef char t[0x7fffffffffffffffL];\ntypedef char u[0x8000000000000000UL];\n",
+            "2:16: error: size of array is too large",
+        ),
+        (
+            "i686",
+            "typedef char t[0x7fffffff];\ntypedef char u[0x80000000u];\n",
+            "2:16: error: size of array is too large",
+        ),
+        (
+            "x86_64",
+            "struct s { char a[0x7fffffffffffff00L]; int b; };\n\
+             int f(void) { struct s x; return sizeof x; }\n",
+            "2:24: error: variable `x` is too large (over 4 GiB)",
+        ),
+    ];
+    for (i, (target, src, expected)) in cases.iter().enumerate() {
+        let path = temp_file(&scratch, &format!("huge{i}.c"), src);
+        let (code, err) = phicc(&[&path, &format!("--target={target}")]);
+        assert_eq!(code, Some(1), "{err}");
+        assert_eq!(
+            err.lines().next().unwrap_or(""),
+            format!("{path}:{expected}")
+        );
+    }
+}

@@ -781,7 +781,8 @@ impl Parser<'_> {
                         return Err(self.error_at(*loc, "array type has incomplete element type"));
                     };
                     if let Some(n) = len {
-                        if elem_size.checked_mul(*n).is_none_or(|s| s > (1u64 << 60)) {
+                        let largest = super::layout::largest_type_size(self.target);
+                        if elem_size.checked_mul(*n).is_none_or(|s| s > largest) {
                             return Err(
                                 self.error_at(*loc, format!("size of array {name} is too large"))
                             );

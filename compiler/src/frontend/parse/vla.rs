@@ -95,7 +95,7 @@ impl Parser<'_> {
         if v < 0 {
             return Err(self.error_at(vloc, "size of array is negative"));
         }
-        if v > (1i128 << 60) {
+        if v > i128::from(super::layout::largest_type_size(self.target)) {
             return Err(self.error_at(vloc, "size of array is too large"));
         }
         Ok(v as u64)
