@@ -136,3 +136,31 @@ fn a_type_may_reach_ptrdiff_max_but_no_object_over_4_gib_exists() {
         );
     }
 }
+
+/// A file-scope compound literal is a static object (`compound_literal.rs`): its
+/// initializer must be constant (gcc's error, at the element: column 17 is `g`). Using
+/// the literal's *value* as a static initializer (`struct A x = (struct A){1};`, a gcc
+/// extension) stays an error at the literal (column 14).
+#[test]
+fn a_file_scope_compound_literal_needs_constant_elements() {
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    let cases = [
+        (
+            "int g;\nint *p = &(int){g};\n",
+            "2:17: error: initializer element is not constant",
+        ),
+        (
+            "struct A { int i; };\nstruct A x = (struct A){1};\n",
+            "2:14: error: initializer element is not constant",
+        ),
+    ];
+    for (i, (src, expected)) in cases.iter().enumerate() {
+        let path = temp_file(&scratch, &format!("literal{i}.c"), src);
+        let (code, err) = phicc(&[&path]);
+        assert_eq!(code, Some(1), "{err}");
+        assert_eq!(
+            err.lines().next().unwrap_or(""),
+            format!("{path}:{expected}")
+        );
+    }
+}
