@@ -164,3 +164,28 @@ fn a_file_scope_compound_literal_needs_constant_elements() {
         );
     }
 }
+
+/// `scalar_storage_order("big-endian")` (the reverse of every target's order) is refused
+/// at the attribute's name (column 36 of line 1), never laid out in the native order; an
+/// argument that is no order is gcc's error at the argument (column 57).
+#[test]
+fn a_reverse_scalar_storage_order_is_refused_at_the_attribute() {
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    let cases = [
+        (
+            "struct s { int a; } __attribute__((scalar_storage_order(\"big-endian\")));\n",
+            "1:36: error: scalar_storage_order(\"big-endian\") is not supported by phicc",
+        ),
+        (
+            "struct s { int a; } __attribute__((scalar_storage_order(\"middle\")));\n",
+            "1:57: error: scalar_storage_order argument must be one of",
+        ),
+    ];
+    for (i, (src, expected)) in cases.iter().enumerate() {
+        let path = temp_file(&scratch, &format!("order{i}.c"), src);
+        let (code, err) = phicc(&[&path]);
+        assert_eq!(code, Some(1), "{err}");
+        let first = err.lines().next().unwrap_or("");
+        assert!(first.starts_with(&format!("{path}:{expected}")), "{first}");
+    }
+}

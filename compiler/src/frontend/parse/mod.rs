@@ -32,6 +32,7 @@
 //! - `introspection_builtins.rs`: `__builtin_classify_type`, `__builtin_choose_expr`,
 //!   `__func__` / `__FUNCTION__` / `__PRETTY_FUNCTION__`.
 //! - `typedef_align.rs`: `aligned(N)` on a typedef.
+//! - `storage_order.rs`: `scalar_storage_order` (the native little-endian order only).
 //! - `wide_strings.rs`: `L'x'` and `L"..."` (the target's `wchar_t`) and the
 //!   concatenation of adjacent string literals.
 //! - `old_style.rs`: implicit `int` at file scope and old-style (K&R) definitions.
@@ -81,6 +82,7 @@ mod stmt;
 mod stmt_expr;
 #[cfg(test)]
 mod stmt_tests;
+mod storage_order;
 mod tags;
 mod type_name;
 mod typedef_align;
