@@ -73,7 +73,7 @@ pub(crate) struct Layout {
 /// large without any object of it existing (c-torture's 991014-1.c takes `sizeof` of a
 /// 2^63 - 512 byte struct).
 pub(crate) fn largest_type_size(target: Target) -> u64 {
-    (1u64 << (8 * target.sizeof_pointer() as u32 - 1)) - 1
+    (1u64 << (8 * target.sizeof_pointer() - 1)) - 1
 }
 
 fn round_up(x: u128, a: u128) -> Option<u128> {
