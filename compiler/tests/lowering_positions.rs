@@ -77,28 +77,115 @@ fn a_long_double_conversion_in_a_nested_statement_is_reported_at_its_expression(
     );
 }
 
-/// A parameter's array length with an effect (`int a[n++]`) is refused at the length:
-/// C evaluates it at every call (gcc increments `n`), and phicc, which does not evaluate
-/// parameter lengths, must not skip it silently (c-torture 970217-1.c, pr77767.c were
-/// wrong code). A length without effects (`int b[n]`, `int c[n * 2]`) is accepted.
+/// A definition evaluates its array parameters' lengths on entry (`param_lengths.rs`),
+/// each in the scope its declarator has: the parameters before it. A length naming a
+/// later parameter is gcc's error, at the name (column 13 of `int f(int a[n++], int n)`);
+/// one naming an earlier parameter compiles (c-torture 970217-1.c's shape).
 #[test]
-fn an_array_parameter_length_with_side_effects_is_refused_at_the_length() {
+fn an_array_parameter_length_sees_only_earlier_parameters() {
     let scratch = tempfile::tempdir().expect("a scratch directory");
-    // "int sub(int i, int array[i++])": `i++` starts in column 26.
-    let src = "int sub(int i, int array[i++])\n{\n  return i;\n}\n";
-    let path = temp_file(&scratch, "effect.c", src);
+    let src = "int f(int a[n++], int n) { return n; }
+";
+    let path = temp_file(&scratch, "later.c", src);
     let (code, err) = phicc(&[&path]);
     assert_eq!(code, Some(1), "{err}");
     assert_eq!(
         err.lines().next().unwrap_or(""),
-        format!(
-            "{path}:1:26: error: the length of an array parameter with side effects is not \
-             supported by phicc (C evaluates it at every call)"
-        )
+        format!("{path}:1:13: error: 'n' undeclared (first use in this function)")
     );
-    let src = "int f(int n, int b[n], int c[n * 2]) { return b[0] + c[1]; }\n\
-               int main(void) { int x[4] = {1, 2, 3, 4}; return f(2, x, x) - 3; }\n";
-    let path = temp_file(&scratch, "plain.c", src);
+    let src = "int sub(int i, int array[i++]) { return i; }
+               int main(void) { int x[4]; return sub(10, x) - 11; }
+";
+    let path = temp_file(&scratch, "earlier.c", src);
     let (code, err) = phicc(&[&path, "-o", &format!("{path}.out")]);
     assert_eq!(code, Some(0), "{err}");
+}
+
+/// A type may be as large as the target's PTRDIFF_MAX (gcc's limit; `layout.rs`
+/// `largest_type_size`), one byte more is gcc's "size of array is too large" at the
+/// length; an object of a type over 4 GiB is refused at its declaration (column 24 of
+/// line 2 is `x`). i686's limit is 2^31 - 1 (the second typedef's length, column 16).
+#[test]
+fn a_type_may_reach_ptrdiff_max_but_no_object_over_4_gib_exists() {
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    let cases = [
+        (
+            "x86_64",
+            "typedef char t[0x7fffffffffffffffL];\ntypedef char u[0x8000000000000000UL];\n",
+            "2:16: error: size of array is too large",
+        ),
+        (
+            "i686",
+            "typedef char t[0x7fffffff];\ntypedef char u[0x80000000u];\n",
+            "2:16: error: size of array is too large",
+        ),
+        (
+            "x86_64",
+            "struct s { char a[0x7fffffffffffff00L]; int b; };\n\
+             int f(void) { struct s x; return sizeof x; }\n",
+            "2:24: error: variable `x` is too large (over 4 GiB)",
+        ),
+    ];
+    for (i, (target, src, expected)) in cases.iter().enumerate() {
+        let path = temp_file(&scratch, &format!("huge{i}.c"), src);
+        let (code, err) = phicc(&[&path, &format!("--target={target}")]);
+        assert_eq!(code, Some(1), "{err}");
+        assert_eq!(
+            err.lines().next().unwrap_or(""),
+            format!("{path}:{expected}")
+        );
+    }
+}
+
+/// A file-scope compound literal is a static object (`compound_literal.rs`): its
+/// initializer must be constant (gcc's error, at the element: column 17 is `g`). Using
+/// the literal's *value* as a static initializer (`struct A x = (struct A){1};`, a gcc
+/// extension) stays an error at the literal (column 14).
+#[test]
+fn a_file_scope_compound_literal_needs_constant_elements() {
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    let cases = [
+        (
+            "int g;\nint *p = &(int){g};\n",
+            "2:17: error: initializer element is not constant",
+        ),
+        (
+            "struct A { int i; };\nstruct A x = (struct A){1};\n",
+            "2:14: error: initializer element is not constant",
+        ),
+    ];
+    for (i, (src, expected)) in cases.iter().enumerate() {
+        let path = temp_file(&scratch, &format!("literal{i}.c"), src);
+        let (code, err) = phicc(&[&path]);
+        assert_eq!(code, Some(1), "{err}");
+        assert_eq!(
+            err.lines().next().unwrap_or(""),
+            format!("{path}:{expected}")
+        );
+    }
+}
+
+/// `scalar_storage_order("big-endian")` (the reverse of every target's order) is refused
+/// at the attribute's name (column 36 of line 1), never laid out in the native order; an
+/// argument that is no order is gcc's error at the argument (column 57).
+#[test]
+fn a_reverse_scalar_storage_order_is_refused_at_the_attribute() {
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    let cases = [
+        (
+            "struct s { int a; } __attribute__((scalar_storage_order(\"big-endian\")));\n",
+            "1:36: error: scalar_storage_order(\"big-endian\") is not supported by phicc",
+        ),
+        (
+            "struct s { int a; } __attribute__((scalar_storage_order(\"middle\")));\n",
+            "1:57: error: scalar_storage_order argument must be one of",
+        ),
+    ];
+    for (i, (src, expected)) in cases.iter().enumerate() {
+        let path = temp_file(&scratch, &format!("order{i}.c"), src);
+        let (code, err) = phicc(&[&path]);
+        assert_eq!(code, Some(1), "{err}");
+        let first = err.lines().next().unwrap_or("");
+        assert!(first.starts_with(&format!("{path}:{expected}")), "{first}");
+    }
 }

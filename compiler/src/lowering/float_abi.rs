@@ -26,12 +26,18 @@
 //! `t`'s size (an `i8`/`i16` part: its own size; an x86-64 part: always 8) from its
 //! offset, within the record padded to a multiple of 8 bytes; parts never overlap;
 //! records nest without a bound the lowering controls, so every walk is iterative and
-//! bounded.
+//! bounded, and only records of at most [`LARGEST_FLOAT_RECORD`] bytes are walked (the
+//! bound then only stops pathological zero-size members).
 
 use super::ModuleCtx;
 use crate::frontend::types::{FloatKind, RecordKind, Type};
 use crate::frontend::Target;
 use crate::ir::IrType;
+
+/// The largest record any of the psABIs gives floating registers: an AArch64 HFA of four
+/// 16-byte members (x86-64 and RISC-V stop at 16 bytes). A larger record travels as
+/// memory whatever its members, so it is never walked.
+const LARGEST_FLOAT_RECORD: u64 = 64;
 
 /// One register-sized part of a record: its IR type and its byte offset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -181,9 +187,18 @@ pub fn float_parts(
     named: bool,
     x86_64_memory: bool,
 ) -> Result<Option<FloatParts>, String> {
+    if ctx.target == Target::I686 || size > LARGEST_FLOAT_RECORD {
+        // In memory on every target: no walk (a 64 KiB array member would be 16,384
+        // leaves, more than the walk's bound).
+        return Ok(None);
+    }
     let mut in_union = false;
     let Some(leaves) = leaves(ctx, ty, &mut in_union) else {
-        return Err("a struct or union too deeply nested to classify for the ABI".into());
+        return Err(
+            "a struct or union with too many members (or an incomplete one) to classify for \
+             the ABI"
+                .into(),
+        );
     };
     if !leaves.iter().any(|l| l.float.is_some()) {
         return Ok(None);

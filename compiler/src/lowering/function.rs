@@ -196,6 +196,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             let size = object_size(self.ctx, ty)
                 .map_err(|m| self.err(local.loc, format!("variable `{}` has {m}", local.name)))?;
+            if u32::try_from(size).is_err() {
+                // A type may be as large as the target's PTRDIFF_MAX; an object of it
+                // may not (as for globals, `globals.rs`).
+                return Err(self.err(
+                    local.loc,
+                    format!("variable `{}` is too large (over 4 GiB)", local.name),
+                ));
+            }
             let align = object_align(self.ctx, ty);
             let slot_ty = match ty {
                 Type::Bool | Type::Int(_) | Type::Pointer(_) | Type::Float(_) => {

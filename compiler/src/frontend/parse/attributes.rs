@@ -158,6 +158,10 @@ impl Parser<'_> {
                         attrs.mode = Some(self.mode_bytes(&mode, loc)?);
                         continue;
                     }
+                    "scalar_storage_order" => {
+                        self.parse_scalar_storage_order(name_loc)?;
+                        continue;
+                    }
                     _ if IGNORED_ATTRIBUTES.contains(&bare) => {}
                     _ => {
                         // Anything else may change a type, the layout, the ABI or what

@@ -594,7 +594,18 @@ impl Parser<'_> {
         let mut param_ids = Vec::new();
         let mut narrowed = Vec::new();
         let mut result = Ok(Stmt::Null);
+        let mut lengths = Vec::new();
         for (i, p) in params.iter().enumerate() {
+            // C11 6.9.1p10: its run-time lengths run on entry, in order; they see the
+            // parameters before it, not itself or later ones (its scope starts after
+            // its declarator).
+            match self.parameter_length_statements(&p.lengths) {
+                Ok(stmts) => lengths.extend(stmts),
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
             let pname = p
                 .name
                 .as_ref()
@@ -635,11 +646,19 @@ impl Parser<'_> {
             }
         }
         self.add_static_chain_param(&mut param_ids, loc);
+        let mut entry = Vec::new();
+        if !narrowed.is_empty() {
+            entry.push(Stmt::Decl(narrowed));
+        }
+        entry.append(&mut lengths);
         if result.is_ok() {
             result = self.parse_function_body();
         }
-        if !narrowed.is_empty() {
-            result = result.map(|body| Stmt::Compound(vec![Stmt::Decl(narrowed), body]));
+        if !entry.is_empty() {
+            result = result.map(|body| {
+                entry.push(body);
+                Stmt::Compound(entry)
+            });
         }
         self.pop_scope();
         let label_addresses = self.finish_label_object();

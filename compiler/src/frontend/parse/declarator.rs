@@ -87,6 +87,9 @@ pub(crate) struct ParamDecl {
     /// The adjusted type (arrays and functions became pointers), qualifiers kept.
     pub ty: QualType,
     pub loc: Loc,
+    /// Where the run-time lengths of its array derivations start (token positions; a
+    /// definition evaluates them on entry, `param_lengths.rs`).
+    pub lengths: Vec<usize>,
 }
 
 #[derive(Clone, Debug)]
@@ -688,7 +691,9 @@ impl Parser<'_> {
             }
             let ploc = self.loc();
             let spec = self.parse_decl_specs(SpecContext::Parameter)?;
+            let lengths_mark = self.parameter_lengths_mark();
             let d = self.parse_declarator(DeclaratorKind::Either)?;
+            let lengths = self.take_parameter_lengths(lengths_mark);
             let mut attrs = self.parse_declarator_suffix_attrs()?;
             attrs.merge(spec.attrs);
             attrs.merge(d.attrs);
@@ -708,6 +713,7 @@ impl Parser<'_> {
                     name: d.name.clone(),
                     ty,
                     loc: d.name.as_ref().map_or(ploc, |n| n.1),
+                    lengths,
                 });
             }
             if !self.eat_punct(Punct::Comma) {
@@ -775,7 +781,8 @@ impl Parser<'_> {
                         return Err(self.error_at(*loc, "array type has incomplete element type"));
                     };
                     if let Some(n) = len {
-                        if elem_size.checked_mul(*n).is_none_or(|s| s > (1u64 << 60)) {
+                        let largest = super::layout::largest_type_size(self.target);
+                        if elem_size.checked_mul(*n).is_none_or(|s| s > largest) {
                             return Err(
                                 self.error_at(*loc, format!("size of array {name} is too large"))
                             );

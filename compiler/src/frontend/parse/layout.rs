@@ -68,7 +68,15 @@ pub(crate) struct Layout {
     pub align: u64,
 }
 
-fn round_up(x: u64, a: u64) -> Option<u64> {
+/// The largest size a type may have on `target`, in bytes: gcc's limit, the target's
+/// `PTRDIFF_MAX` (2^63 - 1 with 8-byte pointers, 2^31 - 1 on i686). A type may be that
+/// large without any object of it existing (c-torture's 991014-1.c takes `sizeof` of a
+/// 2^63 - 512 byte struct).
+pub(crate) fn largest_type_size(target: Target) -> u64 {
+    (1u64 << (8 * target.sizeof_pointer() - 1)) - 1
+}
+
+fn round_up(x: u128, a: u128) -> Option<u128> {
     if a <= 1 {
         return Some(x);
     }
@@ -77,7 +85,7 @@ fn round_up(x: u64, a: u64) -> Option<u64> {
 
 /// gcc's `excess_unit_span`: would a bit-field of `width` bits at `bitpos` span more
 /// units of `align_bits` than its type of `type_bits` has?
-fn excess_unit_span(bitpos: u64, width: u64, align_bits: u64, type_bits: u64) -> bool {
+fn excess_unit_span(bitpos: u128, width: u128, align_bits: u128, type_bits: u128) -> bool {
     let offset = bitpos % align_bits;
     (offset + width).div_ceil(align_bits) > type_bits / align_bits
 }
@@ -92,8 +100,9 @@ pub(crate) fn layout_record(
 ) -> Result<Layout, String> {
     let too_large = || "type is too large".to_string();
     let mut fields = Vec::new();
-    let mut bitpos: u64 = 0; // struct: next free bit
-    let mut size_bits: u64 = 0; // union: largest member
+    // Positions in bits as u128: a type of up to 2^63 bytes has 2^66 bits.
+    let mut bitpos: u128 = 0; // struct: next free bit
+    let mut size_bits: u128 = 0; // union: largest member
     let mut record_align: u64 = 1; // bytes
     let pack = attrs.pragma_pack;
     for m in members {
@@ -101,18 +110,15 @@ pub(crate) fn layout_record(
         let natural = ty.align(target, records).max(1);
         match m.width {
             Some(width) => {
-                let type_bits = ty
-                    .size(target, records)
-                    .and_then(|s| s.checked_mul(8))
-                    .ok_or_else(too_large)?;
-                let align_bits = natural * 8;
+                let type_bits = u128::from(ty.size(target, records).ok_or_else(too_large)?) * 8;
+                let align_bits = u128::from(natural) * 8;
                 let packed = attrs.packed || m.packed;
                 if width == 0 {
                     // `aligned(N)` on a zero-width bit-field raises its alignment;
                     // neither pack nor packed lowers it.
                     let a = natural.max(m.aligned.unwrap_or(1));
                     if kind == RecordKind::Struct {
-                        bitpos = round_up(bitpos, a * 8).ok_or_else(too_large)?;
+                        bitpos = round_up(bitpos, u128::from(a) * 8).ok_or_else(too_large)?;
                     }
                     if target.unnamed_bitfield_aligns_record() {
                         record_align = record_align.max(a);
@@ -126,19 +132,19 @@ pub(crate) fn layout_record(
                     0
                 } else {
                     let at = match user {
-                        Some(u) => round_up(bitpos, u * 8).ok_or_else(too_large)?,
+                        Some(u) => round_up(bitpos, u128::from(u) * 8).ok_or_else(too_large)?,
                         None => bitpos,
                     };
                     if !packed
                         && pack.is_none()
-                        && excess_unit_span(at, u64::from(width), align_bits, type_bits)
+                        && excess_unit_span(at, u128::from(width), align_bits, type_bits)
                     {
                         round_up(at, align_bits).ok_or_else(too_large)?
                     } else {
                         at
                     }
                 };
-                let end = start.checked_add(u64::from(width)).ok_or_else(too_large)?;
+                let end = start.checked_add(u128::from(width)).ok_or_else(too_large)?;
                 if kind == RecordKind::Struct {
                     bitpos = end;
                 } else {
@@ -156,9 +162,9 @@ pub(crate) fn layout_record(
                     fields.push(Field {
                         name: Some(name.to_string()),
                         ty: m.ty.clone(),
-                        offset: start / 8,
+                        offset: u64::try_from(start / 8).map_err(|_| too_large())?,
                         bitfield: Some(BitField {
-                            bit_offset: start,
+                            bit_offset: u64::try_from(start).map_err(|_| too_large())?,
                             width,
                         }),
                     });
@@ -180,11 +186,11 @@ pub(crate) fn layout_record(
                     a = a.min(p);
                 }
                 record_align = record_align.max(a);
-                let size_b = size.checked_mul(8).ok_or_else(too_large)?;
+                let size_b = u128::from(size) * 8;
                 let start = if kind == RecordKind::Union {
                     0
                 } else {
-                    round_up(bitpos, a * 8).ok_or_else(too_large)?
+                    round_up(bitpos, u128::from(a) * 8).ok_or_else(too_large)?
                 };
                 let end = start.checked_add(size_b).ok_or_else(too_large)?;
                 if kind == RecordKind::Struct {
@@ -195,7 +201,7 @@ pub(crate) fn layout_record(
                 fields.push(Field {
                     name: m.name.as_ref().map(|n| n.to_string()),
                     ty: m.ty.clone(),
-                    offset: start / 8,
+                    offset: u64::try_from(start / 8).map_err(|_| too_large())?,
                     bitfield: None,
                 });
             }
@@ -209,10 +215,11 @@ pub(crate) fn layout_record(
     } else {
         size_bits
     };
-    let size = round_up(end, record_align * 8).ok_or_else(too_large)? / 8;
-    if size > (1u64 << 60) {
-        return Err(too_large());
-    }
+    let size = round_up(end, u128::from(record_align) * 8).ok_or_else(too_large)? / 8;
+    let size = u64::try_from(size)
+        .ok()
+        .filter(|s| *s <= largest_type_size(target))
+        .ok_or_else(too_large)?;
     Ok(Layout {
         fields,
         size,

@@ -32,9 +32,11 @@
 //! - `introspection_builtins.rs`: `__builtin_classify_type`, `__builtin_choose_expr`,
 //!   `__func__` / `__FUNCTION__` / `__PRETTY_FUNCTION__`.
 //! - `typedef_align.rs`: `aligned(N)` on a typedef.
+//! - `storage_order.rs`: `scalar_storage_order` (the native little-endian order only).
 //! - `wide_strings.rs`: `L'x'` and `L"..."` (the target's `wchar_t`) and the
 //!   concatenation of adjacent string literals.
 //! - `old_style.rs`: implicit `int` at file scope and old-style (K&R) definitions.
+//! - `param_lengths.rs`: array parameters' run-time lengths, evaluated on entry.
 //! - `overflow_builtins.rs`: `__builtin_{add,sub,mul}_overflow` and their `_p` forms.
 //! - `stmt_expr.rs`: GNU statement expressions `({ ... })` and `a ?: b`;
 //!   `case_range.rs`: `case` values, GNU case ranges included.
@@ -75,12 +77,14 @@ mod mode_attr;
 mod nested_fn;
 mod old_style;
 pub(crate) mod overflow_builtins;
+mod param_lengths;
 mod setjmp_builtins;
 mod static_init;
 mod stmt;
 mod stmt_expr;
 #[cfg(test)]
 mod stmt_tests;
+mod storage_order;
 mod tags;
 mod type_name;
 mod typedef_align;

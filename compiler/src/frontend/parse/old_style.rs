@@ -58,6 +58,7 @@ impl Parser<'_> {
                 name: Some((name, nloc)),
                 ty: QualType::new(Type::int()),
                 loc: nloc,
+                lengths: Vec::new(),
             });
             if !self.eat_punct(Punct::Comma) {
                 break;

@@ -5,7 +5,8 @@
 //! (`int x[n];`), evaluated when the declaration is reached; gcc's c-torture uses it
 //! widely. phicc supports the VLA *object* whose type is `T name[expr]` with a
 //! fixed-size `T` (its storage is a `dynalloca`, `lowering/vla.rs`), and a parameter
-//! `T name[expr]` (adjusted to `T *` like any array parameter; the length is not kept).
+//! `T name[expr]` (adjusted to `T *` like any array parameter; a definition evaluates the
+//! length on entry, `param_lengths.rs`).
 //! Every other variably modified type (a VLA typedef, `int (*p)[n]`, `int a[4][n]`,
 //! `sizeof (int[n])`, a VLA member) is a clear error, never a type with a wrong size.
 //!
@@ -14,7 +15,8 @@
 //!   otherwise, at block scope or in a parameter list, the derivation's `len` is `None`
 //!   and its `[`'s location is recorded in [`VlaState::lengths`] (with the expression for
 //!   a block-scope object; `None` in a parameter list, where the length may name
-//!   parameters the parser does not declare yet, and is skipped);
+//!   parameters the parser does not declare yet: its tokens' start is recorded for the
+//!   definition to evaluate, `param_lengths.rs`);
 //! - `apply_declarator` accepts such a derivation only as the outermost one of a
 //!   declarator whose context allows it ([`VlaState::allow_outer`]); a VLA object is a
 //!   local of type `T[]` (incomplete: `sizeof` of it is an error), listed with its length
@@ -40,7 +42,10 @@ pub(crate) struct VlaState {
     /// derivation (a block-scope object or a parameter).
     pub allow_outer: Cell<bool>,
     /// Nesting depth of parameter lists being parsed.
-    param_depth: u32,
+    pub(super) param_depth: u32,
+    /// Where the run-time lengths of the parameter list being parsed start (token
+    /// positions; `param_lengths.rs`).
+    pub(super) param_lengths: Vec<usize>,
     /// The current function's VLA objects and their lengths.
     pub objects: Vec<(LocalId, Expr)>,
 }
@@ -57,71 +62,32 @@ impl Parser<'_> {
         }
         let start = self.pos;
         let vloc = self.loc();
-        let e = match self.parse_cond_expr() {
+        let e = match self.parse_assign_expr() {
             Ok(e) => self.rvalue(e),
             Err(_) if in_params => {
-                // The length names parameters not declared yet: skip it.
+                // The length names parameters not declared yet: a definition parses it
+                // again on entry (`param_lengths.rs`).
                 self.pos = start;
                 self.skip_to_closing_bracket()?;
-                self.refuse_parameter_length_effects(start, vloc)?;
+                self.record_parameter_length(start);
                 self.vla.lengths.push((bracket, None));
                 return Ok(None);
             }
             Err(err) => return Err(err),
         };
-        if in_params {
-            self.refuse_parameter_length_effects(start, vloc)?;
-        }
         if !e.ty.ty.is_integer() {
             return Err(self.error_at(vloc, "size of array has non-integer type"));
         }
         match self.eval_int_const(&e) {
             Some(v) => self.checked_length(v, vloc).map(Some),
             None => {
+                if in_params {
+                    self.record_parameter_length(start);
+                }
                 self.vla.lengths.push((bracket, (!in_params).then_some(e)));
                 Ok(None)
             }
         }
-    }
-
-    /// A parameter's array length is not evaluated (the parameter is a pointer), but C
-    /// evaluates it at the call (C11 6.9.1p10, gcc does: `int a[n++]` increments `n`).
-    /// A length whose tokens from `start` could have an effect — `++`, `--`, an
-    /// assignment, a call — is refused rather than silently skipped.
-    fn refuse_parameter_length_effects(&self, start: usize, vloc: Loc) -> Result<(), Diagnostic> {
-        use crate::frontend::token::TokenKind;
-        let toks = &self.tokens[start..self.pos];
-        let effect = toks.iter().enumerate().any(|(k, t)| match t.kind {
-            TokenKind::Punct(p) => {
-                matches!(
-                    p,
-                    Punct::PlusPlus
-                        | Punct::MinusMinus
-                        | Punct::Assign
-                        | Punct::StarAssign
-                        | Punct::SlashAssign
-                        | Punct::PercentAssign
-                        | Punct::PlusAssign
-                        | Punct::MinusAssign
-                        | Punct::ShlAssign
-                        | Punct::ShrAssign
-                        | Punct::AmpAssign
-                        | Punct::CaretAssign
-                        | Punct::PipeAssign
-                ) || (p == Punct::LParen
-                    && k > 0
-                    && matches!(toks[k - 1].kind, TokenKind::Ident(_)))
-            }
-            _ => false,
-        });
-        if effect {
-            return Err(self.error_at(
-                vloc,
-                "the length of an array parameter with side effects is not supported by phicc \
-                 (C evaluates it at every call)",
-            ));
-        }
-        Ok(())
     }
 
     /// A constant length, checked.
@@ -129,7 +95,7 @@ impl Parser<'_> {
         if v < 0 {
             return Err(self.error_at(vloc, "size of array is negative"));
         }
-        if v > (1i128 << 60) {
+        if v > i128::from(super::layout::largest_type_size(self.target)) {
             return Err(self.error_at(vloc, "size of array is too large"));
         }
         Ok(v as u64)
