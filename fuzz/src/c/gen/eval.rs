@@ -24,7 +24,7 @@ use super::ast::*;
 use super::expected::{
     checksum_leaves, checksum_line, checksum_mix, float_print_line, print_line, prints_signed,
 };
-use super::float::{self, FVal};
+use super::float::{self, FKind, FVal};
 use super::types::{DataModel, Field, IntKind, Ty};
 use super::value::{binary, operation_kind, BinOp, Val};
 
@@ -47,11 +47,13 @@ enum Obj {
     Ptr(Loc),
     Agg(Vec<Obj>),
     /// A union: the low `valid` bytes of its object representation (little-endian, as
-    /// on every target) hold `bits`, written through its last-written member; the other
-    /// bytes are unspecified (C11 6.2.6.1p7), so no read may reach them.
+    /// on every target) hold `bits`, written through its last-written member (`float`:
+    /// a float member of that kind, never with a NaN); the other bytes are unspecified
+    /// (C11 6.2.6.1p7), so no read may reach them.
     Union {
         bits: i128,
         valid: u32,
+        float: Option<FKind>,
     },
 }
 
@@ -61,7 +63,24 @@ fn union_write(v: Val, k: IntKind, dm: DataModel) -> Obj {
     Obj::Union {
         bits: v.v & ((1i128 << bits) - 1),
         valid: bits / 8,
+        float: None,
     }
+}
+
+/// The union representation after a store of the float `v` (not a NaN) through a
+/// member of its kind.
+fn union_write_float(v: FVal) -> R<Obj> {
+    if v.f64().is_nan() {
+        return bug("a NaN stored into a union");
+    }
+    Ok(Obj::Union {
+        bits: v.bits as i128,
+        valid: match v.kind {
+            FKind::Float => 4,
+            FKind::Double => 8,
+        },
+        float: Some(v.kind),
+    })
 }
 
 /// Where an object lives: a global, or a local of the call with this frame id.
@@ -286,12 +305,11 @@ impl Machine<'_> {
                 (0..*n).map(|_| self.zero(t, None)).collect::<R<_>>()?,
             )),
             // Zero initialization of a union sets its first member (C11 6.7.9p10).
-            Ty::Struct(id) if self.p.structs[*id].union => {
-                match self.p.structs[*id].fields[0].ty.int() {
-                    Some(k) => Ok(union_write(Val { kind: k, v: 0 }, k, self.dm)),
-                    None => bug("a union member that is not an integer"),
-                }
-            }
+            Ty::Struct(id) if self.p.structs[*id].union => match self.p.structs[*id].fields[0].ty {
+                Ty::Int(k) => Ok(union_write(Val { kind: k, v: 0 }, k, self.dm)),
+                Ty::Float(k) => union_write_float(FVal::from_f64(k, 0.0)),
+                _ => bug("a union member that is neither an integer nor a float"),
+            },
             Ty::Struct(id) => Ok(Obj::Agg(
                 self.p.structs[*id]
                     .fields
@@ -332,12 +350,15 @@ impl Machine<'_> {
             }
             (Ty::Struct(id), Init::List(items)) if self.p.structs[*id].union => {
                 let first = self.p.structs[*id].fields[0].ty.clone();
-                match (first.int(), items.first()) {
-                    (Some(k), Some(Init::Expr(e))) => {
+                match (first, items.first()) {
+                    (Ty::Int(k), Some(Init::Expr(e))) => {
                         let v = self.int(f, e)?;
                         Ok(union_write(v.to(k, self.dm), k, self.dm))
                     }
-                    (Some(_), None) => self.zero(ty, None),
+                    (Ty::Float(k), Some(Init::Float(e))) => {
+                        union_write_float(self.fval(f, e)?.to(k))
+                    }
+                    (_, None) => self.zero(ty, None),
                     _ => bug(format!("union initializer {init:?}")),
                 }
             }
@@ -477,6 +498,33 @@ impl Machine<'_> {
                 let pick = if self.int(f, c)?.is_true() { a } else { b };
                 self.fval(f, pick)?.to(k)
             }
+            FExpr::Member(u, _, redirected) => {
+                let k = self.p.float_kind(f, e, self.dm);
+                let narrowest = match self.p.lval_ty(f, u, self.dm).0 {
+                    Ty::Struct(id) => self.p.structs[id].narrowest_member(),
+                    t => return bug(format!("member of a {t:?}")),
+                };
+                if redirected.get() {
+                    let lv = LVal::Member(u.clone(), narrowest.into());
+                    return Ok(FVal::from_int(k, self.int(f, &Expr::Read(lv))?.v));
+                }
+                let loc = self.lval(f, u)?;
+                match self.object(&loc)? {
+                    Obj::Union {
+                        bits,
+                        float: Some(w),
+                        ..
+                    } if *w == k => FVal {
+                        kind: k,
+                        bits: *bits as u64,
+                    },
+                    Obj::Union { .. } => {
+                        redirected.set(true);
+                        return Err(Stop::Restart);
+                    }
+                    o => return bug(format!("union member read of {o:?}")),
+                }
+            }
         })
     }
 
@@ -496,7 +544,7 @@ impl Machine<'_> {
                     None => return bug("a union member that is not an integer"),
                 };
                 match self.object(&loc)? {
-                    Obj::Union { bits, valid } if k.bits(dm) / 8 <= *valid => {
+                    Obj::Union { bits, valid, .. } if k.bits(dm) / 8 <= *valid => {
                         Val::new(k, *bits, dm)
                     }
                     Obj::Union { .. } if i.get() != def.narrowest_member() => {
@@ -652,6 +700,15 @@ impl Machine<'_> {
             let loc = self.lval(f, u)?;
             let k = self.p.read_kind(f, lv, self.dm);
             let new = union_write(v.to(k, self.dm), k, self.dm);
+            *self.object(&loc)? = new;
+            return Ok(());
+        }
+        if let (LVal::Member(u, _), Obj::Float(v)) = (lv, &value) {
+            let loc = self.lval(f, u)?;
+            let new = match self.p.lval_ty(f, lv, self.dm).0 {
+                Ty::Float(k) => union_write_float(v.to(k))?,
+                t => return bug(format!("float {v:?} stored into a {t:?} member")),
+            };
             *self.object(&loc)? = new;
             return Ok(());
         }
@@ -839,8 +896,20 @@ impl Machine<'_> {
                 self.out.push_str(&line);
             }
             Stmt::Block(b) => return self.block(f, b),
-            Stmt::FAssign { lv, op, rhs } => {
-                let r = self.fval(f, rhs)?;
+            Stmt::FAssign {
+                lv,
+                op,
+                rhs,
+                nan_guard,
+            } => {
+                let mut r = self.fval(f, rhs)?;
+                if r.f64().is_nan() && matches!(lv, LVal::Member(..)) {
+                    if !nan_guard.get() {
+                        nan_guard.set(true);
+                        return Err(Stop::Restart);
+                    }
+                    r = FVal::from_f64(r.kind, 0.0);
+                }
                 let v = match op {
                     Some(op) => {
                         let old = self.fval(f, &FExpr::Read(lv.clone()))?;
@@ -968,6 +1037,7 @@ mod tests {
                         lv: g(0),
                         op: Some(FOp::Mul),
                         rhs: read(),
+                        nan_guard: Default::default(),
                     },
                     Stmt::Print(Expr::FToInt(
                         IntKind::Int,
