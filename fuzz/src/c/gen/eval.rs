@@ -1218,4 +1218,83 @@ mod tests {
         assert!(text.contains("static union S0 g_0 = {(-5)};"), "{text}");
         assert_eq!(text.matches("(g_0.f1)").count(), 3, "{text}");
     }
+
+    /// `union { float f0; unsigned char f1; int f2; } g_0 = {1.5f}`: f2 reads the float's
+    /// bits (0x3fc00000 = 1069547520) and f1 their low byte (0); a NaN assigned to f0 is
+    /// rewritten to 0 (f2 then reads 0); after `g_0.f2 = 5`, a float read of f0 would
+    /// reinterpret integer bytes, so it is rewritten to `(float)(g_0.f1)`: 5.0f, bits
+    /// 0x40a00000. The checksum mixes f1 = 5: (0 ^ 5) * 1099511628211 + 7 (by hand, Python).
+    #[test]
+    fn a_union_float_member_is_read_only_after_a_float_write_and_never_holds_a_nan() {
+        use crate::c::gen::float::{FKind, FOp, FVal};
+        use crate::c::gen::types::{Field, StructDef};
+        let field = |ty| Field { ty, bits: None };
+        let member = |i: usize| LVal::Member(Box::new(g(0)), i.into());
+        let zero = || Box::new(FExpr::Const(FVal::from_f64(FKind::Float, 0.0)));
+        let p = Program {
+            structs: vec![StructDef {
+                fields: vec![
+                    field(Ty::Float(FKind::Float)),
+                    field(Ty::Int(IntKind::UChar)),
+                    field(Ty::Int(IntKind::Int)),
+                ],
+                packed: false,
+                union: true,
+            }],
+            globals: vec![Var {
+                name: "g_0".into(),
+                ty: Ty::Struct(0),
+                is_const: false,
+                is_volatile: false,
+                owner: None,
+                init: Init::List(vec![Init::Float(FExpr::Const(FVal::from_f64(
+                    FKind::Float,
+                    1.5,
+                )))]),
+            }],
+            funcs: vec![Func {
+                name: "func_0".into(),
+                ret: None,
+                params: 0,
+                locals: Vec::new(),
+                body: vec![
+                    Stmt::Print(Expr::Read(member(2))),
+                    Stmt::Print(Expr::Read(member(1))),
+                    Stmt::FAssign {
+                        lv: member(0),
+                        op: None,
+                        rhs: FExpr::Arith(FOp::Div, zero(), zero()),
+                        nan_guard: Default::default(),
+                    },
+                    Stmt::Print(Expr::Read(member(2))),
+                    Stmt::Assign {
+                        lv: member(2),
+                        rhs: int(5),
+                        style: AssignStyle::Plain,
+                    },
+                    Stmt::FPrint(FExpr::Member(Box::new(g(0)), 0, Default::default())),
+                ],
+                depth_param: None,
+                indirect: false,
+            }],
+            main_args: Vec::new(),
+            floats: true,
+        };
+        let outs = settle(&p, &DATA_MODELS, 1000).unwrap();
+        assert_eq!(
+            outs[0],
+            "1069547520\n0\n0\n0000000040a00000\nchecksum = 0000050000000886\n"
+        );
+        assert_eq!(outs[0], outs[1]);
+        let text = program_text(&p);
+        assert!(
+            text.contains("static union S0 g_0 = {0x1.8p+0f};"),
+            "{text}"
+        );
+        assert!(text.contains("float_bits(((float)(g_0.f1)))"), "{text}");
+        assert!(
+            text.contains("g_0.f0 = (((0x0p+0f / 0x0p+0f) == (0x0p+0f / 0x0p+0f)) ? (0x0p+0f / 0x0p+0f) : 0x0p+0f);"),
+            "{text}"
+        );
+    }
 }
