@@ -15,7 +15,13 @@
 //!   static locals hold addresses of globals only, and so do pointers stored in structs
 //!   and arrays; pointer-to-pointer locals point to local pointers), so no dereference
 //!   dangles; pointer arithmetic stays inside its object (`Expr::PtrAdd`);
-//! - no address of a union member is taken (the evaluator tracks a union's last write).
+//! - no address of a union member is taken (the evaluator tracks a union's last write);
+//!   a union's bytes never hold a NaN (its bits differ between targets), and a float
+//!   member is read only after a write of a float of its own kind ([`FExpr::Member`]).
+//!   C defines every union read the generator makes (C11 6.5.2.3p3 and footnote 95:
+//!   the bytes are reinterpreted, and no integer type has trap representations on these
+//!   targets); the float rule keeps out reinterpreted bits that could be a signalling
+//!   NaN, which Annex F leaves undefined (F.2.1).
 //! - a loop counter is written only by its loop; a `goto` jumps forward to a label of the
 //!   same or an enclosing block; calls go from a function to later functions only
 //!   (recursion goes through a depth parameter that strictly decreases).
@@ -116,7 +122,7 @@ pub enum Expr {
     Binary(Shared<BinOp>, Box<Expr>, Box<Expr>, Fix),
     /// `p == q` (true) or `p != q` on pointers into objects.
     PtrEq(bool, Box<Expr>, Box<Expr>),
-    /// `base + off` (or `base - off`, see [`PtrFix`]) on a pointer to an integer: the
+    /// `base + off` (or `base - off`, see [`PtrFix`]) on a pointer to an integer or a float: the
     /// result stays inside the object `base` points into — at an element when `bound` is
     /// false (it may be dereferenced or stored), or one past the last element when `bound`
     /// is true (it is only compared or subtracted, never dereferenced or stored).
@@ -167,6 +173,12 @@ pub enum FExpr {
     FromInt(FKind, Box<Expr>),
     /// `c ? a : b` in the common kind of `a` and `b`.
     Cond(Box<Expr>, Box<FExpr>, Box<FExpr>),
+    /// `u.fM`: a read of the float member `M` of the union `u`. Defined for the values
+    /// the generator allows only while the last write of `u` was a float of `M`'s kind
+    /// (through any member of that kind: the same type); otherwise the evaluator sets
+    /// the cell and the read is printed and run as `(k)(u.fN)` of the union's narrowest
+    /// member (an integer, defined whatever was written last).
+    Member(Box<LVal>, usize, Shared<bool>),
 }
 
 /// How an assignment statement is spelled (its meaning is always `lv = rhs`).
@@ -229,6 +241,10 @@ pub enum Stmt {
         lv: LVal,
         op: Option<FOp>,
         rhs: FExpr,
+        /// Set by the evaluator once `rhs` is a NaN stored into a union member (whose
+        /// bytes an integer member may read: a NaN's bits differ between targets); the
+        /// statement is then printed and run as `lv = ((rhs == rhs) ? rhs : 0)`.
+        nan_guard: Shared<bool>,
     },
     /// `printf` of a float's bits (`float_bits`/`double_bits`: a NaN prints as the mark).
     FPrint(FExpr),
@@ -365,6 +381,13 @@ impl Program {
             }
             FExpr::Neg(a) => self.float_kind(f, a, dm),
             FExpr::Conv(k, _) | FExpr::FromInt(k, _) => *k,
+            FExpr::Member(u, m, _) => match self.lval_ty(f, u, dm).0 {
+                Ty::Struct(id) => match self.structs[id].fields[*m].ty {
+                    Ty::Float(k) => k,
+                    ref t => panic!("generator bug: float member read of a {t:?}"),
+                },
+                t => panic!("generator bug: member of a {t:?}"),
+            },
         }
     }
 

@@ -24,7 +24,7 @@ use super::ast::*;
 use super::expected::{
     checksum_leaves, checksum_line, checksum_mix, float_print_line, print_line, prints_signed,
 };
-use super::float::{self, FVal};
+use super::float::{self, FKind, FVal};
 use super::types::{DataModel, Field, IntKind, Ty};
 use super::value::{binary, operation_kind, BinOp, Val};
 
@@ -47,11 +47,13 @@ enum Obj {
     Ptr(Loc),
     Agg(Vec<Obj>),
     /// A union: the low `valid` bytes of its object representation (little-endian, as
-    /// on every target) hold `bits`, written through its last-written member; the other
-    /// bytes are unspecified (C11 6.2.6.1p7), so no read may reach them.
+    /// on every target) hold `bits`, written through its last-written member (`float`:
+    /// a float member of that kind, never with a NaN); the other bytes are unspecified
+    /// (C11 6.2.6.1p7), so no read may reach them.
     Union {
         bits: i128,
         valid: u32,
+        float: Option<FKind>,
     },
 }
 
@@ -61,7 +63,24 @@ fn union_write(v: Val, k: IntKind, dm: DataModel) -> Obj {
     Obj::Union {
         bits: v.v & ((1i128 << bits) - 1),
         valid: bits / 8,
+        float: None,
     }
+}
+
+/// The union representation after a store of the float `v` (not a NaN) through a
+/// member of its kind.
+fn union_write_float(v: FVal) -> R<Obj> {
+    if v.f64().is_nan() {
+        return bug("a NaN stored into a union");
+    }
+    Ok(Obj::Union {
+        bits: v.bits as i128,
+        valid: match v.kind {
+            FKind::Float => 4,
+            FKind::Double => 8,
+        },
+        float: Some(v.kind),
+    })
 }
 
 /// Where an object lives: a global, or a local of the call with this frame id.
@@ -286,12 +305,11 @@ impl Machine<'_> {
                 (0..*n).map(|_| self.zero(t, None)).collect::<R<_>>()?,
             )),
             // Zero initialization of a union sets its first member (C11 6.7.9p10).
-            Ty::Struct(id) if self.p.structs[*id].union => {
-                match self.p.structs[*id].fields[0].ty.int() {
-                    Some(k) => Ok(union_write(Val { kind: k, v: 0 }, k, self.dm)),
-                    None => bug("a union member that is not an integer"),
-                }
-            }
+            Ty::Struct(id) if self.p.structs[*id].union => match self.p.structs[*id].fields[0].ty {
+                Ty::Int(k) => Ok(union_write(Val { kind: k, v: 0 }, k, self.dm)),
+                Ty::Float(k) => union_write_float(FVal::from_f64(k, 0.0)),
+                _ => bug("a union member that is neither an integer nor a float"),
+            },
             Ty::Struct(id) => Ok(Obj::Agg(
                 self.p.structs[*id]
                     .fields
@@ -332,12 +350,15 @@ impl Machine<'_> {
             }
             (Ty::Struct(id), Init::List(items)) if self.p.structs[*id].union => {
                 let first = self.p.structs[*id].fields[0].ty.clone();
-                match (first.int(), items.first()) {
-                    (Some(k), Some(Init::Expr(e))) => {
+                match (first, items.first()) {
+                    (Ty::Int(k), Some(Init::Expr(e))) => {
                         let v = self.int(f, e)?;
                         Ok(union_write(v.to(k, self.dm), k, self.dm))
                     }
-                    (Some(_), None) => self.zero(ty, None),
+                    (Ty::Float(k), Some(Init::Float(e))) => {
+                        union_write_float(self.fval(f, e)?.to(k))
+                    }
+                    (_, None) => self.zero(ty, None),
                     _ => bug(format!("union initializer {init:?}")),
                 }
             }
@@ -477,6 +498,33 @@ impl Machine<'_> {
                 let pick = if self.int(f, c)?.is_true() { a } else { b };
                 self.fval(f, pick)?.to(k)
             }
+            FExpr::Member(u, _, redirected) => {
+                let k = self.p.float_kind(f, e, self.dm);
+                let narrowest = match self.p.lval_ty(f, u, self.dm).0 {
+                    Ty::Struct(id) => self.p.structs[id].narrowest_member(),
+                    t => return bug(format!("member of a {t:?}")),
+                };
+                if redirected.get() {
+                    let lv = LVal::Member(u.clone(), narrowest.into());
+                    return Ok(FVal::from_int(k, self.int(f, &Expr::Read(lv))?.v));
+                }
+                let loc = self.lval(f, u)?;
+                match self.object(&loc)? {
+                    Obj::Union {
+                        bits,
+                        float: Some(w),
+                        ..
+                    } if *w == k => FVal {
+                        kind: k,
+                        bits: *bits as u64,
+                    },
+                    Obj::Union { .. } => {
+                        redirected.set(true);
+                        return Err(Stop::Restart);
+                    }
+                    o => return bug(format!("union member read of {o:?}")),
+                }
+            }
         })
     }
 
@@ -496,7 +544,7 @@ impl Machine<'_> {
                     None => return bug("a union member that is not an integer"),
                 };
                 match self.object(&loc)? {
-                    Obj::Union { bits, valid } if k.bits(dm) / 8 <= *valid => {
+                    Obj::Union { bits, valid, .. } if k.bits(dm) / 8 <= *valid => {
                         Val::new(k, *bits, dm)
                     }
                     Obj::Union { .. } if i.get() != def.narrowest_member() => {
@@ -652,6 +700,15 @@ impl Machine<'_> {
             let loc = self.lval(f, u)?;
             let k = self.p.read_kind(f, lv, self.dm);
             let new = union_write(v.to(k, self.dm), k, self.dm);
+            *self.object(&loc)? = new;
+            return Ok(());
+        }
+        if let (LVal::Member(u, _), Obj::Float(v)) = (lv, &value) {
+            let loc = self.lval(f, u)?;
+            let new = match self.p.lval_ty(f, lv, self.dm).0 {
+                Ty::Float(k) => union_write_float(v.to(k))?,
+                t => return bug(format!("float {v:?} stored into a {t:?} member")),
+            };
             *self.object(&loc)? = new;
             return Ok(());
         }
@@ -839,8 +896,20 @@ impl Machine<'_> {
                 self.out.push_str(&line);
             }
             Stmt::Block(b) => return self.block(f, b),
-            Stmt::FAssign { lv, op, rhs } => {
-                let r = self.fval(f, rhs)?;
+            Stmt::FAssign {
+                lv,
+                op,
+                rhs,
+                nan_guard,
+            } => {
+                let mut r = self.fval(f, rhs)?;
+                if r.f64().is_nan() && matches!(lv, LVal::Member(..)) {
+                    if !nan_guard.get() {
+                        nan_guard.set(true);
+                        return Err(Stop::Restart);
+                    }
+                    r = FVal::from_f64(r.kind, 0.0);
+                }
                 let v = match op {
                     Some(op) => {
                         let old = self.fval(f, &FExpr::Read(lv.clone()))?;
@@ -968,6 +1037,7 @@ mod tests {
                         lv: g(0),
                         op: Some(FOp::Mul),
                         rhs: read(),
+                        nan_guard: Default::default(),
                     },
                     Stmt::Print(Expr::FToInt(
                         IntKind::Int,
@@ -1147,5 +1217,84 @@ mod tests {
         assert!(text.contains("union S0 {"), "{text}");
         assert!(text.contains("static union S0 g_0 = {(-5)};"), "{text}");
         assert_eq!(text.matches("(g_0.f1)").count(), 3, "{text}");
+    }
+
+    /// `union { float f0; unsigned char f1; int f2; } g_0 = {1.5f}`: f2 reads the float's
+    /// bits (0x3fc00000 = 1069547520) and f1 their low byte (0); a NaN assigned to f0 is
+    /// rewritten to 0 (f2 then reads 0); after `g_0.f2 = 5`, a float read of f0 would
+    /// reinterpret integer bytes, so it is rewritten to `(float)(g_0.f1)`: 5.0f, bits
+    /// 0x40a00000. The checksum mixes f1 = 5: (0 ^ 5) * 1099511628211 + 7 (by hand, Python).
+    #[test]
+    fn a_union_float_member_is_read_only_after_a_float_write_and_never_holds_a_nan() {
+        use crate::c::gen::float::{FKind, FOp, FVal};
+        use crate::c::gen::types::{Field, StructDef};
+        let field = |ty| Field { ty, bits: None };
+        let member = |i: usize| LVal::Member(Box::new(g(0)), i.into());
+        let zero = || Box::new(FExpr::Const(FVal::from_f64(FKind::Float, 0.0)));
+        let p = Program {
+            structs: vec![StructDef {
+                fields: vec![
+                    field(Ty::Float(FKind::Float)),
+                    field(Ty::Int(IntKind::UChar)),
+                    field(Ty::Int(IntKind::Int)),
+                ],
+                packed: false,
+                union: true,
+            }],
+            globals: vec![Var {
+                name: "g_0".into(),
+                ty: Ty::Struct(0),
+                is_const: false,
+                is_volatile: false,
+                owner: None,
+                init: Init::List(vec![Init::Float(FExpr::Const(FVal::from_f64(
+                    FKind::Float,
+                    1.5,
+                )))]),
+            }],
+            funcs: vec![Func {
+                name: "func_0".into(),
+                ret: None,
+                params: 0,
+                locals: Vec::new(),
+                body: vec![
+                    Stmt::Print(Expr::Read(member(2))),
+                    Stmt::Print(Expr::Read(member(1))),
+                    Stmt::FAssign {
+                        lv: member(0),
+                        op: None,
+                        rhs: FExpr::Arith(FOp::Div, zero(), zero()),
+                        nan_guard: Default::default(),
+                    },
+                    Stmt::Print(Expr::Read(member(2))),
+                    Stmt::Assign {
+                        lv: member(2),
+                        rhs: int(5),
+                        style: AssignStyle::Plain,
+                    },
+                    Stmt::FPrint(FExpr::Member(Box::new(g(0)), 0, Default::default())),
+                ],
+                depth_param: None,
+                indirect: false,
+            }],
+            main_args: Vec::new(),
+            floats: true,
+        };
+        let outs = settle(&p, &DATA_MODELS, 1000).unwrap();
+        assert_eq!(
+            outs[0],
+            "1069547520\n0\n0\n0000000040a00000\nchecksum = 0000050000000886\n"
+        );
+        assert_eq!(outs[0], outs[1]);
+        let text = program_text(&p);
+        assert!(
+            text.contains("static union S0 g_0 = {0x1.8p+0f};"),
+            "{text}"
+        );
+        assert!(text.contains("float_bits(((float)(g_0.f1)))"), "{text}");
+        assert!(
+            text.contains("g_0.f0 = (((0x0p+0f / 0x0p+0f) == (0x0p+0f / 0x0p+0f)) ? (0x0p+0f / 0x0p+0f) : 0x0p+0f);"),
+            "{text}"
+        );
     }
 }

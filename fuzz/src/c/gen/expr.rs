@@ -200,7 +200,11 @@ impl Gen<'_> {
                 )
             }
             Ty::Struct(id) if self.prog.structs[*id].union => {
-                let i = self.below(self.prog.structs[*id].fields.len());
+                let fields = &self.prog.structs[*id].fields;
+                let ints: Vec<usize> = (0..fields.len())
+                    .filter(|&i| fields[i].ty.int().is_some())
+                    .collect();
+                let i = self.pick(&ints);
                 LVal::Member(Box::new(lv), i.into())
             }
             Ty::Struct(id) => {
@@ -409,10 +413,11 @@ impl Gen<'_> {
         Some(self.ptr_add_on(base, false))
     }
 
-    /// `(P + j) - (P + k)` for one pointer expression `P` (a `ptrdiff_t`).
+    /// `(P + j) - (P + k)` for one pointer expression `P` (a `ptrdiff_t`) to an integer
+    /// or a float.
     fn pointer_difference(&mut self) -> Option<Expr> {
-        let k = self.kind();
-        let base = self.ptr_value(&Ty::Int(k), false)?;
+        let pointee = self.pointee();
+        let base = self.ptr_value(&pointee, false)?;
         let a = self.ptr_add_on(base.clone(), true);
         let b = self.ptr_add_on(base, true);
         Some(Expr::PtrDiff(Box::new(a), Box::new(b)))
@@ -422,8 +427,8 @@ impl Gen<'_> {
     /// expression `P`, so both operands point into the same object (one past its end
     /// allowed).
     fn pointer_relation(&mut self) -> Option<Expr> {
-        let k = self.kind();
-        let base = self.ptr_value(&Ty::Int(k), false)?;
+        let pointee = self.pointee();
+        let base = self.ptr_value(&pointee, false)?;
         let a = self.ptr_add_on(base.clone(), true);
         let b = self.ptr_add_on(base, true);
         if self.chance(0.3) {

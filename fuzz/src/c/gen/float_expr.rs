@@ -10,9 +10,17 @@
 //!
 //! Invariants:
 //! - float objects are globals and locals, arrays of floats, fields of structs (never of
-//!   a union, a packed struct or a bit-field), parameters and results of every function
-//!   but `funcs[0]`; never const, volatile or addressed; a struct with a float inside is
-//!   never passed or returned by value (phicc refuses the float record ABIs for now);
+//!   a packed struct or a bit-field), members of unions, parameters and results of every
+//!   function but `funcs[0]`; never const or volatile; structs and unions with floats
+//!   inside are passed and returned by value like any other (`globals.rs` makes some in
+//!   the shapes the float record ABIs treat apart: HFAs, float+integer pairs, records of
+//!   more than 16 bytes);
+//! - a float object's address is taken like an integer's (`float *`/`double *` locals,
+//!   globals and parameters, `*p`, `*(p + k)`, `p++`, relations and differences of
+//!   pointers into one float array), but never a union member's;
+//! - a union's float member is written only by a plain assignment (never `op=`), whose
+//!   NaN is rewritten to 0 (`Stmt::FAssign::nan_guard`), and read only through
+//!   [`FExpr::Member`] (see there and `ast.rs` for why every union read is defined);
 //! - a global's initializer is a constant expression whose value (computed here) is
 //!   finite, so both compilers accept it as a static initializer;
 //! - a float meets an integer only through an explicit conversion (`FExpr::FromInt`,
@@ -135,8 +143,8 @@ impl Gen<'_> {
         }
     }
 
-    /// Whether an object of type `ty` holds a float (an element or a field; unions hold
-    /// integers only).
+    /// Whether an object of type `ty` holds a float (an element, a field or a union
+    /// member).
     pub fn holds_float(&self, ty: &Ty) -> bool {
         match ty {
             Ty::Float(_) => true,
@@ -166,14 +174,33 @@ impl Gen<'_> {
                     .filter(|&i| self.holds_float(&fields[i].ty))
                     .collect();
                 let i = self.pick(&ok);
+                if self.prog.structs[*id].union {
+                    // Union members are scalars: the member is the float.
+                    return LVal::Member(Box::new(lv), i.into());
+                }
                 self.float_inside(LVal::Field(Box::new(lv), i), &fields[i].ty)
             }
             _ => lv,
         }
     }
 
-    /// A float lvalue to read or write (not in a const object), if any variable offers one.
+    /// The read of the float lvalue `lv`: a union member is read through
+    /// [`FExpr::Member`] (the evaluator checks the union's last write).
+    pub fn fread(lv: LVal) -> FExpr {
+        match lv {
+            LVal::Member(u, m) => FExpr::Member(u, m.get(), Default::default()),
+            lv => FExpr::Read(lv),
+        }
+    }
+
+    /// A float lvalue to read or write (not in a const object), if any variable offers
+    /// one: inside a variable, or through a pointer to a float (`*p`, `*(p + k)`).
     pub fn float_lval(&mut self, want: Want) -> Option<LVal> {
+        if !self.globals_only && self.chance(0.15) {
+            if let Some(lv) = self.float_deref() {
+                return Some(lv);
+            }
+        }
         let vars: Vec<VarRef> = self
             .visible_vars()
             .into_iter()
@@ -190,13 +217,34 @@ impl Gen<'_> {
         Some(self.float_inside(LVal::Var(v), &ty))
     }
 
+    /// `*p` for a visible pointer to a float, or `*(P + k)` (pointer arithmetic inside
+    /// the float object or array `P` points into), if there is one.
+    fn float_deref(&mut self) -> Option<LVal> {
+        if self.ptr_arith() && self.chance(0.4) {
+            let k = self.fkind();
+            if let Some(p) = self.ptr_add(&Ty::Float(k), false) {
+                return Some(LVal::Deref(Box::new(p)));
+            }
+        }
+        let ptrs: Vec<VarRef> = self
+            .visible_vars()
+            .into_iter()
+            .filter(|&v| matches!(&self.var(v).ty, Ty::Ptr(t) if matches!(**t, Ty::Float(_))))
+            .collect();
+        if ptrs.is_empty() {
+            return None;
+        }
+        let p = self.pick(&ptrs);
+        Some(LVal::Deref(Box::new(Expr::Read(LVal::Var(p)))))
+    }
+
     fn fleaf(&mut self) -> FExpr {
         if self.chance(0.06) {
             return self.special_value();
         }
         if !self.globals_only && !self.chance(0.35) {
             if let Some(lv) = self.float_lval(Want::Read) {
-                return FExpr::Read(lv);
+                return Self::fread(lv);
             }
         }
         let k = self.fkind();
@@ -355,12 +403,18 @@ impl Gen<'_> {
             return Some(Stmt::FPrint(self.fexpr(2)));
         }
         let lv = self.float_lval(Want::Write)?;
-        let op = if self.has(Feature::Compound) && self.chance(0.35) {
+        let member = matches!(lv, LVal::Member(..));
+        let op = if !member && self.has(Feature::Compound) && self.chance(0.35) {
             Some(self.pick(&FOp::ALL))
         } else {
             None
         };
         let rhs = self.fexpr(if op.is_some() { 1 } else { 3 });
-        Some(Stmt::FAssign { lv, op, rhs })
+        Some(Stmt::FAssign {
+            lv,
+            op,
+            rhs,
+            nan_guard: Default::default(),
+        })
     }
 }

@@ -11,6 +11,7 @@
 use super::ast::*;
 use super::context::Gen;
 use super::features::Feature;
+use super::float::FKind;
 use super::types::{Field, IntKind, StructDef, Ty};
 
 impl Gen<'_> {
@@ -21,16 +22,20 @@ impl Gen<'_> {
         }
         for _ in 0..self.between(1, 3) {
             if self.has(Feature::Unions) && self.chance(0.35) {
-                let fields = (0..self.between(2, 4))
-                    .map(|_| Field {
-                        ty: Ty::Int(self.kind()),
-                        bits: None,
-                    })
-                    .collect();
+                let fields = self.union_members();
                 self.prog.structs.push(StructDef {
                     fields,
                     packed: false,
                     union: true,
+                });
+                continue;
+            }
+            if self.floats() && self.chance(0.5) {
+                let fields = self.float_record_fields();
+                self.prog.structs.push(StructDef {
+                    fields,
+                    packed: false,
+                    union: false,
                 });
                 continue;
             }
@@ -81,6 +86,109 @@ impl Gen<'_> {
                 packed,
                 union: false,
             });
+        }
+    }
+
+    /// The members of a union: two to four integers, and floats too when floats are on
+    /// (then at least one integer member of at most 4 bytes, see `StructDef`).
+    fn union_members(&mut self) -> Vec<Field> {
+        let mut fields: Vec<Field> = (0..self.between(2, 4))
+            .map(|_| Field {
+                ty: if self.floats() && self.chance(0.35) {
+                    Ty::Float(self.fkind())
+                } else {
+                    Ty::Int(self.kind())
+                },
+                bits: None,
+            })
+            .collect();
+        const LP64: super::types::DataModel = super::types::DataModel { long_bits: 64 };
+        let narrow_int = |f: &Field| f.ty.int().is_some_and(|k| k.bits(LP64) <= 32);
+        if !fields.iter().any(narrow_int) {
+            let narrow: Vec<IntKind> = self
+                .kinds
+                .iter()
+                .copied()
+                .filter(|k| k.bits(LP64) <= 32)
+                .collect();
+            let k = self.pick(&narrow);
+            let at = self.below(fields.len() + 1);
+            fields.insert(
+                at,
+                Field {
+                    ty: Ty::Int(k),
+                    bits: None,
+                },
+            );
+        }
+        fields
+    }
+
+    /// The fields of a struct shaped for the float record ABIs (passed and returned by
+    /// value in float registers, or not, by each target's rule: `compiler/src/lowering/
+    /// float_abi.rs`): a homogeneous aggregate of one to four `float`s or `double`s
+    /// (some as an array member: AAPCS64 HFAs, x86-64 SSE eightbytes, RISC-V's one or two
+    /// float members), a pair of a float and an integer or of two floats of different
+    /// kinds in either order (RISC-V's float+integer, x86-64 mixed eightbytes), or a
+    /// record of more than 16 bytes with floats in it (in memory on every target).
+    fn float_record_fields(&mut self) -> Vec<Field> {
+        let scalar = |ty: Ty| Field { ty, bits: None };
+        match self.weighted(&[3, 2, 1]) {
+            0 => {
+                let k = self.fkind();
+                let total = self.between(1, 4);
+                let mut fields = Vec::new();
+                let mut left = total;
+                while left > 0 {
+                    let n = if self.has(Feature::Arrays) {
+                        self.between(1, left)
+                    } else {
+                        1
+                    };
+                    let ty = if n > 1 || (self.has(Feature::Arrays) && self.chance(0.2)) {
+                        Ty::Array(Box::new(Ty::Float(k)), n)
+                    } else {
+                        Ty::Float(k)
+                    };
+                    fields.push(scalar(ty));
+                    left -= n;
+                }
+                fields
+            }
+            1 => {
+                let a = Ty::Float(self.fkind());
+                let b = if self.chance(0.3) {
+                    match a {
+                        Ty::Float(FKind::Float) => Ty::Float(FKind::Double),
+                        _ => Ty::Float(FKind::Float),
+                    }
+                } else {
+                    Ty::Int(self.kind())
+                };
+                if self.chance(0.5) {
+                    vec![scalar(a), scalar(b)]
+                } else {
+                    vec![scalar(b), scalar(a)]
+                }
+            }
+            _ => {
+                // Two doubles and at least one more member: more than 16 bytes.
+                let double = || scalar(Ty::Float(FKind::Double));
+                let mut fields = vec![double(), double()];
+                for _ in 0..self.between(1, 3) {
+                    let ty = match self.below(3) {
+                        0 => Ty::Float(self.fkind()),
+                        1 => Ty::Int(self.kind()),
+                        _ => Ty::Float(FKind::Double),
+                    };
+                    fields.push(scalar(ty));
+                }
+                let at = self.below(fields.len());
+                fields.swap(0, at);
+                let at = self.below(fields.len());
+                fields.swap(1, at);
+                fields
+            }
         }
     }
 
@@ -209,7 +317,7 @@ impl Gen<'_> {
             };
             match self.weighted(&w) {
                 1 => {
-                    let pointee = Ty::Int(self.kind());
+                    let pointee = self.pointee();
                     match self.ptr_value(&pointee, true) {
                         Some(p) => {
                             var.ty = Ty::Ptr(Box::new(pointee));

@@ -236,6 +236,10 @@ fn count_rewrites(p: &Program) -> (u64, u64, u64) {
                 fexpr(a, n);
                 fexpr(b, n);
             }
+            FExpr::Member(u, _, redirected) => {
+                n.1 += redirected.get() as u64;
+                lval(u, n);
+            }
         }
     }
     fn stmts(ss: &[Stmt], n: &mut (u64, u64, u64)) {
@@ -259,7 +263,10 @@ fn count_rewrites(p: &Program) -> (u64, u64, u64) {
                     cases.iter().for_each(|c| stmts(&c.body, n));
                 }
                 Stmt::Return(Some(e)) | Stmt::Print(e) => expr(e, n),
-                Stmt::FAssign { lv, rhs, .. } => {
+                Stmt::FAssign {
+                    lv, rhs, nan_guard, ..
+                } => {
+                    n.1 += nan_guard.get() as u64;
                     lval(lv, n);
                     fexpr(rhs, n);
                 }

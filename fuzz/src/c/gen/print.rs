@@ -391,10 +391,22 @@ impl Printer<'_> {
                 self.line(depth, &text);
             }
             Stmt::Block(b) => self.block(f, "", b, depth),
-            Stmt::FAssign { lv, op, rhs } => {
+            Stmt::FAssign {
+                lv,
+                op,
+                rhs,
+                nan_guard,
+            } => {
                 let l = self.lval(f, lv);
                 let o = op.map_or("", |o| o.c_text());
-                let text = format!("{l} {o}= {};", self.fexpr(f, rhs));
+                let r = self.fexpr(f, rhs);
+                let text = if nan_guard.get() {
+                    let k = self.p.float_kind(f, rhs, TYPING_DM);
+                    let zero = float::literal(float::FVal::from_f64(k, 0.0));
+                    format!("{l} {o}= (({r} == {r}) ? {r} : {zero});")
+                } else {
+                    format!("{l} {o}= {r};")
+                };
                 self.line(depth, &text);
             }
             Stmt::FPrint(e) => {
@@ -427,6 +439,19 @@ impl Printer<'_> {
                 self.fexpr(f, a),
                 self.fexpr(f, b)
             ),
+            FExpr::Member(u, m, redirected) => {
+                let text = self.lval(f, u);
+                if redirected.get() {
+                    let k = self.p.float_kind(f, e, TYPING_DM);
+                    let n = match self.p.lval_ty(f, u, TYPING_DM).0 {
+                        Ty::Struct(id) => self.p.structs[id].narrowest_member(),
+                        _ => 0,
+                    };
+                    format!("(({})({text}.f{n}))", k.c_name())
+                } else {
+                    format!("{text}.f{m}")
+                }
+            }
         }
     }
 

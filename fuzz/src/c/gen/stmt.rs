@@ -463,7 +463,11 @@ impl Gen<'_> {
                 })
             }
             // `p++`, `p -= k`, `p = q + k`: the pointer moves inside its object.
-            Ty::Ptr(inner) if inner.int().is_some() && self.ptr_arith() && self.chance(0.5) => {
+            Ty::Ptr(inner)
+                if matches!(*inner, Ty::Int(_) | Ty::Float(_))
+                    && self.ptr_arith()
+                    && self.chance(0.5) =>
+            {
                 let own = Expr::Read(LVal::Var(p));
                 let (rhs, style) = match self.weighted(&[2, 1, 2]) {
                     0 => {

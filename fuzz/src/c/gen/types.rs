@@ -181,8 +181,8 @@ pub enum Ty {
     /// An array of `len` elements.
     Array(Box<Ty>, u32),
     Struct(StructId),
-    /// `float` or `double` (in arrays and struct fields too; never in a union, a packed
-    /// struct, or a struct passed or returned by value).
+    /// `float` or `double` (in arrays, struct fields and union members too; never in a
+    /// packed struct or a bit-field).
     Float(super::float::FKind),
 }
 
@@ -226,7 +226,10 @@ impl Field {
     }
 }
 
-/// A struct type, or a union type (`union`: its fields are integers, none a bit-field).
+/// A struct type, or a union type (`union`: its members are integers and floats, none a
+/// bit-field, and a union with a float member has an integer member of at most 4 bytes,
+/// so that its narrowest member is an integer every write covers: see
+/// `narrowest_member`).
 #[derive(Clone, Debug)]
 pub struct StructDef {
     pub fields: Vec<Field>,
@@ -237,9 +240,11 @@ pub struct StructDef {
 
 impl StructDef {
     /// The union member whose read is defined whatever member was written last: the
-    /// narrowest under LP64 and, as no kind but `long` is narrower under ILP32 and a
-    /// `long` member is the narrowest only when every member is 8 bytes under LP64,
-    /// under ILP32 too (the first such member).
+    /// narrowest integer member under LP64 and, as no kind but `long` is narrower under
+    /// ILP32 and a `long` member is the narrowest only when every integer member is 8
+    /// bytes under LP64, under ILP32 too (the first such member). A float write covers
+    /// it too: a union with a float member has an integer member of at most 4 bytes, and
+    /// a float write fills 4 or 8 bytes.
     pub fn narrowest_member(&self) -> usize {
         const LP64: DataModel = DataModel { long_bits: 64 };
         const ILP32: DataModel = DataModel { long_bits: 32 };
