@@ -72,6 +72,7 @@ mod local_labels;
 mod local_labels_tests;
 mod mode_attr;
 mod nested_fn;
+mod object_align;
 mod old_style;
 pub(crate) mod overflow_builtins;
 mod static_init;
