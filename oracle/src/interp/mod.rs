@@ -46,6 +46,7 @@ mod observe;
 mod output;
 mod printf;
 mod printf_float;
+mod return_sites;
 mod startup;
 mod streams;
 mod va;

@@ -61,6 +61,7 @@ mod enum_identity;
 mod expr;
 #[cfg(test)]
 mod expr_tests;
+mod frame_builtins;
 #[cfg(test)]
 mod gnu_tests;
 mod init;
