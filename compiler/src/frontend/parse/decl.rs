@@ -68,6 +68,10 @@ pub(crate) struct DeclState {
     /// Typedefs, by (name, scope depth), whose `aligned` attribute phicc cannot give
     /// them: each use is an error (`typedef_align.rs`).
     pub unaligned_typedefs: HashSet<(String, usize)>,
+    /// The targets of `alias("...")` attributes, indexed by `AliasRef` (`alias_attr.rs`).
+    pub alias_targets: Vec<(String, Loc)>,
+    /// Function aliases: alias name -> the target's IR symbol (`alias_attr.rs`).
+    pub function_aliases: HashMap<String, String>,
 }
 
 /// Are two types compatible (C99 6.2.7), qualifiers included?
@@ -346,6 +350,9 @@ impl Parser<'_> {
                     self.declare_typedef(name, loc, ty)?
                 }
                 _ => match &ty.ty {
+                    Type::Function(fty)
+                        if self.declare_function_alias(&name, loc, fty, &attrs)? => {}
+                    _ if self.declare_object_alias(&name, loc, &ty, &attrs)? => {}
                     Type::Function(fty) => {
                         self.declare_function(
                             &name,
@@ -435,6 +442,14 @@ impl Parser<'_> {
     ) -> Result<Rc<FunctionType>, Diagnostic> {
         if !self.at_file_scope() && storage == Some(Storage::Static) {
             return Err(self.error_at(loc, format!("invalid storage class for function '{name}'")));
+        }
+        if let Some(target) = self.decl.function_aliases.get(name).cloned() {
+            // A redeclaration of an alias still designates its target (`alias_attr.rs`).
+            self.declare_ordinary(
+                Rc::from(name),
+                OrdinaryEntity::Function(target, fty.clone()),
+            );
+            return Ok(fty);
         }
         if matches!(fty.ret.ty, Type::Array(..) | Type::Function(_)) {
             return Err(self.error_at(

@@ -46,6 +46,7 @@
 //!   returns it as a `Diagnostic` located at the offending token.
 //! - `tokens` always ends with `TokenKind::Eof`; the cursor never moves past it.
 
+mod alias_attr;
 mod asm_stmt;
 mod attributes;
 pub(crate) mod builtins;
