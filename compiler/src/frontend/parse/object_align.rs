@@ -54,7 +54,7 @@ impl Parser<'_> {
             let (v, loc) = self.decl_int_constant()?;
             if v == 0 {
                 None
-            } else if v < 0 || v > MAX_DECLARED_ALIGN || (v & (v - 1)) != 0 {
+            } else if !(0..=MAX_DECLARED_ALIGN).contains(&v) || (v & (v - 1)) != 0 {
                 return Err(self.error_at(loc, "requested alignment is not a positive power of 2"));
             } else {
                 Some(v as u64)
