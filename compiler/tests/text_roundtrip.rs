@@ -113,7 +113,7 @@ fn brief_function() -> IrFunction {
             is_static: true,
             is_inline: false,
             is_noinline: true,
-            align: 64,
+            align: 0,
         },
         blocks: vec![
             BasicBlock {
