@@ -5,6 +5,7 @@
 pub mod abi_intrinsics;
 pub mod backend;
 pub mod compile_c;
+pub mod frame_intrinsics;
 pub mod frontend;
 pub mod ir;
 pub mod lowering;

@@ -292,6 +292,24 @@ fn item_errors() {
         "unknown function attribute `extern`",
     );
     check(
+        "func align 16 align 16 @f() -> void {\n}",
+        1,
+        15,
+        "attribute `align` written twice",
+    );
+    check(
+        "func align 24 @f() -> void {\n}",
+        1,
+        12,
+        "the function's alignment must be a power of two, found 24",
+    );
+    check(
+        "func align @f() -> void {\n}",
+        1,
+        12,
+        "expected the function's alignment, found `@f`",
+    );
+    check(
         "global @g : 4 align 4 = [i32 1 i32 2]",
         1,
         32,

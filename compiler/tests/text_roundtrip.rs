@@ -75,7 +75,8 @@ fn sample_has_the_expected_shape() {
         FuncAttrs {
             is_static: true,
             is_inline: true,
-            is_noinline: true
+            is_noinline: true,
+            align: 0,
         }
     );
     assert_eq!(
@@ -112,6 +113,7 @@ fn brief_function() -> IrFunction {
             is_static: true,
             is_inline: false,
             is_noinline: true,
+            align: 0,
         },
         blocks: vec![
             BasicBlock {

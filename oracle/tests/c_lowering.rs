@@ -147,6 +147,7 @@ impl Func {
             ty: QualType::new(ty.clone()),
             loc: loc(),
             is_param,
+            align: None,
         });
         if is_param {
             self.params.push(id);
@@ -180,6 +181,7 @@ impl Func {
             is_static: self.is_static,
             is_inline: false,
             is_noinline: false,
+            align: None,
             locals: self.locals,
             params: self.params,
             body: Stmt::Compound(body),
@@ -584,6 +586,7 @@ fn globals_pointers_strings_and_printf() {
             }),
             is_extern_only: false,
             loc: loc(),
+            align: None,
         },
         GlobalVar {
             name: "p".into(),
@@ -599,6 +602,7 @@ fn globals_pointers_strings_and_printf() {
             }),
             is_extern_only: false,
             loc: loc(),
+            align: None,
         },
     ];
     let g = ex(ExprKind::Global(GlobalId(0)), ga.clone());

@@ -177,3 +177,12 @@ pub fn compile_module(
 pub fn supported_targets() -> &'static [Target] {
     &Target::ALL
 }
+
+/// The `.p2align` exponent a function's code starts at: the target's own (`default_log2`)
+/// or the function's declared alignment (`align N`, C's `aligned(N)`), the larger.
+pub(crate) fn function_p2align(func: &crate::ir::IrFunction, default_log2: u32) -> u32 {
+    match func.attrs.align {
+        0 => default_log2,
+        n => default_log2.max(n.trailing_zeros()),
+    }
+}

@@ -337,6 +337,9 @@ pub struct LocalVar {
     pub loc: Loc,
     /// Parameters are locals 0..n in order; the lowering stores the incoming values.
     pub is_param: bool,
+    /// `_Alignas(N)` / `__attribute__((aligned(N)))` on the object: at least N
+    /// (`parse/object_align.rs`); `None` for the type's alignment.
+    pub align: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -348,6 +351,9 @@ pub struct FunctionDef {
     pub is_inline: bool,
     /// `__attribute__((noinline))`
     pub is_noinline: bool,
+    /// `__attribute__((aligned(N)))` on any of its declarations: the code's alignment
+    /// in bytes (`parse/object_align.rs`); `None` for the target's.
+    pub align: Option<u64>,
     pub locals: Vec<LocalVar>,
     /// `LocalId`s of the parameters, in order (they are `0..params.len()`).
     pub params: Vec<LocalId>,
@@ -444,6 +450,9 @@ pub struct GlobalVar {
     /// Declared `extern` and never defined in this unit.
     pub is_extern_only: bool,
     pub loc: Loc,
+    /// `_Alignas(N)` / `__attribute__((aligned(N)))` on any declaration of the object:
+    /// at least N (`parse/object_align.rs`); `None` for the type's alignment.
+    pub align: Option<u64>,
 }
 
 #[derive(Clone, Debug)]

@@ -180,8 +180,11 @@ pub enum Keyword {
     Asm,
     /// `__typeof__`, `__typeof`
     Typeof,
-    /// `__alignof__`, `__alignof`
+    /// `__alignof__`, `__alignof`, `_Alignof` (the spelling tells C11's `_Alignof`, the
+    /// ABI alignment, from gcc's `__alignof__`, the preferred one)
     Alignof,
+    /// `_Alignas` (C11 6.7.5, `object_align.rs`)
+    Alignas,
 }
 
 impl Keyword {
@@ -231,7 +234,8 @@ impl Keyword {
             // `asm` and `typeof` are keywords in gcc's default GNU C modes.
             "__asm__" | "__asm" | "asm" => Asm,
             "__typeof__" | "__typeof" | "typeof" => Typeof,
-            "__alignof__" | "__alignof" => Alignof,
+            "__alignof__" | "__alignof" | "_Alignof" => Alignof,
+            "_Alignas" => Alignas,
             _ => return None,
         })
     }
@@ -282,6 +286,7 @@ impl Keyword {
             Asm => "__asm__",
             Typeof => "__typeof__",
             Alignof => "__alignof__",
+            Alignas => "_Alignas",
         }
     }
 }

@@ -49,6 +49,9 @@ pub struct FuncAttrs {
     pub is_inline: bool,
     /// `noinline`: never inlined.
     pub is_noinline: bool,
+    /// `align N`: the code starts at a multiple of N bytes (a power of two; C's
+    /// `__attribute__((aligned(N)))` on a function); 0 for the target's own alignment.
+    pub align: u32,
 }
 
 /// A function definition.

@@ -52,6 +52,8 @@ pub(crate) enum LoweredBuiltin {
     Nan,
     /// `alloca`, `__builtin_alloca`, `__builtin_alloca_with_align` (`dyn_stack.rs`).
     Alloca,
+    /// `__builtin_return_address(0)`, `__builtin_frame_address(0)` (`frame_intrinsics.rs`).
+    Frame(crate::frame_intrinsics::FrameIntrinsic),
 }
 
 impl LoweredBuiltin {
@@ -76,6 +78,12 @@ impl LoweredBuiltin {
             }
             "__builtin_nan" | "__builtin_nanf" => Nan,
             "alloca" | "__builtin_alloca" | "__builtin_alloca_with_align" => Alloca,
+            "__builtin_return_address" => {
+                Frame(crate::frame_intrinsics::FrameIntrinsic::ReturnAddress)
+            }
+            "__builtin_frame_address" => {
+                Frame(crate::frame_intrinsics::FrameIntrinsic::FrameAddress)
+            }
             _ => return None,
         })
     }
@@ -144,6 +152,19 @@ impl FnLower<'_, '_> {
         }
         if b == LoweredBuiltin::Alloca {
             return self.lower_alloca(name, args, e);
+        }
+        if let LoweredBuiltin::Frame(k) = b {
+            // The parser let only level 0 through (`parse/frame_builtins.rs`).
+            let decl = k.decl();
+            self.ctx.decls.entry(decl.name.clone()).or_insert(decl);
+            let dest = self.value();
+            self.emit(Inst::Call {
+                dest: Some(dest),
+                ret: IrType::Ptr,
+                callee: crate::ir::Callee::Direct(k.name().to_string()),
+                args: vec![],
+            });
+            return Ok(RVal::Scalar(Operand::Value(dest), IrType::Ptr));
         }
         let mut values = vec![(exact(IrType::I32, 0), IrType::I32); args.len()];
         for (i, a) in args.iter().enumerate().rev() {

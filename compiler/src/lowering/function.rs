@@ -14,7 +14,7 @@
 
 use super::abi::{AbiSignature, ArgPlace, RetPlace};
 use super::builder::{exact, BlockPositions, Builder};
-use super::types::{def_signature, object_align, object_size, scalar_type};
+use super::types::{declared_align, def_signature, object_align, object_size, scalar_type};
 use super::{ModuleCtx, MAX_DEPTH};
 use crate::abi_intrinsics::{AbiFloatPart, AbiHi, AbiSret};
 use crate::frontend::ast::FunctionDef;
@@ -125,6 +125,7 @@ pub(crate) fn lower_function<'a>(
                         }
                 )
                 || matches!(sig.ret_place, RetPlace::Parts(rp) if rp.has_extra()),
+            align: declared_align(def.align),
         },
         blocks,
     };
@@ -204,7 +205,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     format!("variable `{}` is too large (over 4 GiB)", local.name),
                 ));
             }
-            let align = object_align(self.ctx, ty);
+            // `_Alignas` / `aligned(N)` raise it (`parse/object_align.rs`).
+            let align = object_align(self.ctx, ty).max(declared_align(local.align));
             let slot_ty = match ty {
                 Type::Bool | Type::Int(_) | Type::Pointer(_) | Type::Float(_) => {
                     scalar_type(self.ctx.target, ty).unwrap_or(IrType::I8)

@@ -15,7 +15,7 @@
 //! - items never exceed the global's size: relocations and bytes outside the object are
 //!   a diagnostic.
 
-use super::types::{is_const_object, object_align};
+use super::types::{declared_align, is_const_object, object_align};
 use super::ModuleCtx;
 use crate::frontend::ast::{RelocTarget, StaticInit};
 use crate::frontend::Diagnostic;
@@ -91,7 +91,7 @@ pub(crate) fn lower_globals(ctx: &mut ModuleCtx) -> Result<Vec<IrGlobal>, Diagno
         out.push(IrGlobal {
             name: g.name.clone(),
             size: size32,
-            align: object_align(ctx, &g.ty.ty),
+            align: object_align(ctx, &g.ty.ty).max(declared_align(g.align)),
             is_const: is_const_object(&g.ty),
             init,
         });

@@ -155,6 +155,7 @@ pub fn lower_with_positions(
         functions: functions.into_iter().map(|(_, f)| f).collect(),
     };
     globals::add_strings_and_zero(&ctx, &mut module);
+    crate::frame_intrinsics::keep_frames_and_call_sites(&mut module);
     if options.ub_checks {
         if let Some((index, count, at)) = fn_types::register_function_types(unit, &mut module) {
             positions.insert_in_entry("main", index, count, at);

@@ -81,6 +81,12 @@ pub fn object_align(ctx: &ModuleCtx, ty: &Type) -> u32 {
     }
 }
 
+/// A declared alignment (`_Alignas`, `aligned(N)`; at most 2^28, a power of two, as the
+/// parser checks) as the IR's `u32`; 0 when none is declared.
+pub fn declared_align(align: Option<u64>) -> u32 {
+    align.map_or(0, |a| u32::try_from(a).unwrap_or(1 << 28))
+}
+
 /// The IR signature of a function with parameter types `params` returning `ret`: the
 /// target's calling convention for records (`abi.rs`).
 pub fn signature<'q>(

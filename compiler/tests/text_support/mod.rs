@@ -274,6 +274,11 @@ fn random_function(rng: &mut Rng, first_block: &mut u32) -> IrFunction {
             is_static: rng.chance(2),
             is_inline: rng.chance(3),
             is_noinline: rng.chance(3),
+            align: if rng.chance(4) {
+                1u32 << (rng.below(9) as u32)
+            } else {
+                0
+            },
         },
         blocks,
     }

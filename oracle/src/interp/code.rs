@@ -225,6 +225,11 @@ pub(crate) enum Op {
         size: Reg,
         align: u32,
     },
+    /// `d = call @__phi_frame.return_address()`: the opaque code address of the call
+    /// site the frame returns to (`return_sites.rs`).
+    ReturnAddress {
+        d: Reg,
+    },
     /// `d = stacksave`: a token for the frame's current dynamic objects.
     StackSave {
         d: Reg,

@@ -39,6 +39,7 @@ use super::va::VaFn;
 use super::value::{prepare_pred, Canon};
 use super::InterpError;
 use compiler::abi_intrinsics::{AbiFloatPart, AbiHi, AbiLoad, AbiSret};
+use compiler::frame_intrinsics::FrameIntrinsic;
 use compiler::ir::analysis::CfgAnalysis;
 use compiler::ir::{
     BinOp, BlockId, Callee, GlobalInit, GlobalItem, Inst, IrFunction, IrModule, IrType, Operand,
@@ -83,6 +84,8 @@ enum Symbol {
     Va(VaFn),
     /// `setjmp`, `longjmp` and their kin (`interp/setjmp.rs`).
     Jmp(JmpFn),
+    /// A frame intrinsic (`compiler::frame_intrinsics`): callable directly only.
+    Frame(FrameIntrinsic),
     /// A declared external the oracle does not model: naming it in a reachable block or
     /// a global's initializer is an error (`unknown_external`); unreachable code may.
     Unknown,
@@ -240,6 +243,9 @@ fn compile_with(
             .or_else(|| AbiHi::by_name(name).map(|k| (Symbol::AbiHi(k), k.decl(), "intrinsic ")))
             .or_else(|| {
                 AbiLoad::by_name(name).map(|k| (Symbol::AbiLoad(k), k.decl(), "intrinsic "))
+            })
+            .or_else(|| {
+                FrameIntrinsic::by_name(name).map(|k| (Symbol::Frame(k), k.decl(), "intrinsic "))
             })
             .or_else(|| VaFn::by_name(name).map(|k| (Symbol::Va(k), k.decl(name), "")))
             .or_else(|| JmpFn::by_name(name).map(|k| (Symbol::Jmp(k), k.decl(name), "")));
@@ -1022,6 +1028,26 @@ impl<'a> FuncCompiler<'a> {
                             return self.piece_load(k, dest, args);
                         }
                         CallTarget::Mismatch
+                    }
+                    Symbol::Frame(k) => {
+                        let d = k.decl();
+                        if !signature_matches(arg_types(), ret, &d.params, d.variadic, d.ret) {
+                            CallTarget::Mismatch
+                        } else if k == FrameIntrinsic::FrameAddress {
+                            if self.block_is_reachable() {
+                                return Err(err("the oracle cannot judge a program that reaches \
+                                     __builtin_frame_address: its value only means something \
+                                     against the target's real stack layout"
+                                    .into()));
+                            }
+                            CallTarget::Mismatch
+                        } else {
+                            if let Some(d) = dest {
+                                let r = self.reg(d);
+                                self.define(d, Op::ReturnAddress { d: r });
+                            }
+                            return Ok(());
+                        }
                     }
                     Symbol::Va(k) => {
                         let d = k.decl(name);

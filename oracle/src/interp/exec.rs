@@ -100,6 +100,8 @@ pub(crate) struct Machine<'p> {
     va: VaMachine,
     /// The resume points `setjmp` recorded (`setjmp.rs`).
     jmp_points: setjmp::JmpPoints,
+    /// The code addresses `__builtin_return_address(0)` gives (`return_sites.rs`).
+    return_sites: super::return_sites::ReturnSites,
     /// Receives the operands at `Op::Observe` (`observe.rs`); `None` in plain runs.
     observer: Option<&'p mut dyn OperandObserver>,
     /// The run's file system and open files (`libc_files.rs`).
@@ -238,6 +240,7 @@ impl<'p> Machine<'p> {
             abi_regs: [0; ABI_REGS],
             va: VaMachine::default(),
             jmp_points: setjmp::JmpPoints::default(),
+            return_sites: Default::default(),
             observer: None,
             files: Files::default(),
             signals: Signals::default(),
@@ -592,6 +595,17 @@ impl<'p> Machine<'p> {
                         match dyn_stack::allocate(mem, &mut self.dyn_slots, r!(size), align) {
                             Ok(addr) => r!(d) = addr,
                             Err(u) => ub!(u),
+                        }
+                    }
+                    Op::ReturnAddress { d } => {
+                        charge!();
+                        let site = fi
+                            .checked_sub(1)
+                            .map(|c| (self.frames[c].func, self.frames[c].pc));
+                        match self.return_sites.address(site, prog.ptr_bytes) {
+                            Some(a) => r!(d) = a,
+                            // Out of distinct addresses: no honest value is left.
+                            None => break 'frame Transfer::Stop(Outcome::OutOfFuel),
                         }
                     }
                     Op::StackSave { d } => {

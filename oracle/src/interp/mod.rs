@@ -55,6 +55,7 @@ mod observe;
 mod output;
 mod printf;
 mod printf_float;
+mod return_sites;
 mod startup;
 mod streams;
 mod va;

@@ -57,6 +57,7 @@ use crate::backend::second_result::{
     float_part_intrinsic, second_result_intrinsic, sret_intrinsic,
 };
 use crate::backend::{dynamic_stack, BackendError};
+use crate::frame_intrinsics::FrameIntrinsic;
 use crate::ir::{Callee, Inst as IrInst, IrFunction, IrType, Operand as IrOperand, Value};
 use crate::mutants::{self, Mutant};
 use rustc_hash::FxHashMap;
@@ -457,6 +458,18 @@ impl Selector<'_> {
     ) -> Result<(), BackendError> {
         if crate::backend::va::is_va_start(callee) {
             return self.select_va_start(args);
+        }
+        if let (Some(k), Some(d)) = (FrameIntrinsic::of_callee(callee), dest) {
+            // Every frame keeps its frame record at x29: the saved x30 at [x29, #8].
+            match k {
+                FrameIntrinsic::ReturnAddress => {
+                    let rd = self.dest_reg(d);
+                    self.load_mem(8, false, rd, Reg::FP, 8);
+                    self.write_dest(d, rd);
+                }
+                FrameIntrinsic::FrameAddress => self.write_dest(d, Reg::FP),
+            }
+            return Ok(());
         }
         if let Some(k) = sret_intrinsic(callee) {
             // The hidden result pointer in x8, right where the verifier and

@@ -31,7 +31,11 @@ pub(super) fn emit_function(func: &IrFunction, code: &[Inst], out: &mut String) 
         let _ = writeln!(out, "\t.globl {name}");
     }
     let _ = writeln!(out, "\t.type {name}, %function");
-    let _ = writeln!(out, "\t.p2align 2");
+    let _ = writeln!(
+        out,
+        "\t.p2align {}",
+        crate::backend::function_p2align(func, 2)
+    );
     let _ = writeln!(out, "{name}:");
     let words = code.iter().filter(|i| !matches!(i, Inst::Label(_))).count();
     let printer = Printer {

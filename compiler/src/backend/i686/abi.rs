@@ -39,6 +39,7 @@ use crate::backend::x86::inst::{AluOp, CallTarget, Inst as MInst, Mem, Operand a
 use crate::backend::x86::Reg;
 use crate::backend::{dynamic_stack, frame};
 use crate::backend::{BackendError, Target};
+use crate::frame_intrinsics::FrameIntrinsic;
 use crate::ir::{Callee, Inst, IrFunction, IrType, Operand, Value};
 use rustc_hash::FxHashMap;
 
@@ -356,6 +357,17 @@ impl Selector<'_> {
     ) -> Result<(), BackendError> {
         if crate::backend::va::is_va_start(callee) {
             return self.select_va_start(args);
+        }
+        if let (Some(k), Some(d)) = (FrameIntrinsic::of_callee(callee), dest) {
+            // Every frame keeps %ebp: the caller's return address at 4(%ebp).
+            match k {
+                FrameIntrinsic::ReturnAddress => {
+                    self.load(EAX, Opnd::Mem(Mem::base_disp(Reg::Rbp, 4)));
+                    self.set_word(d, EAX);
+                }
+                FrameIntrinsic::FrameAddress => self.set_word(d, Reg::Rbp),
+            }
+            return Ok(());
         }
         if let Some(k) = sret_intrinsic(callee) {
             // The hidden result pointer: stored first, for the call that directly follows

@@ -59,6 +59,7 @@ use crate::backend::parallel_move::{self, Move, Source};
 use crate::backend::regalloc::{Allocation, Loc, SpillSlot};
 use crate::backend::second_result::{float_part_intrinsic, second_result_intrinsic};
 use crate::backend::{dynamic_stack, BackendError};
+use crate::frame_intrinsics::FrameIntrinsic;
 use crate::ir::{Callee, Inst as IrInst, IrFunction, IrType, Operand as IrOperand, Value};
 use crate::mutants::{self, Mutant};
 use rustc_hash::FxHashMap;
@@ -424,6 +425,19 @@ impl Selector<'_> {
     ) -> Result<(), BackendError> {
         if crate::backend::va::is_va_start(callee) {
             return self.select_va_start(args);
+        }
+        if let (Some(k), Some(d)) = (FrameIntrinsic::of_callee(callee), dest) {
+            // s0 is the frame pointer (sp at entry); ra is saved right below the va_start
+            // area (the frame layout above).
+            match k {
+                FrameIntrinsic::ReturnAddress => {
+                    let rd = self.dest_reg(d);
+                    self.load_mem(LoadKind::D, rd, Reg::S0, -self.frame.va_area - 8);
+                    self.write_dest(d, rd);
+                }
+                FrameIntrinsic::FrameAddress => self.write_dest(d, Reg::S0),
+            }
+            return Ok(());
         }
         if let Some(k) = second_result_intrinsic(callee) {
             // The second register of a two-register record result, right where the

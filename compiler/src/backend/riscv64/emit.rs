@@ -166,7 +166,11 @@ pub(super) fn emit_function(func: &IrFunction, text: &[Inst], rodata: &[Inst], o
         let _ = writeln!(out, "\t.globl {name}");
     }
     let _ = writeln!(out, "\t.type {name}, @function");
-    let _ = writeln!(out, "\t.p2align 2");
+    let _ = writeln!(
+        out,
+        "\t.p2align {}",
+        crate::backend::function_p2align(func, 2)
+    );
     let _ = writeln!(out, "{name}:");
     print_all(text, out);
     let _ = writeln!(out, "\t.size {name}, .-{name}");

@@ -51,6 +51,7 @@ use crate::backend::x86::inst::{AluOp, CallTarget, Inst, Mem, Operand, Size};
 use crate::backend::x86::sse::{Sse, Xmm};
 use crate::backend::x86::Reg;
 use crate::backend::{dynamic_stack, BackendError};
+use crate::frame_intrinsics::FrameIntrinsic;
 use crate::ir::{Callee, IrFunction, IrModule, IrType, Operand as IrOperand, Value};
 use crate::mutants::{self, Mutant};
 use rustc_hash::FxHashMap;
@@ -355,6 +356,24 @@ impl Selector<'_> {
     ) -> Result<(), BackendError> {
         if crate::backend::va::is_va_start(callee) {
             return self.select_va_start(args);
+        }
+        if let Some(k) = FrameIntrinsic::of_callee(callee) {
+            // Every frame keeps %rbp: the caller's return address at 8(%rbp).
+            if let Some(d) = dest {
+                match k {
+                    FrameIntrinsic::ReturnAddress => {
+                        let r = self.work_reg(d, &[]);
+                        self.push(Inst::Mov {
+                            size: Size::Q,
+                            src: Mem::base_disp(Reg::Rbp, 8).into(),
+                            dst: r.into(),
+                        });
+                        self.write_dest(d, r);
+                    }
+                    FrameIntrinsic::FrameAddress => self.write_dest(d, Reg::Rbp),
+                }
+            }
+            return Ok(());
         }
         if let Some(k) = second_result_intrinsic(callee) {
             // The second register of a two-register record result, right where the

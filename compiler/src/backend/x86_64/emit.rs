@@ -25,7 +25,11 @@ pub(super) fn emit_function(func: &IrFunction, code: &FunctionCode, out: &mut St
         let _ = writeln!(out, "\t.globl {name}");
     }
     let _ = writeln!(out, "\t.type {name}, @function");
-    let _ = writeln!(out, "\t.p2align 4");
+    let _ = writeln!(
+        out,
+        "\t.p2align {}",
+        crate::backend::function_p2align(func, 4)
+    );
     PRINTER.print(&Inst::Label(name.clone()), out);
     PRINTER.print_all(&code.text, out);
     let _ = writeln!(out, "\t.size {name}, .-{name}");

@@ -4,8 +4,8 @@
 //! may appear at many places of a declaration, so the declaration parser calls
 //! `parse_attributes` wherever gcc accepts them and merges the result.
 //!
-//! Invariants: only `packed`, `aligned(N)` / `aligned` and `noinline` (`noipa`) have an
-//! effect; the attributes of `IGNORED_ATTRIBUTES` (hints and diagnostics) are parsed
+//! Invariants: only `packed`, `aligned(N)` / `aligned`, `noinline` (`noipa`), `mode` and
+//! `alias` (`alias_attr.rs`) have an effect; the attributes of `IGNORED_ATTRIBUTES` (hints and diagnostics) are parsed
 //! (balanced parentheses) and ignored; any other attribute is an error at its name,
 //! since ignoring it could change what the program computes. `#pragma pack`
 //! changes `Parser::pack` / `Parser::pack_stack` exactly as gcc does; malformed or
@@ -24,6 +24,8 @@ pub(crate) struct Attrs {
     pub noinline: bool,
     /// `mode(M)`: the integer size in bytes it gives the declared type (`mode_attr.rs`).
     pub mode: Option<super::mode_attr::ModeBytes>,
+    /// `alias("target")` (`alias_attr.rs`).
+    pub alias: Option<super::alias_attr::AliasRef>,
 }
 
 impl Attrs {
@@ -32,6 +34,9 @@ impl Attrs {
         self.noinline |= other.noinline;
         if other.mode.is_some() {
             self.mode = other.mode;
+        }
+        if other.alias.is_some() {
+            self.alias = other.alias;
         }
         if let Some(a) = other.aligned {
             self.aligned = Some(self.aligned.map_or(a, |b| b.max(a)));
@@ -149,6 +154,10 @@ impl Parser<'_> {
                             aligned: Some(n),
                             ..Attrs::default()
                         });
+                        continue;
+                    }
+                    "alias" => {
+                        attrs.alias = Some(self.parse_alias_argument()?);
                         continue;
                     }
                     "mode" => {

@@ -163,6 +163,9 @@ const LOWERED: &[Entry] = &[
     ("__builtin_expect", Long, &[Long, Long], false),
     ("__builtin_unreachable", Void, &[], false),
     ("__builtin_trap", Void, &[], false),
+    // Level 0 only: `frame_builtins.rs` turns the others into a null pointer.
+    ("__builtin_return_address", Ptr, &[UInt], false),
+    ("__builtin_frame_address", Ptr, &[UInt], false),
     ("__builtin_prefetch", Void, &[ConstPtr], true),
     // Dynamic stack allocation (`lowering::dyn_stack`).
     ("alloca", Ptr, &[SizeT], false),
@@ -349,6 +352,9 @@ impl Parser<'_> {
                     (&QualType::new(b.ty), b_enum),
                 );
                 Ok(Some(Expr::int_lit(same as u64, Type::int(), loc)))
+            }
+            _ if super::frame_builtins::is_frame_builtin(name) => {
+                self.parse_frame_builtin(name, loc)
             }
             "__builtin_classify_type" => self.parse_classify_type(loc).map(Some),
             "__builtin_choose_expr" => self.parse_choose_expr(loc).map(Some),

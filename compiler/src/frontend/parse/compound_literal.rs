@@ -42,6 +42,7 @@ impl Parser<'_> {
             ty: ty.clone(),
             loc,
             is_param: false,
+            align: None,
         });
         Ok(Expr::new(
             ExprKind::CompoundLiteral(id, Box::new(init)),

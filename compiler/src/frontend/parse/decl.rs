@@ -42,6 +42,9 @@ pub(crate) struct FunctionInfo {
     pub is_inline: bool,
     pub noinline: bool,
     pub defined: bool,
+    /// `__attribute__((aligned(N)))` on any declaration: the largest N
+    /// (`object_align.rs`).
+    pub align: Option<u64>,
 }
 
 /// The declarations part's bookkeeping inside `Parser`.
@@ -65,6 +68,10 @@ pub(crate) struct DeclState {
     /// Typedefs, by (name, scope depth), whose `aligned` attribute phicc cannot give
     /// them: each use is an error (`typedef_align.rs`).
     pub unaligned_typedefs: HashSet<(String, usize)>,
+    /// The targets of `alias("...")` attributes, indexed by `AliasRef` (`alias_attr.rs`).
+    pub alias_targets: Vec<(String, Loc)>,
+    /// Function aliases: alias name -> the target's IR symbol (`alias_attr.rs`).
+    pub function_aliases: HashMap<String, String>,
 }
 
 /// Are two types compatible (C99 6.2.7), qualifiers included?
@@ -343,6 +350,9 @@ impl Parser<'_> {
                     self.declare_typedef(name, loc, ty)?
                 }
                 _ => match &ty.ty {
+                    Type::Function(fty)
+                        if self.declare_function_alias(&name, loc, fty, &attrs)? => {}
+                    _ if self.declare_object_alias(&name, loc, &ty, &attrs)? => {}
                     Type::Function(fty) => {
                         self.declare_function(
                             &name,
@@ -359,7 +369,10 @@ impl Parser<'_> {
                             ));
                         }
                     }
-                    _ => self.parse_global_object(&name, loc, ty, spec.storage)?,
+                    _ => {
+                        self.parse_global_object(&name, loc, ty, spec.storage)?;
+                        self.note_object_alignment(&name, attrs);
+                    }
                 },
             }
             first = false;
@@ -430,12 +443,13 @@ impl Parser<'_> {
         if !self.at_file_scope() && storage == Some(Storage::Static) {
             return Err(self.error_at(loc, format!("invalid storage class for function '{name}'")));
         }
-        if attrs.aligned.is_some() {
-            // `__alignof__(f)` would have to answer it; phicc's types cannot carry it.
-            return Err(self.error_at(
-                loc,
-                "'aligned' attribute on a function is not supported by phicc",
-            ));
+        if let Some(target) = self.decl.function_aliases.get(name).cloned() {
+            // A redeclaration of an alias still designates its target (`alias_attr.rs`).
+            self.declare_ordinary(
+                Rc::from(name),
+                OrdinaryEntity::Function(target, fty.clone()),
+            );
+            return Ok(fty);
         }
         if matches!(fty.ret.ty, Type::Array(..) | Type::Function(_)) {
             return Err(self.error_at(
@@ -509,6 +523,7 @@ impl Parser<'_> {
         if let Some(info) = self.decl.functions.get_mut(name) {
             info.is_inline |= is_inline;
             info.noinline |= attrs.noinline;
+            info.align = info.align.max(attrs.aligned);
         }
         self.declare_ordinary(
             Rc::from(name),
@@ -619,6 +634,7 @@ impl Parser<'_> {
                 ty: arrives.map_or_else(|| p.ty.clone(), |t| QualType::new(t.clone())),
                 loc: p.loc,
                 is_param: true,
+                align: None,
             });
             param_ids.push(id);
             if let Some(t) = arrives {
@@ -629,6 +645,7 @@ impl Parser<'_> {
                     ty: p.ty.clone(),
                     loc: p.loc,
                     is_param: false,
+                    align: None,
                 });
                 let init = super::convert::cast_to(param, &p.ty.ty);
                 narrowed.push((id, Some(Initializer::Expr(init))));
@@ -672,6 +689,7 @@ impl Parser<'_> {
             is_static: info.is_static,
             is_inline: info.is_inline,
             is_noinline: info.noinline,
+            align: info.align,
             locals: state.locals,
             params: param_ids,
             body,
@@ -761,6 +779,7 @@ impl Parser<'_> {
                     is_static,
                     init: None,
                     is_extern_only,
+                    align: None,
                     loc,
                 });
                 self.global_index.insert(name.to_string(), id);
@@ -912,14 +931,17 @@ impl Parser<'_> {
                         ));
                     }
                     self.merge_global(&name, loc, ty, false, true, true)?;
+                    self.note_object_alignment(&name, attrs);
                 }
                 (Some(Storage::Static), _) => {
                     self.check_block_redeclaration(&name, loc, false)?;
-                    self.parse_static_local(name, loc, ty)?;
+                    self.parse_static_local(name.clone(), loc, ty)?;
+                    self.note_object_alignment(&name, attrs);
                 }
                 _ => {
                     self.check_block_redeclaration(&name, loc, false)?;
-                    let item = self.parse_auto_local(name, loc, ty)?;
+                    let item = self.parse_auto_local(name.clone(), loc, ty)?;
+                    self.note_object_alignment(&name, attrs);
                     items.push(item);
                 }
             }
@@ -983,6 +1005,7 @@ impl Parser<'_> {
             is_static: true,
             init: None,
             is_extern_only: false,
+            align: None,
             loc,
         });
         self.declare_ordinary(name.clone(), OrdinaryEntity::Global(id, ty.clone()));
@@ -1018,6 +1041,7 @@ impl Parser<'_> {
             ty: ty.clone(),
             loc,
             is_param: false,
+            align: None,
         });
         self.declare_ordinary(name.clone(), OrdinaryEntity::Local(id, ty.clone()));
         let mut init = None;

@@ -236,6 +236,7 @@ fn enums_pick_gcc_types() {
 fn linkage_merging() {
     // extern then definition: one global, defined. Tentative + incomplete array
     // completed later. extern never defined: is_extern_only.
+    // completed later. extern never defined: align: None,
     let o = parse(
         "extern int x; int x = 3; int a[]; int a[4]; extern int e; static int s; static int s;",
     );

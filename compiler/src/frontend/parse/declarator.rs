@@ -259,6 +259,7 @@ impl Parser<'_> {
                     | Keyword::Complex
                     | Keyword::Imaginary
                     | Keyword::Typeof
+                    | Keyword::Alignas
             ),
             TokenKind::Ident(name) => self.is_typedef_name(name),
             _ => false,
@@ -372,6 +373,12 @@ impl Parser<'_> {
                     let a = self.parse_attributes()?;
                     attrs.merge(a);
                     seen_attribute = true;
+                    continue;
+                }
+                Keyword::Alignas => {
+                    let a = self.parse_alignment_specifier()?;
+                    attrs.merge(a);
+                    seen_anything = true;
                     continue;
                 }
                 Keyword::Complex | Keyword::Imaginary => {

@@ -712,6 +712,7 @@ impl Parser<'_> {
     ///     unary-operator cast-expression      (one of & * + - ~ !)
     ///     'sizeof' unary-expression | 'sizeof' '(' type-name ')'
     ///     '__alignof__' unary-expression | '__alignof__' '(' type-name ')'
+    ///     '_Alignof' '(' type-name ')' | '_Alignof' unary-expression (a GNU extension)
     ///     '__extension__' cast-expression
     pub(crate) fn parse_unary_expr(&mut self) -> PResult<Expr> {
         let punct = match &self.peek().kind {
@@ -764,9 +765,21 @@ impl Parser<'_> {
             return self.parse_cast_expr();
         }
         let is_sizeof = tok.is_keyword(Keyword::Sizeof);
-        let name = if is_sizeof { "sizeof" } else { "__alignof__" };
+        // C11's `_Alignof(type-name)` is the ABI alignment; gcc's `__alignof__` the
+        // preferred one (they differ for `long long` and `double` on i686).
+        let c11_alignof = &*tok.spelling == "_Alignof";
+        let name = if is_sizeof {
+            "sizeof"
+        } else if c11_alignof {
+            "_Alignof"
+        } else {
+            "__alignof__"
+        };
         let mut operand_loc = self.loc();
+        let mut declared_align = None;
+        let mut of_type_name = false;
         let ty = if self.paren_type_name_follows() {
+            of_type_name = true;
             self.bump();
             operand_loc = self.loc();
             let ty = self.parse_type_name()?;
@@ -780,9 +793,15 @@ impl Parser<'_> {
             if self.bitfield_width(&operand).is_some() {
                 return Err(self.error_at(operand_loc, format!("'{name}' applied to a bit-field")));
             }
+            if !is_sizeof {
+                declared_align = self.designator_alignment(&operand);
+            }
             self.sizeof_operand_type(&operand)
         };
         let value = match &ty {
+            // A function's declared alignment or the target's function boundary; an
+            // `_Alignas`/`aligned` object's at least its declared one (`object_align.rs`).
+            Type::Function(_) if declared_align.is_some() => declared_align.unwrap_or(1),
             // gcc: 1, with a warning only under -Wpointer-arith.
             Type::Function(_) | Type::Void => 1,
             t if is_sizeof => self.size_of(t).ok_or_else(|| {
@@ -799,12 +818,17 @@ impl Parser<'_> {
                     return Err(self.error_at(
                         operand_loc,
                         format!(
-                            "invalid application of '__alignof__' to incomplete type '{}'",
+                            "invalid application of '{name}' to incomplete type '{}'",
                             self.type_name_of(t)
                         ),
                     ));
                 }
-                self.preferred_align_of(t)
+                let natural = if c11_alignof && of_type_name {
+                    self.align_of(t)
+                } else {
+                    self.preferred_align_of(t)
+                };
+                natural.max(declared_align.unwrap_or(0))
             }
         };
         Ok(Expr::int_lit(value, self.size_type(), loc))

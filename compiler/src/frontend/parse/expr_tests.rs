@@ -155,6 +155,7 @@ pub(super) fn declare_env(p: &mut Parser<'_>) {
             ty: ty.clone(),
             loc,
             is_param: false,
+            align: None,
         });
         p.declare_ordinary(name.into(), OrdinaryEntity::Local(id, ty));
     }
@@ -591,6 +592,7 @@ fn address_constants() {
             is_static: false,
             init: None,
             is_extern_only: false,
+            align: None,
             loc,
         });
         p.declare_ordinary(
@@ -918,6 +920,7 @@ fn address_constants_of_arrays_and_casts() {
                     is_static: false,
                     init: None,
                     is_extern_only: false,
+                    align: None,
                     loc,
                 });
                 p.declare_ordinary(name.into(), OrdinaryEntity::Global(id, q(ty)));

@@ -273,6 +273,7 @@ impl Parser<'_> {
             is_static: true,
             init: None,
             is_extern_only: false,
+            align: None,
             loc,
         });
         Some(g)

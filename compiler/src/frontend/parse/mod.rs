@@ -48,6 +48,7 @@
 //!   returns it as a `Diagnostic` located at the offending token.
 //! - `tokens` always ends with `TokenKind::Eof`; the cursor never moves past it.
 
+mod alias_attr;
 mod asm_stmt;
 mod attributes;
 pub(crate) mod builtins;
@@ -64,6 +65,7 @@ mod expr;
 #[cfg(test)]
 mod expr_tests;
 mod flexible_init;
+mod frame_builtins;
 #[cfg(test)]
 mod gnu_tests;
 mod init;
@@ -75,6 +77,7 @@ mod local_labels;
 mod local_labels_tests;
 mod mode_attr;
 mod nested_fn;
+mod object_align;
 mod old_style;
 pub(crate) mod overflow_builtins;
 mod param_lengths;

@@ -132,6 +132,7 @@ impl Parser<'_> {
             ty: QualType::new(chain_type()),
             loc,
             is_param: true,
+            align: None,
         });
         params.push(chain);
         if let Some(f) = self.func.as_mut() {
@@ -254,6 +255,7 @@ impl Parser<'_> {
                     ty: int.clone(),
                     loc,
                     is_param: false,
+                    align: None,
                 });
                 let n = NonlocalGoto {
                     flag,

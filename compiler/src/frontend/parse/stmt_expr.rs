@@ -174,6 +174,7 @@ impl Parser<'_> {
             ty: ty.clone(),
             loc,
             is_param: false,
+            align: None,
         });
         let temp = || Expr::new(ExprKind::Local(id), ty.clone(), loc);
         let mut value = self.build_cond(temp(), temp(), b, colon)?;

@@ -195,6 +195,7 @@ impl Parser<'_> {
             ty: ty.clone(),
             loc,
             is_param: false,
+            align: None,
         });
         self.declare_ordinary(name, OrdinaryEntity::Local(id, ty));
         self.vla.objects.push((id, len));

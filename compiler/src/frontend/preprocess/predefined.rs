@@ -201,7 +201,11 @@ pub(super) fn builtin_source(target: Target) -> String {
         ("__UINT16_TYPE__", "short unsigned int".into()),
         ("__UINT32_TYPE__", "unsigned int".into()),
         ("__UINT64_TYPE__", target.uint64_type().into()),
+        ("__CHAR16_TYPE__", "short unsigned int".into()),
+        ("__CHAR32_TYPE__", "unsigned int".into()),
+        ("__SIG_ATOMIC_TYPE__", "int".into()),
     ];
+    defs.extend(least_and_fast_types(target));
     match (target.wchar_is_signed(), target) {
         (false, _) => {
             defs.push(("__WCHAR_MAX__", "0xffffffffU".into()));
@@ -249,6 +253,34 @@ pub(super) fn builtin_source(target: Target) -> String {
         let _ = writeln!(text, "#define {name} {value}");
     }
     text
+}
+
+/// gcc's `__INT_LEASTn_TYPE__`, `__UINT_LEASTn_TYPE__`, `__INT_FASTn_TYPE__` and
+/// `__UINT_FASTn_TYPE__` (the types of `<stdint.h>`'s `int_leastN_t` and `int_fastN_t`),
+/// as `TARGET-gcc -dM -E - </dev/null` spells them for the four targets: the least types
+/// are the exact-width ones; `fast8` is `char`; `fast16` and `fast32` are the word
+/// (`long` on the LP64 targets, `int` on i686); `fast64` is the 64-bit type.
+fn least_and_fast_types(target: Target) -> Vec<(&'static str, String)> {
+    let word_signed = target.ptrdiff_type();
+    let word_unsigned = target.size_type();
+    vec![
+        ("__INT_LEAST8_TYPE__", "signed char".into()),
+        ("__INT_LEAST16_TYPE__", "short int".into()),
+        ("__INT_LEAST32_TYPE__", "int".into()),
+        ("__INT_LEAST64_TYPE__", target.int64_type().into()),
+        ("__UINT_LEAST8_TYPE__", "unsigned char".into()),
+        ("__UINT_LEAST16_TYPE__", "short unsigned int".into()),
+        ("__UINT_LEAST32_TYPE__", "unsigned int".into()),
+        ("__UINT_LEAST64_TYPE__", target.uint64_type().into()),
+        ("__INT_FAST8_TYPE__", "signed char".into()),
+        ("__INT_FAST16_TYPE__", word_signed.into()),
+        ("__INT_FAST32_TYPE__", word_signed.into()),
+        ("__INT_FAST64_TYPE__", target.int64_type().into()),
+        ("__UINT_FAST8_TYPE__", "unsigned char".into()),
+        ("__UINT_FAST16_TYPE__", word_unsigned.into()),
+        ("__UINT_FAST32_TYPE__", word_unsigned.into()),
+        ("__UINT_FAST64_TYPE__", target.uint64_type().into()),
+    ]
 }
 
 /// The `<command-line>` file: `-D NAME` (value 1) and `-D NAME=VALUE`, in order. A

@@ -413,13 +413,34 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// func := `func` {`static`|`inline`|`noinline`} @name params `->` TYPE `{` NEWLINE
+    /// `align` N among a function's attributes: N a power of two, written once (the
+    /// cursor is on `align`).
+    fn function_align(&mut self, attrs: &mut FuncAttrs) -> Result<(), ParseError> {
+        let word = self.take()?;
+        if attrs.align != 0 {
+            return Err(self.error_at(&word, "attribute `align` written twice"));
+        }
+        let tok = self.tok.clone();
+        let align = self.u32_literal("the function's alignment")?;
+        if !align.is_power_of_two() {
+            let msg = format!("the function's alignment must be a power of two, found {align}");
+            return Err(self.error_at(&tok, msg));
+        }
+        attrs.align = align;
+        Ok(())
+    }
+
+    /// func := `func` {`static`|`inline`|`noinline`|`align` INT} @name params `->` TYPE `{` NEWLINE
     ///         { NEWLINE | `.LBBN:` NEWLINE | instruction NEWLINE } `}`
     fn function(&mut self, labels: &mut FxHashSet<u32>) -> Result<IrFunction, ParseError> {
         let func_tok = self.take()?;
         let mut attrs = FuncAttrs::default();
         // Each attribute may be written once, in any order.
         while self.tok.kind == TokKind::Ident {
+            if self.tok_text() == "align" {
+                self.function_align(&mut attrs)?;
+                continue;
+            }
             let flag = match self.tok_text() {
                 "static" => &mut attrs.is_static,
                 "inline" => &mut attrs.is_inline,

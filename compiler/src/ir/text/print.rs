@@ -167,7 +167,7 @@ fn write_decl(out: &mut impl Write, d: &IrDecl) -> fmt::Result {
     writeln!(out, " -> {}", d.ret)
 }
 
-/// `func [static] [inline] [noinline] @name(TYPES) -> TYPE { blocks }`; `operands` is
+/// `func [static] [inline] [noinline] [align N] @name(TYPES) -> TYPE { blocks }`; `operands` is
 /// scratch space reused across instructions.
 fn write_function(
     out: &mut impl Write,
@@ -183,6 +183,9 @@ fn write_function(
         if set {
             out.write_str(word)?;
         }
+    }
+    if func.attrs.align != 0 {
+        write!(out, " align {}", func.attrs.align)?;
     }
     write!(out, " @{}", func.name)?;
     write_params(out, &func.params, func.variadic)?;

@@ -24,6 +24,12 @@
 //!   a function definition whose parameters end in `...` (`...) {`). Calling a variadic
 //!   function (`printf`) is not varargs: only defining one is.
 //!
+//! A test that includes a sibling (`#include "20040709-2.c"`, `#include "gcc_tmpnam.h"`:
+//! a quoted include naming a file of the test's directory) is scanned together with what
+//! it includes, recursively, so that 20040709-3.c (only an include of 20040709-2.c, which
+//! has `long double`) is a float test like the file it includes; the source hash covers
+//! the included files too. gcc's pedantic runs see the includes anyway.
+//!
 //! The pedantic checks cost two gcc runs per test, so the classification is cached like
 //! the selection (`classification-VERSION.json`, VERSION from the host driver's
 //! `--version`, an entry per test with its source hash).
@@ -303,9 +309,52 @@ fn pedantic(driver: &Path, std: &str, file: &Path) -> Result<Option<String>, Str
     })
 }
 
+/// The file names of the quoted includes of `source` (`#include "NAME"`), in order.
+fn quoted_includes(source: &str) -> Vec<&str> {
+    source
+        .lines()
+        .filter_map(|line| {
+            let rest = line.trim_start().strip_prefix('#')?.trim_start();
+            let rest = rest.strip_prefix("include")?.trim_start();
+            let name = rest.strip_prefix('"')?;
+            name.find('"').map(|end| &name[..end])
+        })
+        .collect()
+}
+
+/// The bytes the scan and the source hash see: the test's source followed by every
+/// sibling it includes with a quoted `#include` (a file of the test's own directory),
+/// each file once, depth first. An include that names no sibling (a system header, a
+/// path elsewhere) is left out: only the test's directory belongs to the suite.
+pub fn source_with_sibling_includes(path: &Path) -> Result<Vec<u8>, String> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut seen: Vec<PathBuf> = Vec::new();
+    let mut out = Vec::new();
+    let mut pending = vec![path.to_path_buf()];
+    while let Some(file) = pending.pop() {
+        if seen.contains(&file) {
+            continue;
+        }
+        let bytes = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let siblings: Vec<PathBuf> = quoted_includes(&text)
+            .into_iter()
+            .filter(|name| !name.contains('/'))
+            .map(|name| dir.join(name))
+            .filter(|p| p.is_file())
+            .collect();
+        // Depth first in source order: the last include is pushed first.
+        pending.extend(siblings.into_iter().rev());
+        out.extend_from_slice(&bytes);
+        out.push(b'\n');
+        seen.push(file);
+    }
+    Ok(out)
+}
+
 /// Classifies one test. `Err` when gcc cannot be run.
 pub fn classify_one(test: &TortureTest, driver: &Path) -> Result<Classification, String> {
-    let bytes = std::fs::read(&test.path).map_err(|e| format!("{}: {e}", test.path.display()))?;
+    let bytes = source_with_sibling_includes(&test.path)?;
     let text = String::from_utf8_lossy(&bytes);
     let scan = scan_features(&text);
     let c89 = pedantic(driver, "c89", &test.path)?;
@@ -326,7 +375,9 @@ pub fn classify_one(test: &TortureTest, driver: &Path) -> Result<Classification,
 /// The cache file of the classification under `dir`.
 pub fn cache_file(dir: &Path, version: &str) -> PathBuf {
     // v2: the GNU scan and the dg-options (entries of v1 lack them).
-    dir.join(format!("classification-v2-{}.json", file_key(version)))
+    // v3: the scan and the hash follow `#include "sibling"` (v2 classified 20040709-3.c,
+    // which only includes 20040709-2.c, as standard).
+    dir.join(format!("classification-v3-{}.json", file_key(version)))
 }
 
 /// Every test's classification, from the cache in `cache_dir` where current, computed
@@ -351,7 +402,7 @@ pub fn classify(
         });
     let mut todo = Vec::new();
     for t in tests {
-        let bytes = std::fs::read(&t.path).map_err(|e| format!("{}: {e}", t.path.display()))?;
+        let bytes = source_with_sibling_includes(&t.path)?;
         let current = cache
             .tests
             .get(&t.name)
@@ -443,6 +494,42 @@ mod tests {
             (false, true)
         );
         assert_eq!(scan_features("char c = '\\'';  int y = 3;"), (false, false));
+    }
+
+    #[test]
+    fn a_test_is_scanned_with_the_siblings_it_includes() {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let write = |name: &str, text: &str| {
+            std::fs::write(dir.path().join(name), text).expect("write a test file");
+        };
+        write(
+            "a-2.c",
+            "long double x;\n#include \"a-1.h\"\nint main() { return 0; }\n",
+        );
+        write("a-1.h", "#include \"a-2.c\"\nint y;\n");
+        write(
+            "a-3.c",
+            "/* c */\n  #  include \"a-2.c\"\n#include <stdio.h>\n",
+        );
+        write("v-1.c", "typedef int v __attribute__((vector_size (8)));\n");
+        write("v-2.c", "#include \"v-1.c\"\n#include \"missing.c\"\n");
+        let scan = |name: &str| {
+            let bytes = source_with_sibling_includes(&dir.path().join(name)).expect("read");
+            scan_features(&String::from_utf8_lossy(&bytes))
+        };
+        assert!(scan("a-3.c").floats, "long double via a-2.c");
+        assert!(scan("v-2.c").gnu, "vector_size via v-1.c");
+        assert!(!scan("a-1.h").gnu);
+        // Each file once, the cycle a-2.c -> a-1.h -> a-2.c included.
+        let all = source_with_sibling_includes(&dir.path().join("a-3.c")).expect("read");
+        assert_eq!(
+            String::from_utf8_lossy(&all).matches("long double").count(),
+            1
+        );
+        assert_eq!(
+            quoted_includes("#include <x.h>\n# include \"y.c\" // z\n"),
+            ["y.c"]
+        );
     }
 
     #[test]

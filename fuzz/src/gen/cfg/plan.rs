@@ -203,6 +203,7 @@ pub fn plan_module(u: &mut Unstructured, cfg: &CfgGenConfig) -> Result<ModulePla
                 is_static: u.chance(30)?,
                 is_inline: u.chance(15)?,
                 is_noinline: u.chance(15)?,
+                align: 0,
             }
         };
         let attrs = FuncAttrs {
