@@ -163,6 +163,7 @@ impl FnLower<'_, '_> {
                 ret: IrType::Ptr,
                 callee: crate::ir::Callee::Direct(k.name().to_string()),
                 args: vec![],
+                named: None,
             });
             return Ok(RVal::Scalar(Operand::Value(dest), IrType::Ptr));
         }

@@ -1035,10 +1035,11 @@ impl<'a> FuncCompiler<'a> {
                             CallTarget::Mismatch
                         } else if k == FrameIntrinsic::FrameAddress {
                             if self.block_is_reachable() {
-                                return Err(err("the oracle cannot judge a program that reaches \
+                                return Err(InterpError::outside_model(
+                                    "the oracle cannot judge a program that reaches \
                                      __builtin_frame_address: its value only means something \
-                                     against the target's real stack layout"
-                                    .into()));
+                                     against the target's real stack layout",
+                                ));
                             }
                             CallTarget::Mismatch
                         } else {

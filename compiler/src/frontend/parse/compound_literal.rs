@@ -66,6 +66,7 @@ impl Parser<'_> {
             init: None,
             is_extern_only: false,
             loc,
+            align: None,
         });
         let (init, ty) = self.parse_static_initializer(ty)?;
         if self.size_of(&ty.ty).is_none() {
