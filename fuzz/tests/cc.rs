@@ -64,6 +64,7 @@ fn hunt_with(out: &Path, cc: &str, target: Target, phicc: bool, programs: u64) -
         cc: Some(CcStage { compiler, phicc }),
         keep_per_signature: u64::MAX,
         persist: None,
+        seeds: phihunt::campaign::seeds::SeedScheme::Spread,
         resume: None,
     };
     let source = CGenerator::default();

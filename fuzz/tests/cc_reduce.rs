@@ -82,6 +82,7 @@ fn a_cc_finding_is_reduced_to_a_few_defined_lines_that_still_show_it() {
         }),
         keep_per_signature: u64::MAX,
         persist: None,
+        seeds: phihunt::campaign::seeds::SeedScheme::Spread,
         resume: None,
     };
     // A small program (size 1, seed 4: 40 lines) keeps the reduction within its budget

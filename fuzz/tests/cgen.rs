@@ -202,6 +202,7 @@ fn a_wrong_expected_output_is_a_generator_bug_never_a_finding() {
         show_progress: false,
         keep_per_signature: u64::MAX,
         persist: None,
+        seeds: phihunt::campaign::seeds::SeedScheme::Spread,
         resume: None,
         cc: None,
     };

@@ -52,6 +52,7 @@ fn a_seeded_c_finding_reduces_to_a_small_defined_case() {
         show_progress: false,
         keep_per_signature: u64::MAX,
         persist: None,
+        seeds: phihunt::campaign::seeds::SeedScheme::Spread,
         resume: None,
         cc: None,
     };

@@ -44,6 +44,7 @@ fn config(out: PathBuf, mutants: Vec<Mutant>, programs: u64) -> HuntConfig {
         show_progress: false,
         keep_per_signature: u64::MAX,
         persist: None,
+        seeds: phihunt::campaign::seeds::SeedScheme::Spread,
         resume: None,
         cc: None,
         native: phihunt::native::NativePlan::none(),

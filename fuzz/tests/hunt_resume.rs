@@ -219,6 +219,7 @@ fn a_killed_hunt_resumes_without_losing_or_repeating_anything() {
         show_progress: false,
         keep_per_signature: KEEP,
         persist: None,
+        seeds: phihunt::campaign::seeds::SeedScheme::Spread,
         resume: None,
         cc: None,
     };

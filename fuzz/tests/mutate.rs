@@ -28,6 +28,7 @@ fn small_hunt(out: &std::path::Path, programs: u64) -> HuntConfig {
         show_progress: false,
         keep_per_signature: u64::MAX,
         persist: None,
+        seeds: phihunt::campaign::seeds::SeedScheme::Spread,
         resume: None,
         cc: None,
     }

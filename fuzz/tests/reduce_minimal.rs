@@ -32,6 +32,7 @@ fn config(out: &Path, mutant: Mutant, programs: u64, stop_at_first: bool) -> Hun
         show_progress: false,
         keep_per_signature: u64::MAX,
         persist: None,
+        seeds: phihunt::campaign::seeds::SeedScheme::Spread,
         resume: None,
         cc: None,
         native: NativePlan::none(),

@@ -127,6 +127,7 @@ pub fn bench_mutants(s: &BenchSettings) -> std::io::Result<Vec<MutantRow>> {
             show_progress: false,
             keep_per_signature: super::keep::DEFAULT_KEEP_PER_SIGNATURE,
             persist: None,
+            seeds: crate::campaign::seeds::SeedScheme::Spread,
             resume: None,
             cc: None,
         };

@@ -229,6 +229,7 @@ pub fn hunt_command(args: HuntArgs) -> i32 {
         native_every: args.native_every.max(1),
         duration: args.time,
         base_seed: seed,
+        seeds: super::seeds::SeedScheme::Spread,
         jobs,
         out_dir,
         mutants: args.mutants,

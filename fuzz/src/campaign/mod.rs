@@ -98,6 +98,9 @@ pub struct HuntConfig {
     pub native_every: u64,
     pub duration: Duration,
     pub base_seed: u64,
+    /// How program indexes become seeds (`seeds.rs`): spread for hunts, consecutive for
+    /// benches over a seed range.
+    pub seeds: seeds::SeedScheme,
     pub jobs: usize,
     pub out_dir: PathBuf,
     pub mutants: Vec<Mutant>,
@@ -854,7 +857,7 @@ pub fn hunt_sharded(
                         continue;
                     }
                     let source = sources[(i % sources.len() as u64) as usize];
-                    let seed = seeds::program_seed(cfg.base_seed, i);
+                    let seed = cfg.seeds.seed(cfg.base_seed, i);
                     // A panic outside the stages (generator, oracle, harness) must not take
                     // the campaign down: it is saved with its seed and counted.
                     let ev = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -998,7 +1001,7 @@ pub fn hunt_sharded(
                                 &mut tallies,
                                 &Signature::new(crate::diff::FindingKind::Panic, "frontend"),
                                 Some(Path::new(&dir)),
-                                Some(seeds::program_seed(cfg.base_seed, shard.global(index))),
+                                Some(cfg.seeds.seed(cfg.base_seed, shard.global(index))),
                                 generator,
                             );
                             if cfg.stop_at_first {

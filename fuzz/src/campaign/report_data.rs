@@ -267,6 +267,7 @@ mod tests {
             show_progress: false,
             keep_per_signature: super::super::keep::DEFAULT_KEEP_PER_SIGNATURE,
             persist: None,
+            seeds: crate::campaign::seeds::SeedScheme::Spread,
             resume: None,
             cc: None,
         }

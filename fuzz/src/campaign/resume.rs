@@ -102,6 +102,7 @@ pub fn restore(
         if f.dir.is_some() {
             *r.stored.entry(f.signature.bug()).or_default() += 1;
         }
+        // Only hunts persist a state, and hunts spread their seeds.
         let index = super::seeds::program_index(base, f.seed);
         let ours = sources
             .get((index % n) as usize)

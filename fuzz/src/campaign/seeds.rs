@@ -18,6 +18,35 @@
 //!   state's version (`state::STATE_VERSION`): a hunt started under another mapping is
 //!   refused on resume instead of being continued with other programs.
 
+/// How a run of the campaign engine names its programs' seeds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeedScheme {
+    /// A hunt: [`program_seed`], so hunts with nearby base seeds share no programs.
+    Spread,
+    /// A bench over a seed range (`bench csmith --seed-start S --count N`): program `i`
+    /// has seed `base + i`, exactly the seeds the bench names (its baseline is keyed by
+    /// them).
+    Consecutive,
+}
+
+impl SeedScheme {
+    /// The seed of program `index`.
+    pub fn seed(self, base_seed: u64, index: u64) -> u64 {
+        match self {
+            SeedScheme::Spread => program_seed(base_seed, index),
+            SeedScheme::Consecutive => base_seed.wrapping_add(index),
+        }
+    }
+
+    /// The index of the program whose seed is `seed`.
+    pub fn index(self, base_seed: u64, seed: u64) -> u64 {
+        match self {
+            SeedScheme::Spread => program_index(base_seed, seed),
+            SeedScheme::Consecutive => seed.wrapping_sub(base_seed),
+        }
+    }
+}
+
 /// SplitMix64's golden-ratio increment.
 const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
 

@@ -135,6 +135,8 @@ pub fn bench_csmith(args: CsmithArgs) -> i32 {
         // Every finding keeps its directory, as the bench always did.
         keep_per_signature: u64::MAX,
         persist: None,
+        // The bench names its seeds: `--seed-start S --count N` runs exactly S..S+N.
+        seeds: crate::campaign::seeds::SeedScheme::Consecutive,
         resume: None,
         cc: None,
     };

@@ -155,6 +155,7 @@ pub fn bench_creduce(s: &CreduceBench) -> std::io::Result<Vec<CreduceRow>> {
             show_progress: false,
             keep_per_signature: crate::campaign::keep::DEFAULT_KEEP_PER_SIGNATURE,
             persist: None,
+            seeds: crate::campaign::seeds::SeedScheme::Spread,
             resume: None,
             cc: None,
         };
