@@ -73,6 +73,7 @@ mod nested_fn_tests;
 mod overflow;
 mod pieces;
 mod positions;
+mod reverse_order;
 mod stmt;
 mod stmt_expr;
 mod switch;
