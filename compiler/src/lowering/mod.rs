@@ -85,6 +85,8 @@ mod varargs;
 mod vla;
 
 #[cfg(test)]
+mod storage_order_tests;
+#[cfg(test)]
 mod tests;
 
 use crate::frontend::ast::{FunctionDecl, FunctionDef, TranslationUnit};
