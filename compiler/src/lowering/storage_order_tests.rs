@@ -61,3 +61,17 @@ fn storage_order_bad_argument_is_an_error() {
     );
     assert!(e.contains("t.c:1:") && e.contains("must be one of"), "{e}");
 }
+
+#[test]
+fn storage_order_reversed_scalar_is_no_address_constant() {
+    // gcc 12 refuses `&g.a` (reverse storage order); phicc refuses it as a constant.
+    let e = lower_err(&format!(
+        "{BE}struct s g;\nint *p = &g.a;\nint main(void) {{ return 0; }}"
+    ));
+    assert!(e.contains("t.c:3:"), "{e}");
+    // `offsetof` is still a constant.
+    let src = format!(
+        "{BE}int off = (int)(unsigned long)&((struct s *)0)->d;\nint main(void) {{ return off; }}"
+    );
+    assert!(compile_c_source("t.c", &src, &default_options()).is_ok());
+}
