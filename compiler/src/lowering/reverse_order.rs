@@ -20,6 +20,7 @@
 //!   records or crossing their unit; taking the address of a reversed scalar is gcc's
 //!   error.
 
+use super::bitfield::mask;
 use super::builder::exact;
 use super::function::{FnLower, Res};
 use super::lvalue::LVal;
@@ -27,15 +28,6 @@ use super::types::int_type;
 use crate::frontend::source::Loc;
 use crate::frontend::types::{BitField, Field, Type};
 use crate::ir::{BinOp, IrType, Operand};
-
-/// All ones in the low `n` bits (n <= 64).
-fn mask(n: u64) -> u64 {
-    if n >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << n) - 1
-    }
-}
 
 impl FnLower<'_, '_> {
     /// The lvalue of member `f` of the reverse-order record at `rec` (`packed`: laid out
@@ -178,14 +170,14 @@ impl FnLower<'_, '_> {
         let w = u64::from(width.clamp(1, 64));
         let v = self.load_reversed(unit, ut);
         // The field at the top of the unit, then down with the field's signedness.
-        let up = self.shift_by(BinOp::Shl, ut, v, bits - w - shift);
+        let up = self.shift(BinOp::Shl, ut, v, bits - w - shift);
         if ty.is_signed(self.ctx.target) {
             let st = int_type(unit_size, true);
             let s = self.cast(ut, up, st);
-            let down = self.shift_by(BinOp::AShr, st, s, bits - w);
+            let down = self.shift(BinOp::AShr, st, s, bits - w);
             self.cast(st, down, t)
         } else {
-            let down = self.shift_by(BinOp::LShr, ut, up, bits - w);
+            let down = self.shift(BinOp::LShr, ut, up, bits - w);
             self.cast(ut, down, t)
         }
     }
@@ -207,7 +199,7 @@ impl FnLower<'_, '_> {
         let w = u64::from(width.clamp(1, 64));
         let part = self.cast(t, v, ut);
         let part = self.bin(BinOp::And, ut, part, exact(ut, mask(w) as i64));
-        let part = self.shift_by(BinOp::Shl, ut, part, shift);
+        let part = self.shift(BinOp::Shl, ut, part, shift);
         let old = self.load_reversed(unit, ut);
         let keep = !(mask(w) << shift) & mask(8 * unit_size);
         let cleared = self.bin(BinOp::And, ut, old, exact(ut, keep as i64));
@@ -219,18 +211,10 @@ impl FnLower<'_, '_> {
             return v;
         }
         if ty.is_signed(self.ctx.target) {
-            let up = self.shift_by(BinOp::Shl, t, v, bits - w);
-            self.shift_by(BinOp::AShr, t, up, bits - w)
+            let up = self.shift(BinOp::Shl, t, v, bits - w);
+            self.shift(BinOp::AShr, t, up, bits - w)
         } else {
             self.bin(BinOp::And, t, v, exact(t, mask(w) as i64))
         }
-    }
-
-    /// `v op n` in type `t`; no instruction for a zero amount.
-    fn shift_by(&mut self, op: BinOp, t: IrType, v: Operand, n: u64) -> Operand {
-        if n == 0 {
-            return v;
-        }
-        self.bin(op, t, v, exact(t, n as i64))
     }
 }
