@@ -219,6 +219,10 @@ pub struct RecordDef {
     /// Laid out under `#pragma pack(N)` / `__attribute__((packed))`: the maximum member
     /// alignment, if any.
     pub pack: Option<u64>,
+    /// `scalar_storage_order("big-endian")`: the scalar members are stored in big-endian
+    /// byte order and bit-fields numbered as on a big-endian target (every phicc target
+    /// is little-endian, so accesses swap bytes: `lowering/reverse_order.rs`).
+    pub reverse_order: bool,
 }
 
 /// All records of a translation unit.
@@ -230,6 +234,64 @@ pub struct RecordTable {
 impl RecordTable {
     pub fn get(&self, id: RecordId) -> &RecordDef {
         &self.records[id.0 as usize]
+    }
+
+    /// Whether the (non-bit-field) scalar at byte `offset` of an object of type `ty` is
+    /// stored in reverse byte order: a member, or an array member's element, of a
+    /// `scalar_storage_order("big-endian")` record, not of a record nested in one (which
+    /// keeps its own order). In a union whose members overlap there, any reversed
+    /// candidate counts.
+    pub fn reverse_scalar_at(&self, ty: &Type, offset: u64, target: Target) -> bool {
+        self.reverse_walk(ty, offset, target, false, 0)
+    }
+
+    /// Whether a `scalar_storage_order("big-endian")` record starts at byte `offset` of
+    /// an object of type `ty` (where a bit-field initializer item points).
+    pub fn reverse_record_at(&self, ty: &Type, offset: u64, target: Target) -> bool {
+        self.reverse_walk(ty, offset, target, true, 0)
+    }
+
+    fn reverse_walk(
+        &self,
+        ty: &Type,
+        offset: u64,
+        target: Target,
+        record: bool,
+        depth: u32,
+    ) -> bool {
+        if depth > 64 {
+            return false;
+        }
+        match ty {
+            Type::Array(e, _) => match e.ty.size(target, self) {
+                Some(es) if es > 0 => {
+                    self.reverse_walk(&e.ty, offset % es, target, record, depth + 1)
+                }
+                _ => false,
+            },
+            Type::Record(id) => {
+                let def = self.get(*id);
+                if record && offset == 0 && def.reverse_order {
+                    return true;
+                }
+                def.fields.iter().any(|f| {
+                    let size = f.ty.ty.size(target, self).unwrap_or(0);
+                    if f.bitfield.is_some() || offset < f.offset || offset >= f.offset + size {
+                        return false;
+                    }
+                    let mut inner = &f.ty.ty;
+                    while let Type::Array(e, _) = inner {
+                        inner = &e.ty;
+                    }
+                    if inner.is_record() {
+                        self.reverse_walk(&f.ty.ty, offset - f.offset, target, record, depth + 1)
+                    } else {
+                        !record && def.reverse_order
+                    }
+                })
+            }
+            _ => false,
+        }
     }
 }
 

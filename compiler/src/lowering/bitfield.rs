@@ -61,7 +61,7 @@ pub fn units(field: BitField, record_size: u64) -> Vec<Unit> {
 }
 
 /// All ones in the low `n` bits (n <= 64).
-fn mask(n: u64) -> u64 {
+pub(super) fn mask(n: u64) -> u64 {
     if n >= 64 {
         u64::MAX
     } else {
@@ -191,7 +191,7 @@ impl FnLower<'_, '_> {
     }
 
     /// `v op n` in type `t`; no instruction for a zero amount.
-    fn shift(&mut self, op: BinOp, t: IrType, v: Operand, n: u64) -> Operand {
+    pub(super) fn shift(&mut self, op: BinOp, t: IrType, v: Operand, n: u64) -> Operand {
         if n == 0 {
             return v;
         }

@@ -299,7 +299,7 @@ impl FnLower<'_, '_> {
     }
 
     /// `x` with its bytes in the opposite order.
-    fn byte_swap(&mut self, x: Operand, u: IrType, bits: u32) -> Operand {
+    pub(crate) fn byte_swap(&mut self, x: Operand, u: IrType, bits: u32) -> Operand {
         let n = bits / 8;
         let mut acc = exact(u, 0);
         for i in 0..n {

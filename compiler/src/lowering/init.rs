@@ -91,7 +91,16 @@ impl FnLower<'_, '_> {
                             let st = scalar_type(self.ctx.target, &v.ty.ty)
                                 .map_err(|m| self.err(v.loc, m))?;
                             let val = self.cast(t, val, st);
+                            let records = &self.ctx.unit.records;
+                            let target = self.ctx.target;
+                            let reversed = match item.bitfield {
+                                Some(_) => records.reverse_record_at(ty, item.offset, target),
+                                None => records.reverse_scalar_at(ty, item.offset, target),
+                            };
                             let lv = match item.bitfield {
+                                _ if reversed => {
+                                    self.reversed_init_item(at, item.bitfield, &v.ty.ty, v.loc)?
+                                }
                                 // The units stay inside the object: every byte of it
                                 // is zeroed already, so bytes past the record are read
                                 // and written back unchanged.

@@ -28,6 +28,17 @@ pub enum LVal {
         record_size: u64,
         field: BitField,
     },
+    /// A 2-, 4- or 8-byte scalar member of a `scalar_storage_order("big-endian")` record:
+    /// its bytes are stored reversed (`reverse_order.rs`).
+    Reversed(Operand),
+    /// A bit-field of such a record: `width` bits, `shift` bits above the least
+    /// significant bit of the big-endian `unit_size`-byte unit at `unit`.
+    ReversedBits {
+        unit: Operand,
+        unit_size: u64,
+        shift: u64,
+        width: u32,
+    },
 }
 
 impl FnLower<'_, '_> {
@@ -102,6 +113,10 @@ impl FnLower<'_, '_> {
                 let Some(f) = def.fields.get(*field) else {
                     return Err(self.err(e.loc, "internal error: unknown member"));
                 };
+                if def.reverse_order {
+                    let (f, packed) = (f.clone(), def.pack.is_some());
+                    return self.reversed_member(rec, &f, packed, e.loc);
+                }
                 if let Some(bf) = f.bitfield {
                     return Ok(LVal::Bits {
                         record: rec,
@@ -164,7 +179,7 @@ impl FnLower<'_, '_> {
             | ExprKind::CompoundLiteral(..)
             | ExprKind::Str(_) => match self.lvalue(e)? {
                 LVal::Addr(a) => Ok(a),
-                LVal::Bits { .. } => Err(self.err(e.loc, "a bit-field is not a struct")),
+                _ => Err(self.err(e.loc, "a bit-field is not a struct")),
             },
             _ => self.record_value(e),
         }
@@ -174,7 +189,14 @@ impl FnLower<'_, '_> {
     pub fn address_of(&mut self, e: &Expr) -> Res<Operand> {
         match self.lvalue(e)? {
             LVal::Addr(a) => Ok(a),
-            LVal::Bits { .. } => Err(self.err(e.loc, "cannot take the address of a bit-field")),
+            LVal::Bits { .. } | LVal::ReversedBits { .. } => {
+                Err(self.err(e.loc, "cannot take the address of a bit-field"))
+            }
+            // gcc's error.
+            LVal::Reversed(_) => Err(self.err(
+                e.loc,
+                "cannot take address of scalar with reverse storage order",
+            )),
         }
     }
 
@@ -184,7 +206,7 @@ impl FnLower<'_, '_> {
         match &e.ty.ty {
             Type::Record(_) => match lv {
                 LVal::Addr(a) => Ok(RVal::Record(a)),
-                LVal::Bits { .. } => Err(self.err(e.loc, "a bit-field is not a struct")),
+                _ => Err(self.err(e.loc, "a bit-field is not a struct")),
             },
             Type::Array(..) => Err(self.err(e.loc, "internal error: array used as a value")),
             ty => {
@@ -204,6 +226,13 @@ impl FnLower<'_, '_> {
                 record_size,
                 field,
             } => self.load_bitfield(record, record_size, field, t, ty),
+            LVal::Reversed(a) => self.load_reversed(a, t),
+            LVal::ReversedBits {
+                unit,
+                unit_size,
+                shift,
+                width,
+            } => self.load_reversed_bits(unit, unit_size, shift, width, t, ty),
         }
     }
 
@@ -220,6 +249,13 @@ impl FnLower<'_, '_> {
                 record_size,
                 field,
             } => self.store_bitfield(record, record_size, field, t, ty, v),
+            LVal::Reversed(a) => self.store_reversed(a, t, v),
+            LVal::ReversedBits {
+                unit,
+                unit_size,
+                shift,
+                width,
+            } => self.store_reversed_bits(unit, unit_size, shift, width, t, ty, v),
         }
     }
 

@@ -73,6 +73,7 @@ mod nested_fn_tests;
 mod overflow;
 mod pieces;
 mod positions;
+mod reverse_order;
 mod stmt;
 mod stmt_expr;
 mod switch;
@@ -83,6 +84,8 @@ mod unsequenced;
 mod varargs;
 mod vla;
 
+#[cfg(test)]
+mod storage_order_tests;
 #[cfg(test)]
 mod tests;
 

@@ -26,12 +26,15 @@ pub(crate) struct Attrs {
     pub mode: Option<super::mode_attr::ModeBytes>,
     /// `alias("target")` (`alias_attr.rs`).
     pub alias: Option<super::alias_attr::AliasRef>,
+    /// `scalar_storage_order("big-endian")` (`storage_order.rs`).
+    pub big_endian: bool,
 }
 
 impl Attrs {
     pub fn merge(&mut self, other: Attrs) {
         self.packed |= other.packed;
         self.noinline |= other.noinline;
+        self.big_endian |= other.big_endian;
         if other.mode.is_some() {
             self.mode = other.mode;
         }
@@ -168,7 +171,7 @@ impl Parser<'_> {
                         continue;
                     }
                     "scalar_storage_order" => {
-                        self.parse_scalar_storage_order(name_loc)?;
+                        attrs.big_endian |= self.parse_scalar_storage_order()?;
                         continue;
                     }
                     _ if IGNORED_ATTRIBUTES.contains(&bare) => {}

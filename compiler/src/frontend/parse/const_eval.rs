@@ -200,15 +200,20 @@ impl Parser<'_> {
                 record,
                 field,
             } => {
-                let f = self
-                    .records
-                    .records
-                    .get(record.0 as usize)?
-                    .fields
-                    .get(*field)?;
+                let def = self.records.records.get(record.0 as usize)?;
+                let f = def.fields.get(*field)?;
                 if f.bitfield.is_some() {
                     return None;
                 }
+                // The address of a scalar stored in reverse order (gcc refuses it) is not
+                // an address constant; an offset (`offsetof`) still is.
+                let mut inner = &f.ty.ty;
+                while let Type::Array(e, _) = inner {
+                    inner = &e.ty;
+                }
+                let reversed_scalar = def.reverse_order
+                    && !inner.is_record()
+                    && inner.size(self.target, &self.records) != Some(1);
                 let off = f.offset as i64;
                 let base_addr = if is_lvalue(base) {
                     self.eval_addr(base)?
@@ -216,6 +221,7 @@ impl Parser<'_> {
                     return None;
                 };
                 match base_addr {
+                    ConstValue::Addr { .. } if reversed_scalar => None,
                     ConstValue::Addr { target, offset } => Some(ConstValue::Addr {
                         target,
                         offset: offset.checked_add(off)?,

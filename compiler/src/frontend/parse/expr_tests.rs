@@ -55,6 +55,7 @@ pub(super) fn declare_env(p: &mut Parser<'_>) {
         size: 4,
         align: 4,
         pack: None,
+        reverse_order: false,
     });
     let s = RecordId(p.records.records.len() as u32);
     let bf = |bit_offset, width| Some(BitField { bit_offset, width });
@@ -103,6 +104,7 @@ pub(super) fn declare_env(p: &mut Parser<'_>) {
         size: 20,
         align: 4,
         pack: None,
+        reverse_order: false,
     });
     let t = RecordId(p.records.records.len() as u32);
     p.records.records.push(RecordDef {
@@ -113,6 +115,7 @@ pub(super) fn declare_env(p: &mut Parser<'_>) {
         size: 0,
         align: 1,
         pack: None,
+        reverse_order: false,
     });
     p.declare_tag("S".into(), super::TagEntity::Record(s));
     p.declare_tag("T".into(), super::TagEntity::Record(t));

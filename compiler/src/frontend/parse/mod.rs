@@ -32,7 +32,8 @@
 //! - `introspection_builtins.rs`: `__builtin_classify_type`, `__builtin_choose_expr`,
 //!   `__func__` / `__FUNCTION__` / `__PRETTY_FUNCTION__`.
 //! - `typedef_align.rs`: `aligned(N)` on a typedef.
-//! - `storage_order.rs`: `scalar_storage_order` (the native little-endian order only).
+//! - `storage_order.rs`: `scalar_storage_order` (big-endian records are byte-swapped by
+//!   the lowering: `lowering/reverse_order.rs`).
 //! - `wide_strings.rs`: `L'x'` and `L"..."` (the target's `wchar_t`) and the
 //!   concatenation of adjacent string literals.
 //! - `old_style.rs`: implicit `int` at file scope and old-style (K&R) definitions.

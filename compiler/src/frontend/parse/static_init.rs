@@ -86,6 +86,26 @@ impl Parser<'_> {
                 },
                 _ => return Err(not_const()),
             };
+            // `scalar_storage_order("big-endian")` members (`storage_order.rs`).
+            let records = &self.records;
+            let reversed = match item.bitfield {
+                Some(_) => records.reverse_record_at(&ty.ty, item.offset, self.target),
+                None => records.reverse_scalar_at(&ty.ty, item.offset, self.target),
+            };
+            if reversed && item.bitfield.is_some() && bits != 0 {
+                return Err(self.error_at(
+                    vloc,
+                    "a non-zero static initializer of a bit-field of a scalar_storage_order\
+                     (\"big-endian\") record is not supported by phicc",
+                ));
+            }
+            if reversed && matches!(ity, Type::Float(_)) {
+                return Err(self.error_at(
+                    vloc,
+                    "a floating member of a scalar_storage_order(\"big-endian\") record is \
+                     not supported by phicc",
+                ));
+            }
             match item.bitfield {
                 Some(bf) => {
                     let start = item.offset * 8 + bf.bit_offset;
@@ -106,8 +126,11 @@ impl Parser<'_> {
                     }
                 }
                 None => {
-                    for i in 0..isize.min(8) {
-                        init.bytes[(item.offset + i) as usize] = (bits >> (8 * i)) as u8;
+                    let n = isize.min(8);
+                    for i in 0..n {
+                        // Big-endian: the most significant byte first.
+                        let at = if reversed { n - 1 - i } else { i };
+                        init.bytes[(item.offset + at) as usize] = (bits >> (8 * i)) as u8;
                     }
                 }
             }

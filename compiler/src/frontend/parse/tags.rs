@@ -31,6 +31,7 @@ impl Parser<'_> {
             size: 0,
             align: 1,
             pack: None,
+            reverse_order: false,
         });
         id
     }
@@ -303,6 +304,7 @@ impl Parser<'_> {
         r.size = layout.size;
         r.align = layout.align;
         r.pack = if attrs.packed { Some(1) } else { self.pack };
+        r.reverse_order = attrs.big_endian;
         r.complete = true;
         Ok(())
     }

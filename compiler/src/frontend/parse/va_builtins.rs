@@ -161,6 +161,7 @@ impl Parser<'_> {
             size,
             align: 8,
             pack: None,
+            reverse_order: false,
         });
         id
     }
