@@ -396,6 +396,7 @@ fn bitfield_records() -> (RecordTable, RecordId) {
         size: 8,
         align: 8,
         pack: None,
+        reverse_order: false,
     };
     (RecordTable { records: vec![rec] }, RecordId(0))
 }
@@ -504,6 +505,7 @@ fn records_by_value_through_calls() {
         size: 8,
         align: 4,
         pack: None,
+        reverse_order: false,
     };
     let rid = RecordId(0);
     let pt = Type::Record(rid);
