@@ -165,16 +165,20 @@ fn a_file_scope_compound_literal_needs_constant_elements() {
     }
 }
 
-/// `scalar_storage_order("big-endian")` (the reverse of every target's order) is refused
-/// at the attribute's name (column 36 of line 1), never laid out in the native order; an
-/// argument that is no order is gcc's error at the argument (column 57).
+/// What phicc does not byte-swap in a `scalar_storage_order("big-endian")` record (a
+/// floating member) is refused where it is accessed (line 3, column 19), never laid out
+/// in the native order; an argument that is no order is gcc's error at the argument
+/// (column 57).
 #[test]
-fn a_reverse_scalar_storage_order_is_refused_at_the_attribute() {
+fn an_unsupported_reverse_storage_order_is_refused_where_it_is_used() {
     let scratch = tempfile::tempdir().expect("a scratch directory");
     let cases = [
         (
-            "struct s { int a; } __attribute__((scalar_storage_order(\"big-endian\")));\n",
-            "1:36: error: scalar_storage_order(\"big-endian\") is not supported by phicc",
+            "struct s { double d; } __attribute__((scalar_storage_order(\"big-endian\")));\n\
+             struct s g;\n\
+             int main(void) { g.d = 1.0; return g.d != 1.0; }\n",
+            "3:19: error: a floating or pointer member of a scalar_storage_order(\"big-endian\") \
+             record is not supported by phicc",
         ),
         (
             "struct s { int a; } __attribute__((scalar_storage_order(\"middle\")));\n",
