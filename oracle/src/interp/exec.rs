@@ -17,7 +17,7 @@
 //! - depth beyond `max_call_depth`, or a register stack beyond `MAX_STACK_REGS`, is
 //!   `Undefined(StackOverflow)`.
 
-use super::code::{CallTarget, CompiledFunc, Edge, FuncRef, Op, NO_INST};
+use super::code::{CallSite, CallTarget, CompiledFunc, Edge, FuncRef, Op, NO_INST};
 use super::compile::{signature_matches, CompiledProgram};
 use super::dyn_stack;
 use super::float;
@@ -736,13 +736,10 @@ impl<'p> Machine<'p> {
             CallTarget::Mismatch => return Err(undefined(caller, pc, Ub::BadCall)),
             CallTarget::Jmp(k) => return self.jmp_call(k, caller, site, pc),
             CallTarget::Va(k) => {
-                self.libc_args.clear();
-                for &(r, ty) in &cs.args {
-                    self.libc_args
-                        .push((ty, self.regs[frame.base + r as usize]));
-                }
-                let diverted = self.files.stdout_diverted();
-                let mut text = Stdout::new(self.cfg.max_stdout);
+                self.gather_libc_args(cs, frame);
+                // After `freopen` or `fclose` of stdout, what the call writes to stdout
+                // goes to the file system (`libc_files.rs`).
+                let mut diverted = self.diverted_stdout();
                 let v = self
                     .va
                     .call(
@@ -750,20 +747,13 @@ impl<'p> Machine<'p> {
                         self.frames.len(),
                         &self.libc_args,
                         &mut self.mem,
-                        if diverted { &mut text } else { &mut self.out },
+                        diverted.as_mut().unwrap_or(&mut self.out),
                         self.prog.ptr_bytes,
                     )
                     .map_err(|u| undefined(caller, pc, u))?;
-                self.files
-                    .write_stdout(&text.into_bytes())
+                self.flush_diverted(diverted)
                     .map_err(|u| undefined(caller, pc, u))?;
-                if let Some(d) = cs.dst {
-                    let at = frame.base + d as usize;
-                    self.regs[at] = Canon::of(cs.ret, self.prog.ptr_bytes).apply(v);
-                    if cs.mark_dst {
-                        self.stamps[at] = frame.gen;
-                    }
-                }
+                self.set_call_result(cs, frame, v);
                 return Ok(());
             }
             CallTarget::Indirect(r) => {
@@ -812,60 +802,75 @@ impl<'p> Machine<'p> {
                 self.push_frame(i, base, cs.args.len() as u32, site)
             }
             FuncRef::Libc(l) if l.needs_machine() => {
-                self.libc_args.clear();
-                for &(r, ty) in &cs.args {
-                    self.libc_args
-                        .push((ty, self.regs[frame.base + r as usize]));
-                }
+                self.gather_libc_args(cs, frame);
                 let args = std::mem::take(&mut self.libc_args);
                 let result = self.call_with_machine(l, &args, caller, pc);
                 self.libc_args = args;
                 let v = result?;
-                if let Some(d) = cs.dst {
-                    let at = frame.base + d as usize;
-                    self.regs[at] = Canon::of(cs.ret, self.prog.ptr_bytes).apply(v);
-                    if cs.mark_dst {
-                        self.stamps[at] = frame.gen;
-                    }
-                }
+                self.set_call_result(cs, frame, v);
                 Ok(())
             }
             FuncRef::Libc(l) => {
-                self.libc_args.clear();
-                for &(r, ty) in &cs.args {
-                    self.libc_args
-                        .push((ty, self.regs[frame.base + r as usize]));
-                }
+                self.gather_libc_args(cs, frame);
                 // After `freopen` or `fclose` of stdout, what the call writes to stdout
                 // goes to the file system (`libc_files.rs`).
-                let diverted = self.files.stdout_diverted();
-                let mut text = Stdout::new(self.cfg.max_stdout);
+                let mut diverted = self.diverted_stdout();
                 let result = libc::call(
                     l,
                     &self.libc_args,
                     &mut self.mem,
-                    if diverted { &mut text } else { &mut self.out },
+                    diverted.as_mut().unwrap_or(&mut self.out),
                     self.prog.ptr_bytes,
                 )
                 .map_err(|u| undefined(caller, pc, u))?;
-                self.files
-                    .write_stdout(&text.into_bytes())
+                self.flush_diverted(diverted)
                     .map_err(|u| undefined(caller, pc, u))?;
                 match result {
                     LibcResult::Value(v) => {
-                        if let Some(d) = cs.dst {
-                            let at = frame.base + d as usize;
-                            self.regs[at] = Canon::of(cs.ret, self.prog.ptr_bytes).apply(v);
-                            if cs.mark_dst {
-                                self.stamps[at] = frame.gen;
-                            }
-                        }
+                        self.set_call_result(cs, frame, v);
                         Ok(())
                     }
                     LibcResult::Exit(code) => Err(Outcome::Exited(code)),
                     LibcResult::Abort => Err(Outcome::Trapped(Trap::Abort)),
                 }
             }
+        }
+    }
+
+    /// Copies call site `cs`'s arguments (in `frame`), with their types, into `libc_args`.
+    fn gather_libc_args(&mut self, cs: &CallSite, frame: Frame) {
+        self.libc_args.clear();
+        for &(r, ty) in &cs.args {
+            self.libc_args
+                .push((ty, self.regs[frame.base + r as usize]));
+        }
+    }
+
+    /// Writes the value `v` a libc or `va_*` call returned into call site `cs`'s result
+    /// register (in `frame`), if it has one.
+    fn set_call_result(&mut self, cs: &CallSite, frame: Frame, v: u64) {
+        if let Some(d) = cs.dst {
+            let at = frame.base + d as usize;
+            self.regs[at] = Canon::of(cs.ret, self.prog.ptr_bytes).apply(v);
+            if cs.mark_dst {
+                self.stamps[at] = frame.gen;
+            }
+        }
+    }
+
+    /// A buffer for what a libc call writes to stdout while stdout is diverted to the file
+    /// system (`Files::stdout_diverted`); `None` when it goes to the run's stdout.
+    fn diverted_stdout(&self) -> Option<Stdout> {
+        self.files
+            .stdout_diverted()
+            .then(|| Stdout::new(self.cfg.max_stdout))
+    }
+
+    /// Hands what a call wrote to a [`Machine::diverted_stdout`] buffer to the file system.
+    fn flush_diverted(&mut self, diverted: Option<Stdout>) -> Result<(), Ub> {
+        match diverted {
+            Some(text) => self.files.write_stdout(&text.into_bytes()),
+            None => Ok(()),
         }
     }
 

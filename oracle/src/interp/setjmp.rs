@@ -37,7 +37,6 @@
 use super::{undefined, Machine};
 use crate::interp::code::CompiledFunc;
 use crate::interp::memory::{AllocKind, Memory};
-use crate::interp::value::Canon;
 use crate::outcome::{Outcome, Ub};
 use compiler::ir::{IrDecl, IrType};
 use compiler::setjmp_intrinsics::{
@@ -166,7 +165,7 @@ impl Machine<'_> {
                 self.jmp_points
                     .install(point, buf, &mut self.mem, pb)
                     .map_err(|u| undefined(caller, pc, u))?;
-                self.set_call_result(self.frames.len() - 1, site, 0);
+                self.set_site_result(self.frames.len() - 1, site, 0);
                 Ok(())
             }
             JmpFn::Jump | JmpFn::BuiltinJump => {
@@ -202,22 +201,17 @@ impl Machine<'_> {
                 }
                 let receiver = self.frames.last_mut().expect("the receiving frame");
                 receiver.pc = point.pc;
-                self.set_call_result(point.depth - 1, point.site, u64::from(value));
+                self.set_site_result(point.depth - 1, point.site, u64::from(value));
                 Ok(())
             }
         }
     }
 
     /// Writes `value` as the result of call `site` of the frame at `index`.
-    fn set_call_result(&mut self, index: usize, site: u32, value: u64) {
+    fn set_site_result(&mut self, index: usize, site: u32, value: u64) {
         let frame = self.frames[index];
-        let cs = &self.prog.funcs[frame.func as usize].calls[site as usize];
-        if let Some(d) = cs.dst {
-            let at = frame.base + d as usize;
-            self.regs[at] = Canon::of(cs.ret, self.prog.ptr_bytes).apply(value);
-            if cs.mark_dst {
-                self.stamps[at] = frame.gen;
-            }
-        }
+        let prog = self.prog;
+        let cs = &prog.funcs[frame.func as usize].calls[site as usize];
+        self.set_call_result(cs, frame, value);
     }
 }
